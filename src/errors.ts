@@ -1,0 +1,95 @@
+/**
+ * Every failure a user can meet, as a class with a sentence that says what happened and what to try. The CLI maps
+ * them to exit codes in one place (cli.ts) through `exitCode`.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  /** The command could not do its job (network, HTTP status, bad source, file system). */
+  failed: 1,
+  /** The command line is wrong. */
+  usage: 2,
+  /** Validation or verification found errors (`crawl --strict`, `verify`). */
+  invalid: 3,
+  /** The snapshot is partial (`verify` on a snapshot published with --allow-partial). */
+  partial: 4,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+export class CvSnapshotError extends Error {
+  readonly exitCode: number = ExitCode.failed;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UsageError extends CvSnapshotError {
+  override readonly exitCode: number = ExitCode.usage;
+}
+
+/** A document could not be fetched: its URL, what went wrong last, and how many attempts were made. */
+export class FetchError extends CvSnapshotError {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    readonly attempts: number,
+    readonly status?: number,
+  ) {
+    super(
+      `${url} could not be fetched: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'}). ` +
+        (status !== undefined && status >= 400 && status < 500 && status !== 429
+          ? 'Check the URL and any --header credentials.'
+          : 'Check that the service is up, or try again with more --retries or a longer --timeout.'),
+    );
+  }
+}
+
+/** A response that is not a JSON document (HTML, plain text, broken JSON). */
+export class NotJsonError extends CvSnapshotError {
+  constructor(
+    readonly url: string,
+    detail: string,
+  ) {
+    super(
+      `${url} did not answer with JSON (${detail}). ` +
+        'Is this the JSON:API address of a Controlled Vocabulary Service? Remove any ?format=api from it.',
+    );
+  }
+}
+
+/** The root URL answered JSON, but not a CV root index. */
+export class NotRootIndexError extends CvSnapshotError {
+  constructor(
+    readonly url: string,
+    detail: string,
+  ) {
+    super(
+      `${url} is not the root index of a Controlled Vocabulary Service: ${detail}. ` +
+        'Give the API root, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.',
+    );
+  }
+}
+
+/** `--strict` and validation errors: nothing was published. */
+export class StrictValidationError extends CvSnapshotError {
+  override readonly exitCode: number = ExitCode.invalid;
+  constructor(
+    readonly errorCount: number,
+    readonly reportPath: string,
+  ) {
+    super(
+      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was published. ` +
+        `The findings are in ${reportPath}; run without --strict to publish a faithful mirror anyway.`,
+    );
+  }
+}
+
+/** The output directory cannot be used or replaced. */
+export class OutputDirError extends CvSnapshotError {}
+
+/** `verify` found a snapshot that does not match its manifest, links or schemas. */
+export class VerifyError extends CvSnapshotError {
+  override readonly exitCode: number = ExitCode.invalid;
+}

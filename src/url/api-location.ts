@@ -1,0 +1,54 @@
+/**
+ * Where a canonical URL sits in the API (spec §4): the root index, a collection list page, a record, a
+ * relationship self address or a related address. Pure: it reads only the URL and the root.
+ */
+import { pageNumberOf } from './canonical-url.js';
+
+export type ApiLocation =
+  | { kind: 'root' }
+  | { kind: 'list'; collection: string; page: number }
+  | { kind: 'record'; collection: string; id: string }
+  | { kind: 'relationship'; collection: string; id: string; relationship: string }
+  | { kind: 'related'; collection: string; id: string; relationship: string }
+  | { kind: 'other' };
+
+export type ApiLocationKind = ApiLocation['kind'];
+
+/** Path segments of `canonical` below `root`, percent-decoded; null when outside the root's path. */
+export function segmentsBelowRoot(canonical: string, root: string): string[] | null {
+  const url = new URL(canonical);
+  const rootUrl = new URL(root);
+  if (url.origin !== rootUrl.origin) return null;
+  let rest: string;
+  if (url.pathname.startsWith(rootUrl.pathname)) rest = url.pathname.slice(rootUrl.pathname.length);
+  else if (`${url.pathname}/` === rootUrl.pathname) rest = '';
+  else return null;
+  const segments = rest.split('/');
+  if (segments.at(-1) === '') segments.pop();
+  return segments.map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+}
+
+export function locate(canonical: string, root: string): ApiLocation {
+  const segments = segmentsBelowRoot(canonical, root);
+  if (segments === null) return { kind: 'other' };
+  const hasQuery = new URL(canonical).search !== '';
+  const [collection, id, third, fourth] = segments;
+  if (collection === undefined) return hasQuery ? { kind: 'other' } : { kind: 'root' };
+  if (id === undefined) {
+    const onlyPageQuery = [...new URL(canonical).searchParams.keys()].every((k) => k === 'page[number]');
+    return onlyPageQuery ? { kind: 'list', collection, page: pageNumberOf(canonical) } : { kind: 'other' };
+  }
+  if (hasQuery) return { kind: 'other' };
+  if (third === undefined) return { kind: 'record', collection, id };
+  if (segments.length === 3) return { kind: 'related', collection, id, relationship: third };
+  if (third === 'relationships' && fourth !== undefined && segments.length === 4) {
+    return { kind: 'relationship', collection, id, relationship: fourth };
+  }
+  return { kind: 'other' };
+}
