@@ -41,6 +41,8 @@ export function locate(canonical: string, root: string): ApiLocation {
   const [collection, id, third, fourth] = segments;
   if (collection === undefined) return hasQuery ? { kind: 'other' } : { kind: 'root' };
   if (id === undefined) {
+    // The slash-less collection URL is another document (a redirect on the real service), not page 1.
+    if (!new URL(canonical).pathname.endsWith('/')) return { kind: 'other' };
     const onlyPageQuery = [...new URL(canonical).searchParams.keys()].every((k) => k === 'page[number]');
     return onlyPageQuery ? { kind: 'list', collection, page: pageNumberOf(canonical) } : { kind: 'other' };
   }

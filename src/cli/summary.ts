@@ -1,0 +1,44 @@
+/** The closing summary of a crawl: a table per collection, or the same figures as JSON for scripts. */
+import type { SnapshotResult } from '../snapshot/create-snapshot.js';
+
+export function summaryJson(result: SnapshotResult): string {
+  return `${JSON.stringify(
+    {
+      out: result.out,
+      root: result.root,
+      documents: result.documents,
+      requests: result.requests,
+      retries: result.retries,
+      seconds: Number((result.elapsedMs / 1000).toFixed(3)),
+      validation: { errors: result.report.errors, warnings: result.report.warnings },
+      collections: result.collections,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+export function summaryTable(result: SnapshotResult): string {
+  const rows = Object.entries(result.collections).map(([name, c]) => [name, String(c.records), String(c.pages), String(c.documents)]);
+  const total = Object.values(result.collections).reduce(
+    (sum, c) => ({ records: sum.records + c.records, pages: sum.pages + c.pages }),
+    { records: 0, pages: 0 },
+  );
+  rows.push(['total', String(total.records), String(total.pages), String(result.documents)]);
+  const header = ['collection', 'records', 'pages', 'documents'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const seconds = result.elapsedMs / 1000;
+  return [
+    line(header),
+    ...rows.slice(0, -1).map(line),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    line(rows.at(-1)!),
+    '',
+    `Snapshot of ${result.root} written to ${result.out}`,
+    `${result.documents} documents in ${seconds.toFixed(1)} s (${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries).`,
+    result.summary.trimEnd(),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,24 @@
+import { ExitCode } from '../errors.js';
+import { verifySnapshot } from '../snapshot/verify.js';
+import type { CommandDef } from './command.js';
+
+export const verifyCommand: CommandDef = {
+  name: 'verify',
+  summary: 'Check a snapshot offline: every file matches SHA256SUMS, every link resolves inside it, every document validates.',
+  args: [{ name: 'dir', description: 'the snapshot directory', optional: true, default: 'out' }],
+  options: [{ name: 'quiet', type: 'boolean', description: 'Print nothing when the snapshot is sound.' }],
+  details: 'Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 1 not a snapshot.',
+  async run(args, options, io) {
+    const result = await verifySnapshot(args[0]!);
+    if (result.problems.length > 0) {
+      for (const problem of result.problems.slice(0, 50)) io.stderr.write(`${problem}\n`);
+      if (result.problems.length > 50) io.stderr.write(`… and ${result.problems.length - 50} more problems.\n`);
+      io.stderr.write(`${args[0]} failed verification with ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}.\n`);
+      return ExitCode.invalid;
+    }
+    if (options.quiet !== true) {
+      io.stdout.write(`${args[0]} is sound: ${result.files} files match SHA256SUMS, ${result.links} links in ${result.documents} documents resolve, every document validates.\n`);
+    }
+    return ExitCode.ok;
+  },
+};

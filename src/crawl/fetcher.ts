@@ -1,0 +1,223 @@
+/**
+ * Fetching one URL (DESIGN.md §4): one undici dispatcher with keep-alive (proxies from HTTPS_PROXY/HTTP_PROXY/
+ * NO_PROXY), `Accept: application/vnd.api+json`, gzip/br, a per-request timeout, a response size cap, and retries
+ * with exponential backoff and full jitter on network errors, 5xx and 429 (Retry-After honoured). Redirects are not
+ * followed here: the crawler decides whether their target is in scope.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { FetchError } from '../errors.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const brotli = promisify(zlib.brotliDecompress);
+
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+export interface FetcherOptions {
+  concurrency: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  /** Time allowed for the headers and, separately, between body chunks. */
+  timeoutMs: number;
+  maxBytes: number;
+  userAgent: string;
+  /** Extra request headers (for example credentials); never logged. */
+  headers: Record<string, string>;
+  rateLimiter?: RateLimiter;
+  /** First backoff delay; doubles per retry, with full jitter. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Longest Retry-After that is honoured as given; longer ones are capped. */
+  retryAfterMaxMs?: number;
+}
+
+export interface FetchedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Decoded body (empty for redirects). */
+  body: Buffer;
+  attempts: number;
+}
+
+export interface FetchStats {
+  requests: number;
+  retries: number;
+}
+
+class RetryableError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+class FinalError extends Error {}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Retry-After as seconds or as an HTTP-date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+export class Fetcher {
+  readonly stats: FetchStats = { requests: 0, retries: 0 };
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: FetcherOptions) {
+    this.dispatcher = new EnvHttpProxyAgent({
+      connections: options.concurrency,
+      keepAliveTimeout: 30_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  async fetch(url: string, signal?: AbortSignal): Promise<FetchedResponse> {
+    const maxAttempts = this.options.retries + 1;
+    let lastError: RetryableError | undefined;
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      if (attempt > 1) {
+        this.stats.retries += 1;
+        await sleep(this.backoffMs(attempt - 1, lastError?.retryAfterMs), undefined, { signal });
+      }
+      await this.options.rateLimiter?.take(signal);
+      signal?.throwIfAborted();
+      try {
+        const response = await this.attempt(url, signal);
+        return { ...response, attempts: attempt };
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (error instanceof FinalError) throw new FetchError(url, error.message, attempt);
+        if (!(error instanceof RetryableError)) throw error;
+        lastError = error;
+      }
+    }
+    throw new FetchError(url, lastError?.message ?? 'unknown error', maxAttempts, lastError?.status);
+  }
+
+  private backoffMs(retry: number, retryAfterMs: number | undefined): number {
+    const base = this.options.backoffBaseMs ?? 200;
+    const max = this.options.backoffMaxMs ?? 10_000;
+    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, this.options.retryAfterMaxMs ?? 120_000);
+    return Math.random() * Math.min(max, base * 2 ** retry);
+  }
+
+  private async attempt(url: string, signal?: AbortSignal): Promise<Omit<FetchedResponse, 'attempts'>> {
+    this.stats.requests += 1;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.dispatcher.request({
+        origin: new URL(url).origin,
+        path: url.slice(new URL(url).origin.length),
+        method: 'GET',
+        headers: {
+          ...this.options.headers,
+          accept: MEDIA_TYPE,
+          'accept-encoding': 'gzip, br',
+          'user-agent': this.options.userAgent,
+        },
+        signal: signal ?? null,
+      });
+    } catch (error) {
+      throw new RetryableError(describeNetworkError(error));
+    }
+    const status = response.statusCode;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      const text = headerValue(value);
+      if (text !== undefined) headers[name.toLowerCase()] = text;
+    }
+    if (status >= 500 || status === 429) {
+      await response.body.dump().catch(() => undefined);
+      throw new RetryableError(
+        `HTTP ${status}`,
+        status,
+        parseRetryAfter(headers['retry-after'], Date.now()),
+      );
+    }
+    if (status >= 300 && status < 400) {
+      await response.body.dump().catch(() => undefined);
+      return { status, headers, body: Buffer.alloc(0) };
+    }
+    const declared = Number(headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.options.maxBytes) {
+      response.body.destroy();
+      throw new FinalError(`the response is ${declared} bytes, over the --max-bytes limit of ${this.options.maxBytes}`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.options.maxBytes) {
+          response.body.destroy();
+          throw new FinalError(`the response is over the --max-bytes limit of ${this.options.maxBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      if (error instanceof FinalError) throw error;
+      throw new RetryableError(`the body was cut off (${describeNetworkError(error)})`, status);
+    }
+    const raw = Buffer.concat(chunks, size);
+    const body = await this.decode(raw, headers['content-encoding']);
+    return { status, headers, body };
+  }
+
+  private async decode(raw: Buffer, encoding: string | undefined): Promise<Buffer> {
+    const name = (encoding ?? 'identity').trim().toLowerCase();
+    const limits = { maxOutputLength: this.options.maxBytes };
+    try {
+      if (name === 'gzip' || name === 'x-gzip') return await gunzip(raw, limits);
+      if (name === 'br') return await brotli(raw, limits);
+      if (name === 'deflate') return await inflate(raw, limits);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new FinalError(`the decompressed response is over the --max-bytes limit of ${this.options.maxBytes} bytes`);
+      }
+      throw new RetryableError(`the ${name} body could not be decompressed (${(error as Error).message})`);
+    }
+    if (name === 'identity' || name === '') return raw;
+    throw new FinalError(`the response uses the unsupported content encoding "${name}"`);
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err.code ?? err.cause?.code;
+  switch (code) {
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'no response headers within the timeout';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'the body stalled past the timeout';
+    case 'UND_ERR_SOCKET':
+    case 'ECONNRESET':
+      return 'the connection was reset';
+    case 'ECONNREFUSED':
+      return 'the connection was refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return 'the body was shorter or longer than its Content-Length';
+    default:
+      return err.message ?? String(error);
+  }
+}

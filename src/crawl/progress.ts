@@ -1,0 +1,56 @@
+/**
+ * Progress for long crawls: a live line on a terminal (rewritten in place), or a plain line every few seconds in
+ * logs, or nothing with --quiet. Reads counters through a callback; never touches the crawl itself.
+ */
+
+export interface ProgressState {
+  done: number;
+  discovered: number;
+  requests: number;
+  retries: number;
+  errors: number;
+}
+
+export type ProgressMode = 'tty' | 'lines' | 'off';
+
+export function progressMode(stream: { isTTY?: boolean }, quiet: boolean): ProgressMode {
+  if (quiet) return 'off';
+  return stream.isTTY ? 'tty' : 'lines';
+}
+
+export function formatProgress(state: ProgressState, elapsedMs: number): string {
+  const rate = elapsedMs > 0 ? (state.requests * 1000) / elapsedMs : 0;
+  return (
+    `${state.done}/${state.discovered} documents, ${rate.toFixed(0)} req/s, ` +
+    `${state.retries} retr${state.retries === 1 ? 'y' : 'ies'}, ${state.errors} error${state.errors === 1 ? '' : 's'}`
+  );
+}
+
+export class ProgressLine {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly startedMs = performance.now();
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly mode: ProgressMode,
+    private readonly read: () => ProgressState,
+    intervalMs = mode === 'tty' ? 200 : 5000,
+  ) {
+    if (mode === 'off') return;
+    this.timer = setInterval(() => this.draw(), intervalMs);
+    this.timer.unref();
+  }
+
+  private draw(): void {
+    const text = `crawl: ${formatProgress(this.read(), performance.now() - this.startedMs)}`;
+    if (this.mode === 'tty') this.stream.write(`\r\u001b[K${text}`);
+    else this.stream.write(`${text}\n`);
+  }
+
+  /** Stops drawing and clears the live line. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.mode === 'tty') this.stream.write('\r\u001b[K');
+  }
+}

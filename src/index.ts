@@ -1,0 +1,12 @@
+/** cv-snapshot as a library: the same operations as the command line, without the process around them. */
+export { createSnapshot, DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot/create-snapshot.js';
+export { verifySnapshot, type VerifyResult } from './snapshot/verify.js';
+export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
+export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';
+export type { LinkMode } from './snapshot/rewrite-links.js';
+export { startSampleApi, type SampleApi, type SampleApiOptions } from './sample-api/index.js';
+export { canonicalUrl, canonicalRoot, isInScope } from './url/canonical-url.js';
+export { locate, type ApiLocation } from './url/api-location.js';
+export type { Finding } from './validate/finding.js';
+export { createClock, type Clock } from './clock.js';
+export * from './errors.js';

@@ -1,0 +1,61 @@
+/**
+ * The places in a CV API document that hold links (DESIGN.md §4): every member of every `links` object (top-level,
+ * resource and relationship links; a member may be a string or a link object with `href`), and the collection URLs
+ * that the root index lists under `data`. The link extractor and the link rewriter both walk exactly these places.
+ */
+
+export type LinkVisitor = (link: string) => string | undefined;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function visitLinksObject(links: Record<string, unknown>, visit: LinkVisitor): void {
+  for (const [key, value] of Object.entries(links)) {
+    if (typeof value === 'string') {
+      const next = visit(value);
+      if (next !== undefined) links[key] = next;
+    } else if (isObject(value) && typeof value.href === 'string') {
+      const next = visit(value.href);
+      if (next !== undefined) value.href = next;
+    }
+  }
+}
+
+function walk(value: unknown, visit: LinkVisitor): void {
+  if (Array.isArray(value)) {
+    for (const item of value) walk(item, visit);
+    return;
+  }
+  if (!isObject(value)) return;
+  for (const [key, member] of Object.entries(value)) {
+    if (key === 'links' && isObject(member)) visitLinksObject(member, visit);
+    else if (key !== 'attributes' && key !== 'meta') walk(member, visit);
+  }
+}
+
+/**
+ * Calls `visit` for every link in `document`; a returned string replaces the link in place. `isRootIndex` says the
+ * document is the root index, whose `data` maps collection names to URLs (spec §4).
+ */
+export function visitLinks(document: unknown, isRootIndex: boolean, visit: LinkVisitor): void {
+  if (isRootIndex && isObject(document) && isObject(document.data)) {
+    visitLinksObject(document.data, visit);
+    for (const [key, member] of Object.entries(document)) {
+      if (key === 'links' && isObject(member)) visitLinksObject(member, visit);
+      else if (key !== 'data' && key !== 'meta') walk(member, visit);
+    }
+    return;
+  }
+  walk(document, visit);
+}
+
+/** Every link in `document`, in document order. */
+export function extractLinks(document: unknown, isRootIndex: boolean): string[] {
+  const found: string[] = [];
+  visitLinks(document, isRootIndex, (link) => {
+    found.push(link);
+    return undefined;
+  });
+  return found;
+}

@@ -1,0 +1,88 @@
+/**
+ * The bare collection URL of a snapshot holds the complete collection as one page (DESIGN.md §6): a client that
+ * asks for everything (`page[size]=10000`) or loops `page[number]` up to `meta.pagination.pages` then gets every
+ * record, never page 1 repeated. It is built in finalize by streaming the crawled pages, one page in memory at a
+ * time.
+ */
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { TreeWriter, WrittenFile } from './writer.js';
+
+const DATA_SENTINEL = '\u0000cv-snapshot-data\u0000';
+
+interface ListPage {
+  links?: Record<string, unknown>;
+  data?: unknown;
+  meta?: { pagination?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+export interface CollectionIndexInput {
+  /** Files of the collection's pages (already link-rewritten), in page order. */
+  pageFiles: string[];
+  /** The file to write and the link at which the snapshot serves it. */
+  file: string;
+  selfLink: string;
+  mode: 'complete' | 'first-page';
+}
+
+/** Writes the collection index; returns the number of records it holds. */
+export async function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexInput): Promise<number> {
+  const read = async (file: string): Promise<ListPage> =>
+    JSON.parse(await readFile(path.join(writer.dir, ...file.split('/')), 'utf8')) as ListPage;
+  const [firstFile] = input.pageFiles;
+  if (firstFile === undefined) return 0;
+  const first = await read(firstFile);
+  if (input.mode === 'first-page') {
+    const bytes = JSON.stringify(first);
+    await writer.write(input.file, bytes);
+    return Array.isArray(first.data) ? first.data.length : 0;
+  }
+
+  // Count first, so meta can precede data in the document as it does in the source.
+  let count = 0;
+  for (const file of input.pageFiles) {
+    const page = file === firstFile ? first : await read(file);
+    if (Array.isArray(page.data)) count += page.data.length;
+  }
+  const head: ListPage = { ...first };
+  if (head.links) {
+    const links: Record<string, unknown> = {};
+    for (const key of Object.keys(head.links)) {
+      links[key] = key === 'next' || key === 'prev' ? null : input.selfLink;
+    }
+    head.links = links;
+  }
+  if (head.meta?.pagination) head.meta = { ...head.meta, pagination: { ...head.meta.pagination, page: 1, pages: 1, count } };
+  head.data = DATA_SENTINEL;
+  const [before, after] = JSON.stringify(head).split(JSON.stringify(DATA_SENTINEL)) as [string, string];
+
+  const target = path.join(writer.dir, ...input.file.split('/'));
+  await writer.ensureDir(path.dirname(target));
+  const out = createWriteStream(target);
+  const hash = createHash('sha256');
+  let size = 0;
+  const emit = async (text: string): Promise<void> => {
+    const chunk = Buffer.from(text);
+    hash.update(chunk);
+    size += chunk.length;
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  };
+  await emit(`${before}[`);
+  let written = 0;
+  for (const file of input.pageFiles) {
+    const page = file === firstFile ? first : await read(file);
+    if (!Array.isArray(page.data)) continue;
+    const parts: string[] = [];
+    for (const record of page.data) parts.push((written++ === 0 ? '' : ',') + JSON.stringify(record));
+    await emit(parts.join(''));
+  }
+  await emit(`]${after}`);
+  out.end();
+  await finished(out);
+  const result: WrittenFile = { size, sha256: hash.digest('hex') };
+  writer.record(input.file, result);
+  return count;
+}

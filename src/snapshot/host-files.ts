@@ -1,0 +1,60 @@
+/**
+ * The files that make a static host answer like the API (DESIGN.md §6): `_headers` (Cloudflare Pages, Netlify),
+ * `_redirects` (slash-less record URLs answer 200 instead of 308), `serve.json` (`npx serve`), and `404.html` with a
+ * JSON:API error document.
+ */
+import { MEDIA_TYPE } from '../crawl/fetcher.js';
+import type { Layout } from './layout.js';
+
+export const JSONAPI_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  // Header names exactly `Content-Type`: serve sends two headers for a differently spelled one.
+  ['Content-Type', MEDIA_TYPE],
+  ['Vary', 'Accept'],
+];
+
+export function errorDocument(status: number, title: string, detail: string): string {
+  return JSON.stringify({ errors: [{ status: String(status), title, detail }] });
+}
+
+export function errorDocumentFile(): string {
+  return errorDocument(404, 'Not Found', 'No document of this snapshot answers this URL.');
+}
+
+/** The root path without its trailing slash, e.g. `/sms/cv/api/v1`. */
+function bareRoot(layout: Layout): string {
+  return layout.rootPath().replace(/\/$/, '');
+}
+
+export function headersFile(layout: Layout): string {
+  const block = (pattern: string) => [pattern, ...JSONAPI_HEADERS.map(([k, v]) => `  ${k}: ${v}`)].join('\n');
+  const root = bareRoot(layout);
+  // A `/*` rule does not match the bare prefix, so the bare root gets its own entry.
+  const patterns = root === '' ? ['/*'] : [`${root}/*`, root];
+  return `${[...patterns, '/404.html'].map(block).join('\n')}\n`;
+}
+
+export function redirectsFile(layout: Layout): string {
+  const root = bareRoot(layout);
+  const rules = [
+    [root === '' ? '/' : root, `${root}/`],
+    [`${root}/:t`, `${root}/:t/`],
+    [`${root}/:t/:id`, `${root}/:t/:id/`],
+    [`${root}/:t/:id/:rel`, `${root}/:t/:id/:rel/`],
+  ].filter(([from, to]) => from !== to);
+  return `${rules.map(([from, to]) => `${from} ${to} 200`).join('\n')}\n`;
+}
+
+export function serveJson(layout: Layout): string {
+  const root = bareRoot(layout).replace(/^\//, '');
+  const headers = JSONAPI_HEADERS.map(([key, value]) => ({ key, value }));
+  const config = {
+    cleanUrls: false,
+    directoryListing: false,
+    etag: true,
+    headers: [
+      ...(root === '' ? [{ source: '**', headers }] : [{ source: `${root}/**`, headers }, { source: root, headers }]),
+      { source: '404.html', headers },
+    ],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}

@@ -1,0 +1,180 @@
+/**
+ * The one mapping between canonical URLs and files of a snapshot (DESIGN.md §2, §6). The writer, verify, serve,
+ * diff and the tests all ask this module; nobody else computes paths.
+ *
+ * - A URL ending in `/` is stored as `<path>/index.html` (every static host resolves a directory to index.html;
+ *   `_headers` sets the real media type). A URL without a trailing slash is an extensionless file `<path>`.
+ * - Page n of a collection list is stored at `<collection>/page/<n>/`; the bare collection directory holds the
+ *   complete collection as one page (built in finalize).
+ * - Paths are the URL's path below the origin, so a tree served at a host's root answers the API's own URLs.
+ *
+ * File paths returned here are relative POSIX paths inside the snapshot directory.
+ */
+import { canonicalUrl, isInScope } from '../url/canonical-url.js';
+import { locate } from '../url/api-location.js';
+
+export const INDEX_FILE = 'index.html';
+export const PAGE_SEGMENT = 'page';
+/** Folder of the snapshot's own metadata (manifest, report, SHA256SUMS). */
+export const META_DIR = '_cv-snapshot';
+/** Files at the top of a snapshot that are not documents. */
+export const TOP_LEVEL_FILES = ['_headers', '_redirects', 'serve.json', '404.html', META_DIR] as const;
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+const MAX_SEGMENT_BYTES = 200;
+
+export type Placement =
+  | {
+      ok: true;
+      /** File inside the snapshot, e.g. `sms/cv/api/v1/units/page/2/index.html`. */
+      file: string;
+      /** URL path at which a static host answers this document, e.g. `/sms/cv/api/v1/units/page/2/`. */
+      servedPath: string;
+    }
+  | { ok: false; reason: string };
+
+/** Why a decoded path segment cannot become a file name, or null when it can. */
+export function unsafeSegmentReason(segment: string): string | null {
+  if (segment === '') return 'it has an empty path segment';
+  if (segment === '.' || segment === '..') return `it has a "${segment}" path segment`;
+  if (/[\\/]/.test(segment)) return 'a path segment contains a slash or backslash';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(segment)) return 'a path segment contains a control character';
+  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes`;
+  if (WINDOWS_RESERVED.test(segment)) return `the path segment "${segment}" is a reserved file name on Windows`;
+  if (/[. ]$/.test(segment)) return 'a path segment ends in a dot or a space, which Windows cannot store';
+  if (/[<>:"|?*]/.test(segment)) return 'a path segment contains a character Windows cannot store in a file name';
+  if (segment === INDEX_FILE) return `the path segment "${INDEX_FILE}" would collide with a directory's document`;
+  return null;
+}
+
+function decodedSegments(pathname: string): string[] | string {
+  const raw = pathname.split('/').slice(1);
+  if (raw.at(-1) === '') raw.pop();
+  const decoded: string[] = [];
+  for (const part of raw) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return 'a path segment has a malformed percent-encoding';
+    }
+    const reason = unsafeSegmentReason(segment);
+    if (reason !== null) return reason;
+    decoded.push(segment);
+  }
+  return decoded;
+}
+
+function encodePath(segments: string[], trailingSlash: boolean): string {
+  const body = segments.map((s) => encodeURIComponent(s)).join('/');
+  return `/${body}${trailingSlash && segments.length > 0 ? '/' : ''}`;
+}
+
+export class Layout {
+  readonly root: string;
+  private readonly rootSegmentCount: number;
+
+  /** `root` is the canonical root URL (ending in `/`). */
+  constructor(root: string) {
+    this.root = root;
+    this.rootSegmentCount = new URL(root).pathname.split('/').filter((s) => s !== '').length;
+  }
+
+  /** Where the document at `url` is stored, or why it cannot be stored. */
+  place(url: string): Placement {
+    const canonical = canonicalUrl(url);
+    const parsed = new URL(canonical);
+    const segments = decodedSegments(parsed.pathname);
+    if (typeof segments === 'string') return { ok: false, reason: segments };
+    if (!isInScope(canonical, this.root)) return { ok: false, reason: 'it is outside the root URL' };
+    if (segments.length > 0 && (TOP_LEVEL_FILES as readonly string[]).includes(segments[0]!)) {
+      return { ok: false, reason: `its first path segment "${segments[0]}" is reserved for the snapshot's own files` };
+    }
+    const below = segments.slice(this.rootSegmentCount);
+    if (below.includes(PAGE_SEGMENT)) {
+      return { ok: false, reason: `the path segment "${PAGE_SEGMENT}" is reserved for list pages in the snapshot` };
+    }
+    const location = locate(canonical, this.root);
+    if (location.kind === 'list') {
+      const dir = [...segments, PAGE_SEGMENT, String(location.page)];
+      return { ok: true, file: `${dir.join('/')}/${INDEX_FILE}`, servedPath: encodePath(dir, true) };
+    }
+    if (parsed.search !== '') return { ok: false, reason: 'it has a query that the snapshot cannot store as a file' };
+    const trailingSlash = parsed.pathname.endsWith('/');
+    if (trailingSlash) {
+      const file = segments.length === 0 ? INDEX_FILE : `${segments.join('/')}/${INDEX_FILE}`;
+      return { ok: true, file, servedPath: encodePath(segments, true) };
+    }
+    return { ok: true, file: segments.join('/'), servedPath: encodePath(segments, false) };
+  }
+
+  /** The file that holds the complete collection (the bare collection URL). */
+  collectionIndex(collection: string): { file: string; servedPath: string } {
+    const segments = [...this.rootSegments(), collection];
+    return { file: `${segments.join('/')}/${INDEX_FILE}`, servedPath: encodePath(segments, true) };
+  }
+
+  /** The canonical URL of the bare collection list. */
+  collectionUrl(collection: string): string {
+    return `${this.root}${encodeURIComponent(collection)}/`;
+  }
+
+  /**
+   * The URL path a file answers, the inverse of `place` (used by verify and serve). Page files map to the
+   * served page path; `index.html` maps to its directory.
+   */
+  servedPathOfFile(file: string): string {
+    const segments = file.split('/');
+    const trailingSlash = segments.at(-1) === INDEX_FILE;
+    if (trailingSlash) segments.pop();
+    return encodePath(segments, trailingSlash);
+  }
+
+  /**
+   * The file that answers a served URL path (as a static host resolves it): `/a/b/` → `a/b/index.html`,
+   * `/a/b` → `a/b`. Null when the path cannot name a file of the snapshot.
+   */
+  fileOfServedPath(pathname: string): string | null {
+    const segments = decodedSegments(pathname);
+    if (typeof segments === 'string') return null;
+    if (pathname.endsWith('/')) return segments.length === 0 ? INDEX_FILE : `${segments.join('/')}/${INDEX_FILE}`;
+    return segments.join('/');
+  }
+
+  /**
+   * The source URL that a served path stands for: the inverse of `place` followed by link rewriting. Page paths
+   * map back to `?page[number]=n`; the bare collection path maps to the bare collection URL.
+   */
+  sourceUrlOfServedPath(servedPath: string): string {
+    const rootPath = this.rootPath();
+    const origin = new URL(this.root).origin;
+    if (servedPath.startsWith(rootPath)) {
+      const [collection, page, n, end, ...more] = servedPath.slice(rootPath.length).split('/');
+      if (page === PAGE_SEGMENT && end === '' && more.length === 0 && n !== undefined && /^\d+$/.test(n)) {
+        return canonicalUrl(`${origin}${rootPath}${collection}/?page[number]=${n}`);
+      }
+    }
+    return canonicalUrl(origin + servedPath);
+  }
+
+  /** True for the file that holds a complete collection (built by the snapshot, not fetched). */
+  isCollectionIndexFile(file: string): boolean {
+    const parts = file.split('/');
+    const rootSegments = this.rootSegments();
+    return (
+      parts.length === rootSegments.length + 2 &&
+      parts.at(-1) === INDEX_FILE &&
+      rootSegments.every((segment, i) => parts[i] === segment)
+    );
+  }
+
+  rootSegments(): string[] {
+    return new URL(this.root).pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+  }
+
+  /** The served path of the root, e.g. `/sms/cv/api/v1/`. */
+  rootPath(): string {
+    return new URL(this.root).pathname;
+  }
+}

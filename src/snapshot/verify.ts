@@ -1,0 +1,146 @@
+/**
+ * `verify` (DESIGN.md §3): offline, a snapshot is checked against itself — every file matches SHA256SUMS and no
+ * file is missing or extra, every link in every document resolves to a file of the snapshot, and every document
+ * validates against the schemas and cross-document rules.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { VerifyError } from '../errors.js';
+import { visitLinks } from '../jsonapi/links.js';
+import { locate } from '../url/api-location.js';
+import { canonicalUrl, isInScope } from '../url/canonical-url.js';
+import type { Finding } from '../validate/finding.js';
+import { InvariantChecker } from '../validate/invariants.js';
+import { validateDocument } from '../validate/validate-document.js';
+import { Layout, TOP_LEVEL_FILES } from './layout.js';
+import { parseSums, readManifest, SUMS_PATH, type Manifest } from './manifest.js';
+import { linkPrefix } from './rewrite-links.js';
+
+export interface VerifyResult {
+  manifest: Manifest;
+  files: number;
+  documents: number;
+  links: number;
+  /** Sentences naming what is wrong; empty when the snapshot is sound. */
+  problems: string[];
+  findings: Finding[];
+}
+
+async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) files.push(...(await listFiles(path.join(dir, entry.name), rel)));
+    else files.push(rel);
+  }
+  return files;
+}
+
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function isDocumentFile(file: string): boolean {
+  return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);
+}
+
+export async function verifySnapshot(dir: string): Promise<VerifyResult> {
+  const problems: string[] = [];
+  let manifest: Manifest;
+  try {
+    manifest = await readManifest(dir);
+  } catch (error) {
+    throw new VerifyError(
+      `${dir} is not a readable cv-snapshot snapshot: its manifest could not be read (${(error as Error).message.split('\n')[0]}). ` +
+        'Give the directory that crawl wrote (--out).',
+    );
+  }
+  const layout = new Layout(manifest.source.root);
+  const files = new Set(await listFiles(dir));
+  files.delete(SUMS_PATH);
+
+  let sums: Map<string, string>;
+  try {
+    sums = parseSums(await readFile(path.join(dir, ...SUMS_PATH.split('/')), 'utf8'));
+  } catch {
+    throw new VerifyError(`${dir} has no ${SUMS_PATH}; the snapshot is incomplete. Crawl it again.`);
+  }
+  for (const [file, expected] of [...sums].sort()) {
+    if (!files.has(file)) {
+      problems.push(`${file} is listed in ${SUMS_PATH} but missing.`);
+      continue;
+    }
+    const actual = await hashFile(path.join(dir, ...file.split('/')));
+    if (actual !== expected) problems.push(`${file} was changed: its SHA-256 is ${actual}, not ${expected}.`);
+  }
+  for (const file of [...files].sort()) {
+    if (!sums.has(file)) problems.push(`${file} is not part of the snapshot (not in ${SUMS_PATH}).`);
+  }
+
+  const { links: mode, baseUrl } = manifest.options;
+  const prefix = linkPrefix(mode as 'relative' | 'absolute' | 'original', baseUrl ?? undefined);
+  // Where a link of the snapshot points: a file of the snapshot, or null when it points outside the snapshot.
+  const targetFile = (link: string, documentUrl: string): string | null | undefined => {
+    if (mode === 'original') {
+      let target: string;
+      try {
+        target = canonicalUrl(link, documentUrl);
+      } catch {
+        return undefined;
+      }
+      if (!isInScope(target, layout.root)) return null;
+      const location = locate(target, layout.root);
+      if (location.kind === 'list' && location.page === 1) return layout.collectionIndex(location.collection).file;
+      const placement = layout.place(target);
+      return placement.ok ? placement.file : undefined;
+    }
+    if (!link.startsWith(prefix)) return null;
+    return layout.fileOfServedPath(`/${link.slice(prefix.length)}`) ?? undefined;
+  };
+  // The source form of a link, for validation: what the link stood for before it was rewritten.
+  const sourceLink = (link: string): string | undefined => {
+    if (mode === 'original' || !link.startsWith(prefix)) return undefined;
+    return layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
+  };
+
+  const invariants = new InvariantChecker(layout.root);
+  const findings: Finding[] = [];
+  let documents = 0;
+  let linkCount = 0;
+  for (const file of [...files].filter(isDocumentFile).sort()) {
+    const servedPath = layout.servedPathOfFile(file);
+    const url = layout.sourceUrlOfServedPath(servedPath);
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(path.join(dir, ...file.split('/')), 'utf8'));
+    } catch (error) {
+      problems.push(`${file} is not valid JSON (${(error as Error).message}).`);
+      continue;
+    }
+    documents += 1;
+    const location = locate(url, layout.root);
+    visitLinks(json, location.kind === 'root', (link) => {
+      linkCount += 1;
+      const target = targetFile(link, url);
+      if (target === undefined || (target !== null && !files.has(target))) {
+        problems.push(`${file} links to ${link}, which is not a file of the snapshot.`);
+      }
+      return sourceLink(link);
+    });
+    const check = validateDocument(json, url, layout.root);
+    findings.push(...check.findings);
+    if (!layout.isCollectionIndexFile(file)) invariants.add(url, check.summary);
+  }
+  findings.push(...invariants.finish());
+  const errors = findings.filter((f) => f.severity === 'error');
+  for (const finding of errors.slice(0, 20)) {
+    problems.push(`${finding.url}${finding.pointer ? ` at ${finding.pointer}` : ''} breaks ${finding.rule}: ${finding.message}`);
+  }
+  if (errors.length > 20) problems.push(`… and ${errors.length - 20} more validation errors.`);
+  return { manifest, files: files.size, documents, links: linkCount, problems, findings };
+}
+

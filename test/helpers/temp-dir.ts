@@ -1,0 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+
+const made: string[] = [];
+
+/** A fresh temporary directory, removed after the current test. */
+export async function tempDir(prefix = 'cv-snapshot-test-'): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
