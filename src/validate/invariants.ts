@@ -1,0 +1,274 @@
+/**
+ * Cross-document invariants (DESIGN.md §5), checked in finalize from the summaries validateDocument returns. Only
+ * compact tallies are kept: the set of resources seen, one entry per distinct relationship target, and a few
+ * numbers per list page, so memory follows the number of records rather than the number of documents.
+ * add() may be called in any order; finish() gives the same findings for any order.
+ */
+import { canonicalUrl } from '../url/canonical-url.js';
+import { isDescribedType, SPEC_COLLECTIONS } from './cv-types.js';
+import type { Finding } from './finding.js';
+import { escapePointerSegment, finding, sortFindings, type RuleName } from './rules.js';
+import type { DocumentSummary, ListSummary } from './summary.js';
+
+interface PageTally {
+  url: string;
+  pages: number | null;
+  count: number | null;
+  records: number;
+  next: ListSummary['next'];
+  prev: ListSummary['prev'];
+}
+
+/** Where a target was first referenced (smallest url, then pointer, so the choice does not depend on order). */
+interface Referrer {
+  url: string;
+  pointer: string;
+  references: number;
+}
+
+/** How many missing page numbers a finding names before it summarises the rest. */
+const MISSING_PAGES_LISTED = 10;
+
+const SEP = '\u0000';
+
+function isBefore(url: string, pointer: string, than: Referrer): boolean {
+  return url < than.url || (url === than.url && pointer < than.pointer);
+}
+
+export class InvariantChecker {
+  readonly #root: string;
+  /** "type\0id" of every resource seen anywhere. */
+  readonly #resources = new Set<string>();
+  /** "rule\0type\0id" → first referrer. */
+  readonly #targets = new Map<string, Referrer>();
+  /** collection → page number → tally. */
+  readonly #lists = new Map<string, Map<number, PageTally>>();
+  #rootIndex: { url: string; collections: Set<string> } | undefined;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  add(url: string, summary: DocumentSummary): void {
+    const canonical = canonicalUrl(url);
+    if (summary.kind === 'root') {
+      const collections = this.#rootIndex?.collections ?? new Set<string>();
+      for (const name of summary.collections) collections.add(name);
+      this.#rootIndex = { url: canonical, collections };
+      return;
+    }
+    for (const [type, id] of summary.resources) this.#resources.add(type + SEP + id);
+    for (const [type, id, pointer] of summary.targets) this.#reference('reference.target', type, id, canonical, pointer);
+    for (const [type, id, pointer] of summary.roots) this.#reference('community.root', type, id, canonical, pointer);
+    if (summary.kind === 'list') {
+      let pages = this.#lists.get(summary.collection);
+      if (pages === undefined) this.#lists.set(summary.collection, (pages = new Map()));
+      const { pages: pageCount, count, records, next, prev } = summary;
+      pages.set(summary.page, { url: canonical, pages: pageCount, count, records, next, prev });
+    }
+  }
+
+  #reference(rule: RuleName, type: string, id: string, url: string, pointer: string): void {
+    const key = rule + SEP + type + SEP + id;
+    const referrer = this.#targets.get(key);
+    if (referrer === undefined) {
+      this.#targets.set(key, { url, pointer, references: 1 });
+      return;
+    }
+    referrer.references += 1;
+    if (isBefore(url, pointer, referrer)) {
+      referrer.url = url;
+      referrer.pointer = pointer;
+    }
+  }
+
+  /** The cross-document findings, sorted by url, pointer and rule. */
+  finish(): Finding[] {
+    const findings: Finding[] = [];
+    this.#checkRootIndex(findings);
+    for (const [collection, pages] of this.#lists) checkPagination(findings, collection, pages);
+    this.#checkTargets(findings);
+    return sortFindings(findings);
+  }
+
+  /**
+   * Types the spec does not describe (2.3, 2.4), with how many distinct resources of each the snapshot holds; for
+   * the report (buildReport).
+   */
+  undescribedTypes(): Record<string, number> {
+    const counts = new Map<string, number>();
+    for (const key of this.#resources) {
+      const type = key.slice(0, key.indexOf(SEP));
+      if (!isDescribedType(type)) counts.set(type, (counts.get(type) ?? 0) + 1);
+    }
+    return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  #checkRootIndex(findings: Finding[]): void {
+    const index = this.#rootIndex;
+    if (index === undefined) {
+      findings.push(
+        finding(
+          this.#root,
+          '',
+          'root.collections',
+          `The snapshot has no root index at ${this.#root}; check the root URL, since every collection is found through it.`,
+        ),
+      );
+      return;
+    }
+    const expected = new Set(SPEC_COLLECTIONS);
+    for (const name of SPEC_COLLECTIONS) {
+      if (!index.collections.has(name)) {
+        findings.push(
+          finding(
+            index.url,
+            '/data',
+            'root.collections',
+            `The root index does not list collection ${name} of spec 2.2, so the snapshot lacks it; check that the service is complete or that the root URL is right.`,
+          ),
+        );
+      }
+    }
+    for (const name of index.collections) {
+      if (!expected.has(name)) {
+        findings.push(
+          finding(
+            index.url,
+            `/data/${escapePointerSegment(name)}`,
+            'root.collections',
+            `The root index lists collection ${name}, which spec 2.2 does not name; it was crawled like the others, but check that clients know it.`,
+            'warning',
+          ),
+        );
+      }
+    }
+  }
+
+  #checkTargets(findings: Finding[]): void {
+    for (const [key, referrer] of this.#targets) {
+      const [rule, type, id] = key.split(SEP) as [RuleName, string, string];
+      if (this.#resources.has(type + SEP + id)) continue;
+      const others = referrer.references - 1;
+      const elsewhere = others === 0 ? '' : ` (referenced ${others} more time${others === 1 ? '' : 's'} elsewhere)`;
+      const what = rule === 'community.root' ? `the community record's root ${type} ${id}` : `${type} ${id}`;
+      findings.push(
+        finding(
+          referrer.url,
+          referrer.pointer,
+          rule,
+          `This document refers to ${what}, which is not in the snapshot${elsewhere}; the mirror will answer 404 for it, so check that the crawl completed or report the dangling reference to the vocabulary maintainers.`,
+        ),
+      );
+    }
+  }
+}
+
+/** spec 4.1 across the pages of one collection. */
+function checkPagination(findings: Finding[], collection: string, pages: Map<number, PageTally>): void {
+  const numbers = [...pages.keys()].sort((a, b) => a - b);
+  // The lowest page that states a total is the reference the others must agree with.
+  let reference: { page: number; tally: PageTally } | undefined;
+  let countReference: { page: number; tally: PageTally } | undefined;
+  for (const n of numbers) {
+    const tally = pages.get(n)!;
+    if (reference === undefined && tally.pages !== null) reference = { page: n, tally };
+    if (countReference === undefined && tally.count !== null) countReference = { page: n, tally };
+  }
+  const lastPage = reference?.tally.pages ?? null;
+  const total = countReference?.tally.count ?? null;
+
+  for (const n of numbers) {
+    const tally = pages.get(n)!;
+    if (reference !== undefined && tally.pages !== null && tally.pages !== lastPage) {
+      findings.push(
+        finding(
+          tally.url,
+          '/meta/pagination/pages',
+          'pagination.pages',
+          `Page ${n} of ${collection} says there are ${tally.pages} pages but page ${reference.page} says ${String(lastPage)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
+        ),
+      );
+    }
+    if (countReference !== undefined && tally.count !== null && tally.count !== total) {
+      findings.push(
+        finding(
+          tally.url,
+          '/meta/pagination/count',
+          'pagination.count',
+          `Page ${n} of ${collection} says there are ${tally.count} records but page ${countReference.page} says ${String(total)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
+        ),
+      );
+    }
+    if (lastPage !== null && n > lastPage) {
+      findings.push(
+        finding(
+          tally.url,
+          '/meta/pagination/page',
+          'pagination.pages',
+          `Page ${n} of ${collection} exists although the collection says it has ${lastPage} pages; clients that stop at meta.pagination.pages will miss its records.`,
+        ),
+      );
+    }
+    // spec 4.1: prev is null on the first page (and only there), next is null on the last page (and only there).
+    if (tally.prev !== 'absent' && (tally.prev === 'null') !== (n === 1)) {
+      findings.push(
+        finding(
+          tally.url,
+          '/links/prev',
+          'pagination.prev',
+          n === 1
+            ? `Page 1 of ${collection} has a prev link; spec 4.1 makes it null on the first page, and clients following it may loop.`
+            : `Page ${n} of ${collection} has a null prev link although it is not the first page; clients walking backwards stop early.`,
+        ),
+      );
+    }
+    if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== (n >= lastPage)) {
+      findings.push(
+        finding(
+          tally.url,
+          '/links/next',
+          'pagination.next',
+          n >= lastPage
+            ? `Page ${n} of ${collection} is the last of ${lastPage} pages but has a next link; spec 4.1 makes it null there, and clients following it read past the end.`
+            : `Page ${n} of ${collection} has a null next link although the collection has ${lastPage} pages; clients following next stop early and miss records.`,
+        ),
+      );
+    }
+  }
+
+  if (reference === undefined || lastPage === null) return;
+  const missing: number[] = [];
+  let present = 0;
+  for (const n of numbers) if (n >= 1 && n <= lastPage) present += 1;
+  const missingCount = lastPage - present;
+  // Bounded by the pages present plus the few listed, whatever lastPage claims.
+  for (let n = 1; n <= lastPage && missing.length < Math.min(missingCount, MISSING_PAGES_LISTED); n++) {
+    if (!pages.has(n)) missing.push(n);
+  }
+  if (missingCount > 0) {
+    const more = missingCount - missing.length;
+    findings.push(
+      finding(
+        reference.tally.url,
+        '/meta/pagination/pages',
+        'pagination.pages',
+        `${collection} says it has ${lastPage} pages but the snapshot lacks ${missingCount} of them (page${missingCount === 1 ? '' : 's'} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); crawl again, since their records are missing.`,
+      ),
+    );
+    return;
+  }
+  if (total === null || countReference === undefined) return;
+  let records = 0;
+  for (let n = 1; n <= lastPage; n++) records += pages.get(n)!.records;
+  if (records !== total) {
+    findings.push(
+      finding(
+        countReference.tally.url,
+        '/meta/pagination/count',
+        'pagination.count',
+        `${collection} says it has ${total} records but its ${lastPage} page${lastPage === 1 ? '' : 's'} hold ${records}; clients reading meta.pagination.count will expect records that are not there (or miss some).`,
+      ),
+    );
+  }
+}
