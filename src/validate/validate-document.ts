@@ -128,8 +128,9 @@ function checkRootIndex(out: DocumentFindings, doc: JsonObject): DocumentSummary
   return { kind: 'root', collections: Object.keys(data) };
 }
 
-function integerOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+/** A pagination number as list.shape accepts it; anything else was reported there and counts as unknown. */
+function integerOrNull(value: unknown, min: number): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min ? value : null;
 }
 
 function linkState(links: JsonObject, name: string): 'link' | 'null' | 'absent' {
@@ -148,9 +149,9 @@ function checkListPage(
   checkIncluded(out, doc);
 
   const pagination = isObject(doc.meta) && isObject(doc.meta.pagination) ? doc.meta.pagination : {};
-  const pageValue = integerOrNull(pagination.page);
-  const pages = integerOrNull(pagination.pages);
-  const count = integerOrNull(pagination.count);
+  const pageValue = integerOrNull(pagination.page, 1);
+  const pages = integerOrNull(pagination.pages, 1);
+  const count = integerOrNull(pagination.count, 0);
   if (pageValue !== null && pageValue !== page) {
     out.add(
       '/meta/pagination/page',
