@@ -93,3 +93,24 @@ export class OutputDirError extends CvSnapshotError {}
 export class VerifyError extends CvSnapshotError {
   override readonly exitCode: number = ExitCode.invalid;
 }
+
+/** The crawl stopped on SIGINT or SIGTERM; the work so far is kept for --resume. */
+export class InterruptedError extends CvSnapshotError {
+  override readonly exitCode: number;
+  constructor(signal: string, detail: string) {
+    super(`Interrupted by ${signal}; nothing was published and the previous snapshot is untouched. ${detail}`);
+    this.exitCode = signal === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
+  }
+}
+
+/** A crawl that failed after doing some work: the cause's message, and how to continue. */
+export class CrawlStoppedError extends CvSnapshotError {
+  override readonly exitCode: number;
+  constructor(
+    override readonly cause: CvSnapshotError,
+    detail: string,
+  ) {
+    super(`${cause.message} ${detail}`);
+    this.exitCode = cause.exitCode;
+  }
+}

@@ -18,6 +18,14 @@ export interface CrawledDocument {
   response: FetchedResponse;
   /** The parsed JSON body. */
   json: unknown;
+  /** In-scope links of this document seen for the first time in this crawl (canonical); they are fetched next. */
+  discovered: string[];
+}
+
+/** A URL that was settled without a document: a redirect (with its in-scope target) or a dead link. */
+export interface SettledUrl {
+  url: string;
+  discovered: string[];
 }
 
 export interface CrawlerOptions {
@@ -29,8 +37,15 @@ export interface CrawlerOptions {
   maxDocuments?: number;
   /** Validation and writing; called once per document, concurrently. A throw stops the crawl. */
   onDocument(document: CrawledDocument): Promise<void>;
+  /** Called when a URL is settled without a document (a redirect, a dead link). */
+  onSettled?(settled: SettledUrl): Promise<void> | void;
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
   onFinding(finding: Finding): void;
+  /**
+   * Continue an earlier crawl: `seen` are the URLs known to it, `pending` those of them still to fetch. Without
+   * it the crawl starts at the root.
+   */
+  resume?: { seen: Iterable<string>; pending: Iterable<string> };
   onProgress?(event: CrawlProgress): void;
 }
 
@@ -92,42 +107,54 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
     limit.clearQueue();
   };
 
-  const enqueue = (link: string, from: string): void => {
-    let target: string;
+  /** The canonical in-scope target of a link, or null (recorded as a finding) when it is not to be fetched. */
+  const target = (link: string, from: string): string | null => {
+    let url: string;
     try {
-      target = canonicalUrl(link, from);
+      url = canonicalUrl(link, from);
     } catch (error) {
       if (!(error instanceof InvalidUrlError)) throw error;
       options.onFinding({ url: from, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
-      return;
+      return null;
     }
-    if (!isInScope(target, root)) {
-      if (!outOfScope.has(target)) {
-        outOfScope.add(target);
+    if (!isInScope(url, root)) {
+      if (!outOfScope.has(url)) {
+        outOfScope.add(url);
         options.onFinding({
           url: from,
           pointer: '',
           rule: 'scope.outside',
           severity: 'warning',
-          message: `The link ${target} is outside the root URL ${root}; it was recorded, not fetched.`,
+          message: `The link ${url} is outside the root URL ${root}; it was recorded, not fetched.`,
         });
       }
-      return;
+      return null;
     }
-    if (seen.has(target) || signal.aborted) return;
-    if (options.maxDocuments !== undefined && seen.size >= options.maxDocuments) {
-      fail(
-        new FetchError(
-          target,
+    return url;
+  };
+
+  /** Marks the new targets of `links` as seen and returns them, in document order. */
+  const discover = (links: string[], from: string): string[] => {
+    const found: string[] = [];
+    for (const link of links) {
+      const url = target(link, from);
+      if (url === null || seen.has(url)) continue;
+      if (options.maxDocuments !== undefined && seen.size >= options.maxDocuments) {
+        throw new FetchError(
+          url,
           `the crawl found more than --max-documents ${options.maxDocuments} URLs; the source may generate links endlessly. Raise --max-documents if it is really that large`,
           0,
-        ),
-      );
-      return;
+        );
+      }
+      seen.add(url);
+      found.push(url);
     }
-    seen.add(target);
-    options.onProgress?.({ done, discovered: seen.size });
-    const task = limit(() => visit(target, from)).then(
+    return found;
+  };
+
+  const schedule = (url: string): void => {
+    if (signal.aborted) return;
+    const task = limit(() => visit(url)).then(
       () => undefined,
       (error: unknown) => fail(error),
     );
@@ -135,25 +162,28 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
     void task.finally(() => pending.delete(task));
   };
 
-  const visit = async (url: string, from: string): Promise<void> => {
+  const visit = async (url: string): Promise<void> => {
     if (signal.aborted) return;
     const response = await fetcher.fetch(url, signal);
     if (response.status >= 300 && response.status < 400) {
       const location = response.headers.location;
       if (location === undefined) throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
-      const target = canonicalUrl(location, url);
-      if (!isInScope(target, root)) {
+      const redirectTarget = canonicalUrl(location, url);
+      let discovered: string[] = [];
+      if (!isInScope(redirectTarget, root)) {
         options.onFinding({
           url,
           pointer: '',
           rule: 'scope.redirect',
           severity: 'error',
-          message: `${url} redirects outside the root URL, to ${target}; the redirect was not followed.`,
+          message: `${url} redirects outside the root URL, to ${redirectTarget}; the redirect was not followed.`,
         });
       } else {
-        redirects.push([url, target]);
-        enqueue(target, url);
+        redirects.push([url, redirectTarget]);
+        discovered = discover([redirectTarget], url);
       }
+      await options.onSettled?.({ url, discovered });
+      discovered.forEach(schedule);
       return;
     }
     if (DEAD_STATUSES.has(response.status) && url !== root) {
@@ -163,8 +193,9 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
         pointer: '',
         rule: 'link.dead',
         severity: 'error',
-        message: `${url} answered HTTP ${response.status}; it was linked from ${from}, and the mirror will answer 404 there too.`,
+        message: `${url} answered HTTP ${response.status}; the mirror will answer 404 there too.`,
       });
+      await options.onSettled?.({ url, discovered: [] });
       return;
     }
     if (response.status !== 200) {
@@ -173,18 +204,26 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
     const json = parseJsonBody(url, response);
     const location = locate(url, root);
     if (location.kind === 'root') assertRootIndex(url, json);
-    await options.onDocument({ url, location, response, json });
-    for (const link of extractLinks(json, location.kind === 'root')) enqueue(link, url);
+    // Links are marked seen before the document is handed on, so that whoever records the document can record
+    // what it discovered with it (--resume relies on that).
+    const discovered = discover(extractLinks(json, location.kind === 'root'), url);
+    await options.onDocument({ url, location, response, json, discovered });
     done += 1;
     options.onProgress?.({ done, discovered: seen.size });
+    discovered.forEach(schedule);
   };
 
-  // The root first: a wrong root URL ends the crawl with one clear message before anything else happens.
-  seen.add(root);
-  try {
-    await visit(root, root);
-  } catch (error) {
-    fail(error);
+  if (options.resume) {
+    for (const url of options.resume.seen) seen.add(url);
+    for (const url of options.resume.pending) schedule(url);
+  } else {
+    // The root first: a wrong root URL ends the crawl with one clear message before anything else happens.
+    seen.add(root);
+    try {
+      await visit(root);
+    } catch (error) {
+      fail(error);
+    }
   }
   while (pending.size > 0) await Promise.all([...pending]);
   if (firstError !== undefined) throw firstError;

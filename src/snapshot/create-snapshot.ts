@@ -1,37 +1,36 @@
 /**
  * `crawl` as a library call: the whole pipeline of DESIGN.md §2, from the root URL to a published snapshot.
- * Each stage lives in its own module; this one wires them together and owns the run's state (staging, counts).
+ * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
  */
-import { rm, mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createClock, type Clock } from '../clock.js';
 import { crawl, type CrawledDocument } from '../crawl/crawler.js';
 import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine, type ProgressMode } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
-import { OutputDirError, StrictValidationError, UsageError } from '../errors.js';
-import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
-import type { Finding } from '../validate/finding.js';
-import { InvariantChecker } from '../validate/invariants.js';
-import { buildReport, formatSummary, type ValidationReport } from '../validate/report.js';
-import { validateDocument } from '../validate/validate-document.js';
-import { TOOL_NAME, TOOL_VERSION, USER_AGENT } from '../version.js';
-import { writeCollectionIndex } from './collection-index.js';
-import { errorDocumentFile, headersFile, redirectsFile, serveJson } from './host-files.js';
-import { Layout } from './layout.js';
 import {
-  formatSums,
-  MANIFEST_FORMAT_VERSION,
-  MANIFEST_PATH,
-  REPORT_PATH,
-  serializeManifest,
-  SUMS_PATH,
-  type CollectionCounts,
-  type CollectionIndexMode,
-  type Manifest,
-} from './manifest.js';
-import { assertReplaceable, outputPaths, publish, recoverInterruptedPublish } from './publish.js';
-import { createLinkRewriter, linkPrefix, rewriteDocumentLinks, type LinkMode } from './rewrite-links.js';
+  CrawlStoppedError,
+  CvSnapshotError,
+  InterruptedError,
+  OutputDirError,
+  StrictValidationError,
+  UsageError,
+} from '../errors.js';
+import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
+import { InvariantChecker } from '../validate/invariants.js';
+import { formatSummary, type ValidationReport } from '../validate/report.js';
+import { validateDocument } from '../validate/validate-document.js';
+import { USER_AGENT } from '../version.js';
+import { finalizeSnapshot } from './finalize.js';
+import { Journal, JOURNAL_FILE, type JournalEntry } from './journal.js';
+import { Layout } from './layout.js';
+import { REPORT_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
+import { assertReplaceable, outputPaths, publish, recoverInterruptedPublish, type OutputPaths } from './publish.js';
+import { createLinkRewriter, rewriteDocumentLinks, type LinkMode } from './rewrite-links.js';
+import { RunState } from './run-state.js';
 import { FileCollisionError, TreeWriter } from './writer.js';
 
 export interface SnapshotOptions {
@@ -51,6 +50,8 @@ export interface SnapshotOptions {
   strict?: boolean;
   /** Discard a staging directory left by an earlier run. */
   fresh?: boolean;
+  /** Continue the crawl that a staging directory holds. */
+  resume?: boolean;
   maxDocuments?: number;
   signal?: AbortSignal;
   clock?: Clock;
@@ -67,6 +68,8 @@ export interface SnapshotResult {
   collections: Record<string, CollectionCounts>;
   report: ValidationReport;
   summary: string;
+  /** Documents taken from the staging directory of an interrupted run (with --resume). */
+  resumed: number;
   requests: number;
   retries: number;
   elapsedMs: number;
@@ -80,6 +83,9 @@ export const DEFAULTS = {
   links: 'relative' as LinkMode,
   collectionIndex: 'complete' as CollectionIndexMode,
 };
+
+/** The options a staging directory was started with; a resumed crawl must use the same. */
+const RUN_FILE = 'run.json';
 
 /** Parses `Name: value` headers; throws UsageError naming the bad one (without its value). */
 export function parseHeaders(lines: string[]): Record<string, string> {
@@ -99,56 +105,108 @@ function rootOf(rootUrl: string): string {
   try {
     return canonicalRoot(rootUrl);
   } catch (error) {
-    if (error instanceof InvalidUrlError) throw new UsageError(`${error.message} Give the API root URL, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.`);
+    if (error instanceof InvalidUrlError) {
+      throw new UsageError(`${error.message} Give the API root URL, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.`);
+    }
     throw error;
   }
+}
+
+function manifestOptions(options: SnapshotOptions, headers: Record<string, string>): Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode } {
+  const links = options.links ?? DEFAULTS.links;
+  if (links === 'absolute' && options.baseUrl === undefined) {
+    throw new UsageError('--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).');
+  }
+  if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
+    throw new UsageError(`--base-url "${options.baseUrl}" is not an absolute URL; give one such as https://cv.example.org/mirror/.`);
+  }
+  return {
+    links,
+    baseUrl: options.baseUrl ?? null,
+    collectionIndex: options.collectionIndex ?? DEFAULTS.collectionIndex,
+    strict: options.strict ?? false,
+    headers: Object.keys(headers).sort(),
+  };
+}
+
+async function hashFile(file: string): Promise<string | null> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  return hash.digest('hex');
+}
+
+/** Prepares the staging directory: fresh, or (with --resume) the one an earlier run left, checked. */
+async function prepareStaging(paths: OutputPaths, options: SnapshotOptions, run: object): Promise<void> {
+  if (options.fresh && options.resume) throw new UsageError('--fresh and --resume contradict each other; give one.');
+  if (options.fresh) await rm(paths.staging, { recursive: true, force: true });
+  if (options.resume) {
+    let earlier: string;
+    try {
+      earlier = await readFile(path.join(paths.staging, RUN_FILE), 'utf8');
+    } catch {
+      throw new OutputDirError(`There is no interrupted crawl to resume at ${paths.staging}; run without --resume.`);
+    }
+    if (earlier !== JSON.stringify(run)) {
+      throw new OutputDirError(
+        `The crawl in ${paths.staging} was started with other settings (${earlier}); ` +
+          'resume it with the same root URL, --links, --base-url and --collection-index, or start over with --fresh.',
+      );
+    }
+    return;
+  }
+  try {
+    await mkdir(paths.staging);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw new OutputDirError(
+      `An earlier crawl into ${paths.out} did not finish; its work is in ${paths.staging}. ` +
+        'Run again with --resume to continue it, or with --fresh to discard it and start over.',
+    );
+  }
+  await writeFile(path.join(paths.staging, RUN_FILE), JSON.stringify(run));
 }
 
 export async function createSnapshot(options: SnapshotOptions): Promise<SnapshotResult> {
   const clock = options.clock ?? createClock();
   const startedMs = clock.monotonicMs();
   const root = rootOf(options.rootUrl);
-  const links = options.links ?? DEFAULTS.links;
-  if (links === 'absolute' && options.baseUrl === undefined) {
-    throw new UsageError('--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).');
-  }
-  if (options.baseUrl !== undefined) {
-    try {
-      new URL(options.baseUrl);
-    } catch {
-      throw new UsageError(`--base-url "${options.baseUrl}" is not an absolute URL; give one such as https://cv.example.org/mirror/.`);
-    }
-  }
   const headers = parseHeaders(options.headers ?? []);
-  const collectionIndexMode = options.collectionIndex ?? DEFAULTS.collectionIndex;
+  const recorded = manifestOptions(options, headers);
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
 
   const paths = outputPaths(options.out);
   await recoverInterruptedPublish(paths);
   await assertReplaceable(paths);
-  if (options.fresh) await rm(paths.staging, { recursive: true, force: true });
-  try {
-    await mkdir(paths.staging);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new OutputDirError(
-      `A staging directory from an earlier run is at ${paths.staging}. Run again with --fresh to discard it and start over.`,
-    );
-  }
+  await prepareStaging(paths, options, { root, links: recorded.links, baseUrl: recorded.baseUrl, collectionIndex: recorded.collectionIndex });
 
   const layout = new Layout(root);
   const writer = new TreeWriter(paths.stagedTree);
-  const rewriter = createLinkRewriter(layout, links, options.baseUrl);
+  const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
   const invariants = new InvariantChecker(root);
-  const findings: Finding[] = [];
-  let errorCount = 0;
-  const addFinding = (finding: Finding): void => {
-    findings.push(finding);
-    if (finding.severity === 'error') errorCount += 1;
+  const state = new RunState(root, invariants, writer);
+  const journalPath = path.join(paths.staging, JOURNAL_FILE);
+
+  if (options.resume) {
+    for await (const entry of Journal.read(journalPath)) {
+      // A file that does not hash as journaled was cut short or changed: its document is fetched again.
+      if (entry.t === 'doc' && entry.file !== null) {
+        const actual = await hashFile(path.join(paths.stagedTree, ...entry.file.path.split('/')));
+        if (actual !== entry.file.sha256) continue;
+      }
+      state.apply(entry);
+    }
+  }
+  const resumed = state.documents;
+  const journal = await Journal.open(journalPath);
+  const record = async (entry: JournalEntry): Promise<void> => {
+    state.apply(entry);
+    await journal.append(entry);
   };
-  const collections = new Map<string, CollectionCounts>();
-  const pageFiles = new Map<string, Map<number, string>>();
-  let rootHeaders: Record<string, string> = {};
+
   const fetcher = new Fetcher({
     concurrency,
     retries: options.retries ?? DEFAULTS.retries,
@@ -160,110 +218,70 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
   });
 
-  const onDocument = async ({ url, location, response, json }: CrawledDocument): Promise<void> => {
+  const onDocument = async ({ url, location, response, json, discovered }: CrawledDocument): Promise<void> => {
     const check = validateDocument(json, url, root);
-    for (const finding of check.findings) addFinding(finding);
-    invariants.add(url, check.summary);
-    if (location.kind === 'root') rootHeaders = response.headers;
+    for (const finding of check.findings) await record({ t: 'finding', finding });
+    const data = (json as { data?: unknown }).data;
+    const entry: JournalEntry = {
+      t: 'doc',
+      url,
+      file: null,
+      summary: check.summary,
+      records: location.kind === 'list' && Array.isArray(data) ? data.length : null,
+      discovered,
+      ...(location.kind === 'root'
+        ? { source: { etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null } }
+        : {}),
+    };
     const placement = layout.place(url);
     if (!placement.ok) {
-      addFinding({ url, pointer: '', rule: 'layout.refused', severity: 'error', message: `${url} was not stored: ${placement.reason}.` });
+      await record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.refused', severity: 'error', message: `${url} was not stored: ${placement.reason}.` } });
+      await record(entry);
       return;
-    }
-    if (location.kind !== 'root' && location.kind !== 'other') {
-      const counts = collections.get(location.collection) ?? { records: 0, pages: 0, documents: 0 };
-      counts.documents += 1;
-      if (location.kind === 'list') {
-        counts.pages += 1;
-        const data = (json as { data?: unknown }).data;
-        if (Array.isArray(data)) counts.records += data.length;
-        const pages = pageFiles.get(location.collection) ?? new Map<number, string>();
-        pages.set(location.page, placement.file);
-        pageFiles.set(location.collection, pages);
-      }
-      collections.set(location.collection, counts);
     }
     rewriteDocumentLinks(json, location, url, rewriter);
     try {
-      await writer.write(placement.file, JSON.stringify(json));
+      const written = await writer.write(placement.file, JSON.stringify(json));
+      entry.file = { path: placement.file, ...written };
     } catch (error) {
       if (!(error instanceof FileCollisionError)) throw error;
-      addFinding({ url, pointer: '', rule: 'layout.collision', severity: 'error', message: `${url} was not stored: ${error.message}` });
+      await record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.collision', severity: 'error', message: `${url} was not stored: ${error.message}` } });
     }
+    await record(entry);
   };
 
   const progress = options.progress
     ? new ProgressLine(
         options.progress.stream,
         options.progress.mode,
-        () => ({ ...state, ...fetcher.stats, errors: errorCount }),
+        () => ({ ...fetcher.stats, done: state.documents, discovered: state.seen.size, errors: state.errors }),
         options.progress.intervalMs,
       )
     : undefined;
-  const state = { done: 0, discovered: 0 };
-  let documents: number;
   try {
-    const result = await crawl({
+    await crawl({
       root,
       fetcher,
       concurrency,
       onDocument,
-      onFinding: addFinding,
-      onProgress: (p) => Object.assign(state, p),
+      onSettled: ({ url, discovered }) => record({ t: 'settled', url, discovered }),
+      onFinding: (finding) => void record({ t: 'finding', finding }),
+      ...(options.resume ? { resume: { seen: state.seen, pending: state.pending() } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),
     });
-    documents = result.documents;
   } catch (error) {
     progress?.stop();
+    await journal.close();
     await fetcher.close().catch(() => undefined);
-    await rm(paths.staging, { recursive: true, force: true });
-    throw error;
+    throw await stopped(error, paths, state.documents, options);
+  } finally {
+    progress?.stop();
   }
-  progress?.stop();
+  await journal.close();
   await fetcher.close();
 
-  // Finalize: the complete collections, host files, report, manifest and checksums.
-  const prefix = linkPrefix(links, options.baseUrl);
-  for (const [collection, pages] of [...pageFiles].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const index = layout.collectionIndex(collection);
-    await writeCollectionIndex(writer, {
-      pageFiles: [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
-      file: index.file,
-      selfLink: links === 'original' ? layout.collectionUrl(collection) : prefix + index.servedPath.slice(1),
-      mode: collectionIndexMode,
-    });
-  }
-  await writer.write('_headers', headersFile(layout));
-  await writer.write('_redirects', redirectsFile(layout));
-  await writer.write('serve.json', serveJson(layout));
-  await writer.write('404.html', errorDocumentFile());
-
-  for (const finding of invariants.finish()) addFinding(finding);
-  const report = buildReport(findings);
-  await writer.write(REPORT_PATH, `${JSON.stringify(report, null, 2)}\n`);
-  const sortedCollections = Object.fromEntries([...collections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const manifest: Manifest = {
-    format: 'cv-snapshot',
-    formatVersion: MANIFEST_FORMAT_VERSION,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    source: { root, etag: rootHeaders.etag ?? null, lastModified: rootHeaders['last-modified'] ?? null },
-    createdAt: clock.recordedTime.toISOString(),
-    options: {
-      links,
-      baseUrl: options.baseUrl ?? null,
-      collectionIndex: collectionIndexMode,
-      strict: options.strict ?? false,
-      headers: Object.keys(headers).sort(),
-    },
-    partial: false,
-    documents,
-    collections: sortedCollections,
-    validation: { errors: report.errors, warnings: report.warnings },
-  };
-  await writer.write(MANIFEST_PATH, serializeManifest(manifest));
-  await writeFile(path.join(paths.stagedTree, ...SUMS_PATH.split('/')), formatSums(writer.listing()));
-
+  const { manifest, report } = await finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
   if (options.strict && report.errors > 0) {
     throw new StrictValidationError(report.errors, path.join(paths.stagedTree, ...REPORT_PATH.split('/')));
   }
@@ -271,12 +289,26 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   return {
     out: paths.out,
     root,
-    documents,
-    collections: sortedCollections,
+    documents: manifest.documents,
+    collections: manifest.collections,
     report,
     summary: formatSummary(report),
+    resumed,
     requests: fetcher.stats.requests,
     retries: fetcher.stats.retries,
     elapsedMs: clock.monotonicMs() - startedMs,
   };
 }
+
+/** The error to report when a crawl stops early, after keeping (or, when nothing was done, removing) its work. */
+async function stopped(error: unknown, paths: OutputPaths, documents: number, options: SnapshotOptions): Promise<unknown> {
+  const keep = documents > 0 || options.resume === true;
+  if (!keep) await rm(paths.staging, { recursive: true, force: true });
+  const howToContinue = keep
+    ? `The ${documents} documents fetched so far are kept in ${paths.staging}: run the same command with --resume to continue, or with --fresh to start over.`
+    : '';
+  if (options.signal?.aborted) return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), howToContinue);
+  if (keep && error instanceof CvSnapshotError) return new CrawlStoppedError(error, howToContinue);
+  return error;
+}
+

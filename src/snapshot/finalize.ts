@@ -1,0 +1,76 @@
+/**
+ * Finalize (DESIGN.md §2): once every document is written, build what depends on all of them — the complete
+ * collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Clock } from '../clock.js';
+import type { InvariantChecker } from '../validate/invariants.js';
+import { buildReport, type ValidationReport } from '../validate/report.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { writeCollectionIndex } from './collection-index.js';
+import { errorDocumentFile, headersFile, redirectsFile, serveJson } from './host-files.js';
+import type { Layout } from './layout.js';
+import {
+  formatSums,
+  MANIFEST_FORMAT_VERSION,
+  MANIFEST_PATH,
+  REPORT_PATH,
+  serializeManifest,
+  SUMS_PATH,
+  type CollectionIndexMode,
+  type Manifest,
+} from './manifest.js';
+import { linkPrefix, type LinkMode } from './rewrite-links.js';
+import type { RunState } from './run-state.js';
+import type { TreeWriter } from './writer.js';
+
+export interface FinalizeInput {
+  layout: Layout;
+  writer: TreeWriter;
+  state: RunState;
+  invariants: InvariantChecker;
+  clock: Clock;
+  options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode };
+}
+
+function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest: Manifest; report: ValidationReport }> {
+  const { layout, writer, state, options } = input;
+  const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
+  for (const [collection, pages] of byName(state.pageFiles)) {
+    const index = layout.collectionIndex(collection);
+    await writeCollectionIndex(writer, {
+      pageFiles: [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
+      file: index.file,
+      selfLink: options.links === 'original' ? layout.collectionUrl(collection) : prefix + index.servedPath.slice(1),
+      mode: options.collectionIndex,
+    });
+  }
+  await writer.write('_headers', headersFile(layout));
+  await writer.write('_redirects', redirectsFile(layout));
+  await writer.write('serve.json', serveJson(layout));
+  await writer.write('404.html', errorDocumentFile());
+
+  for (const finding of input.invariants.finish()) state.addFinding(finding);
+  const report = buildReport(state.findings, input.invariants.undescribedTypes());
+  await writer.write(REPORT_PATH, `${JSON.stringify(report, null, 2)}\n`);
+  const manifest: Manifest = {
+    format: 'cv-snapshot',
+    formatVersion: MANIFEST_FORMAT_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    source: { root: layout.root, ...state.source },
+    createdAt: input.clock.recordedTime.toISOString(),
+    options,
+    partial: false,
+    documents: state.documents,
+    collections: Object.fromEntries(byName(state.collections)),
+    validation: { errors: report.errors, warnings: report.warnings },
+  };
+  await writer.write(MANIFEST_PATH, serializeManifest(manifest));
+  await writeFile(path.join(writer.dir, ...SUMS_PATH.split('/')), formatSums(writer.listing()));
+  return { manifest, report };
+}

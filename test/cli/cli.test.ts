@@ -1,0 +1,82 @@
+/** The command line contract (DESIGN.md §3): help that is true, exit codes, and the demo that `npm start` runs. */
+import { once } from 'node:events';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/main.js';
+import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { getJson } from '../helpers/snapshot.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+describe('cv-snapshot CLI', () => {
+  it('lists the commands and exits 2 without one', async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(2);
+    for (const command of COMMANDS) expect(result.stdout).toContain(command.name);
+  });
+
+  it.each(COMMANDS.map((c) => c.name))('%s --help documents every option it accepts', async (name) => {
+    const result = await runCli([name, '--help']);
+    expect(result.code).toBe(0);
+    const command = COMMANDS.find((c) => c.name === name)!;
+    for (const option of command.options) expect(result.stdout).toContain(`--${option.name}`);
+    expect(result.stdout).toContain(`Usage: cv-snapshot ${name}`);
+  });
+
+  it('refuses an unknown option or a bad value with exit 2 and a sentence', async () => {
+    const unknown = await runCli(['crawl', 'http://127.0.0.1:1/', '--concurency', '3']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/concurency/);
+    const bad = await runCli(['crawl', 'http://127.0.0.1:1/', '--concurrency', 'many']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--concurrency takes a number, not "many"');
+    const choice = await runCli(['crawl', 'http://127.0.0.1:1/', '--links', 'weird']);
+    expect(choice.stderr).toContain('--links takes one of relative, absolute, original');
+    const missing = await runCli(['crawl']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('crawl needs <root-url>');
+  });
+
+  it('exits 1 with the URL when the source cannot be reached', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const result = await runCli(['crawl', 'http://127.0.0.1:9/sms/cv/api/v1/', '--out', out, '--retries', '0', '--quiet']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('http://127.0.0.1:9/sms/cv/api/v1/ could not be fetched: the connection was refused');
+  });
+
+  it('demo builds, verifies and summarises a snapshot', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const result = await runCli(['demo', '--out', out, '--records', '3']);
+    expect(result.stderr).not.toMatch(/unexpected/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^collection\s+records\s+pages\s+documents$/m);
+    expect(result.stdout).toMatch(/^total\s+\d+\s+\d+\s+\d+$/m);
+    expect(result.stderr).toContain('verify:');
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  }, 60_000);
+
+  it('sample-api prints its root URL first, serves it, and stops cleanly on SIGINT', async () => {
+    const { child, firstLine } = await startCli(['sample-api', '--records', '2']);
+    expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sms\/cv\/api\/v1\/$/);
+    const root = await getJson(firstLine);
+    expect(root.status).toBe(200);
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it('crawl --json prints the summary as JSON', async () => {
+    const { child, firstLine } = await startCli(['sample-api', '--records', '2']);
+    try {
+      const out = path.join(await tempDir(), 'out');
+      const result = await runCli(['crawl', firstLine, '--out', out, '--json']);
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout) as { root: string; documents: number; collections: Record<string, unknown> };
+      expect(summary.root).toBe(firstLine);
+      expect(summary.documents).toBeGreaterThan(35);
+      expect(Object.keys(summary.collections)).toContain('units');
+    } finally {
+      child.kill('SIGINT');
+    }
+  }, 60_000);
+});

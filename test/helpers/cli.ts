@@ -1,0 +1,48 @@
+/** Runs the built command line (`node dist/cli.js`) as users and CI do. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Starts a long-running command and resolves with the child and its first stdout line. */
+export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLine: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffer = '';
+    const onData = (d: Buffer) => {
+      buffer += d.toString();
+      const newline = buffer.indexOf('\n');
+      if (newline >= 0) {
+        child.stdout!.off('data', onData);
+        resolve({ child, firstLine: buffer.slice(0, newline) });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
+  });
+}
