@@ -1,0 +1,154 @@
+/**
+ * The JSON:API documents the sample API answers, built on demand from the in-memory records. Links are absolute on
+ * the address the client used; collection, page and relationship links carry `format=api` as the real service's
+ * do (spec 2.4, 4.1), a record's `links.self` has no query (spec 2.1).
+ */
+import type { RelationshipDefinition } from './catalogue.js';
+import type { ListPage } from './list-query.js';
+import { PAGE_NUMBER } from './list-query.js';
+import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
+
+/** Python's urlencode (quote_plus), which the real service uses to build page links: `[` `]` become %5B %5D. */
+function encodeQueryPart(text: string): string {
+  return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** Every link spelling of the API below `root` (absolute, ending in `/`). */
+export class ApiLinks {
+  constructor(readonly root: string) {}
+
+  collection(collection: string): string {
+    return `${this.root}${collection}/?format=api`;
+  }
+
+  /** spec 4.1: page links contain format=api and page%5Bnumber%5D=<n>; the query is sorted, as DRF writes it. */
+  page(collection: string, page: number, extra: ReadonlyArray<readonly [string, string]> = []): string {
+    const params: Array<readonly [string, string]> = [...extra, ['format', 'api'], [PAGE_NUMBER, String(page)]];
+    params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const query = params.map(([key, value]) => `${encodeQueryPart(key)}=${encodeQueryPart(value)}`).join('&');
+    return `${this.root}${collection}/?${query}`;
+  }
+
+  record(collection: string, id: string): string {
+    return `${this.root}${collection}/${id}/`;
+  }
+
+  /** spec 2.4: no trailing slash. */
+  relationship(collection: string, id: string, name: string): string {
+    return `${this.root}${collection}/${id}/relationships/${name}?format=api`;
+  }
+
+  related(collection: string, id: string, name: string): string {
+    return `${this.root}${collection}/${id}/${name}/?format=api`;
+  }
+}
+
+interface Linkage {
+  type: string;
+  id: string;
+}
+
+function linkage(definition: RelationshipDefinition, id: string): Linkage {
+  return { type: definition.targetType, id };
+}
+
+/** The ids a relationship holds: a string, null, or a list (links-only relationships hold nothing). */
+function targetsOf(record: SampleRecord, definition: RelationshipDefinition): string | null | readonly string[] {
+  const value = record.relationships[definition.name];
+  if (definition.kind === 'to-many') return Array.isArray(value) ? value : [];
+  return typeof value === 'string' ? value : null;
+}
+
+/** spec 2.1 resource object with spec 2.4 relationship objects. */
+export function resourceObject(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
+  const relationships: Record<string, unknown> = {};
+  for (const definition of collection.relationships) {
+    const relationshipLinks = {
+      self: links.relationship(collection.name, record.id, definition.name),
+      related: links.related(collection.name, record.id, definition.name),
+    };
+    if (definition.kind === 'links-only') {
+      // spec 2.4: successor carries links only, no data member.
+      relationships[definition.name] = { links: relationshipLinks };
+    } else if (definition.kind === 'to-one') {
+      const target = targetsOf(record, definition);
+      relationships[definition.name] = {
+        links: relationshipLinks,
+        data: typeof target === 'string' ? linkage(definition, target) : null,
+      };
+    } else {
+      const targets = targetsOf(record, definition) as readonly string[];
+      // spec 2.4: meta.count equals the length of data.
+      relationships[definition.name] = {
+        meta: { count: targets.length },
+        data: targets.map((id) => linkage(definition, id)),
+        links: relationshipLinks,
+      };
+    }
+  }
+  return {
+    type: collection.type,
+    id: record.id,
+    attributes: record.attributes,
+    relationships,
+    links: { self: links.record(collection.name, record.id) },
+  };
+}
+
+/** spec 4: one member per collection of spec 2.2. */
+export function rootDocument(links: ApiLinks, data: SampleData): unknown {
+  const members: Record<string, string> = {};
+  for (const collection of data.collections) members[collection.name] = links.collection(collection.name);
+  return { data: members };
+}
+
+/** spec 4.1 */
+export function listDocument(links: ApiLinks, collection: SampleCollection, page: ListPage<SampleRecord>): unknown {
+  const pageLink = (n: number): string => links.page(collection.name, n, page.linkParams);
+  return {
+    links: {
+      first: pageLink(1),
+      last: pageLink(page.pages),
+      next: page.page < page.pages ? pageLink(page.page + 1) : null,
+      prev: page.page > 1 ? pageLink(page.page - 1) : null,
+    },
+    data: page.items.map((record) => resourceObject(links, collection, record)),
+    meta: { pagination: { page: page.page, pages: page.pages, count: page.count } },
+  };
+}
+
+export function recordDocument(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
+  return { data: resourceObject(links, collection, record) };
+}
+
+/** DESIGN.md §6: relationship documents carry only links.self (and meta.count for to-many). */
+export function relationshipDocument(
+  links: ApiLinks,
+  collection: SampleCollection,
+  record: SampleRecord,
+  definition: RelationshipDefinition,
+): unknown {
+  const self = { self: links.relationship(collection.name, record.id, definition.name) };
+  const targets = targetsOf(record, definition);
+  if (definition.kind === 'to-many' && Array.isArray(targets)) {
+    return { data: targets.map((id) => linkage(definition, id)), links: self, meta: { count: targets.length } };
+  }
+  return { data: typeof targets === 'string' ? linkage(definition, targets) : null, links: self };
+}
+
+/** The related resources in full; not paginated (DESIGN.md §6). */
+export function relatedDocument(
+  links: ApiLinks,
+  data: SampleData,
+  record: SampleRecord,
+  definition: RelationshipDefinition,
+): unknown {
+  const target = data.byName.get(definition.target);
+  const resolve = (id: string): unknown => {
+    const found = target?.byId.get(id);
+    return found === undefined || target === undefined ? null : resourceObject(links, target, found);
+  };
+  const targets = targetsOf(record, definition);
+  if (definition.kind === 'to-many' && Array.isArray(targets)) return { data: targets.map(resolve) };
+  return { data: typeof targets === 'string' ? resolve(targets) : null };
+}

@@ -1,0 +1,23 @@
+/** The embedded, spec-faithful Controlled Vocabulary Service API (spec/cv-api.md, DESIGN.md §3, §6). */
+export { startSampleApi, DEFAULT_ROOT_PATH, type SampleApi, type SampleApiOptions, type RequestLogEntry } from './server.js';
+export {
+  createSampleData,
+  type SampleData,
+  type SampleDataOptions,
+  type SampleCollection,
+  type SampleRecord,
+  type AttributeValue,
+  type RelationshipValue,
+} from './sample-data.js';
+export {
+  CATALOGUE,
+  GLOBAL_ATTRIBUTES,
+  COMMUNITY_ATTRIBUTES,
+  type CollectionDefinition,
+  type CollectionKind,
+  type RelationshipDefinition,
+  type RelationshipKind,
+} from './catalogue.js';
+export { listDocumentUrls } from './document-urls.js';
+export { selectPage, parseQuery, type ListPage, type ParsedQuery } from './list-query.js';
+export type { FaultKind } from './faults.js';

@@ -1,0 +1,106 @@
+/**
+ * Writing one answer: JSON:API or HTML body, ETag and If-None-Match, gzip/br on request, HEAD without body, and the
+ * two faults that break a body on the wire (truncated, corrupt gzip).
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { selectEncoding } from './negotiation.js';
+
+export const JSON_API = 'application/vnd.api+json';
+export const HTML = 'text/html; charset=utf-8';
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Empty for redirects and 304. */
+  readonly body: string;
+  readonly contentType?: string;
+  /** Give the answer an ETag (a quoted hash of the uncompressed body) and honour If-None-Match. */
+  readonly etag?: boolean;
+}
+
+export type BodyFault = 'truncated' | 'corrupt-gzip';
+
+/** A gzip member header followed by a deflate block of the reserved type 3: every inflater rejects it. */
+const CORRUPT_GZIP = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]), Buffer.alloc(24, 0xff)]);
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
+
+function compress(body: Buffer, acceptEncoding: string | undefined): { payload: Buffer; encoding: string | null } {
+  const encoding = selectEncoding(acceptEncoding);
+  // Fast settings: the server shares the machine with the crawler it benchmarks.
+  if (encoding === 'br') {
+    const payload = brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+    return { payload, encoding };
+  }
+  if (encoding === 'gzip') return { payload: gzipSync(body, { level: 4 }), encoding };
+  return { payload: body, encoding: null };
+}
+
+/** Drops the connection with a TCP reset, as a crashed upstream would. */
+export function resetConnection(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
+}
+
+/**
+ * Sends `reply` and returns what the request log records: the status, or the fault that broke the answer. A body
+ * fault on an answer without a body (HEAD, redirect, 304) becomes a reset.
+ */
+export function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  options: { compress: boolean; fault: BodyFault | null },
+): number | string {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.contentType !== undefined) headers['Content-Type'] = reply.contentType;
+  const body = Buffer.from(reply.body, 'utf8');
+  if (reply.etag === true) {
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    headers.ETag = etag;
+    if (options.fault === null && etagMatches(req.headers['if-none-match'], etag)) {
+      delete headers['Content-Type'];
+      res.writeHead(304, headers);
+      res.end();
+      return 304;
+    }
+  }
+  const head = req.method === 'HEAD';
+  if (options.fault !== null && (head || body.length === 0)) {
+    resetConnection(req);
+    return 'reset';
+  }
+  let payload: Buffer = body;
+  if (options.fault === 'corrupt-gzip') {
+    payload = CORRUPT_GZIP;
+    headers['Content-Encoding'] = 'gzip';
+  } else if (options.compress && body.length > 0) {
+    const compressed = compress(body, req.headers['accept-encoding']);
+    payload = compressed.payload;
+    if (compressed.encoding !== null) headers['Content-Encoding'] = compressed.encoding;
+  }
+  headers['Content-Length'] = String(payload.length);
+  res.writeHead(reply.status, headers);
+  if (head) {
+    res.end();
+    return reply.status;
+  }
+  if (options.fault === 'truncated') {
+    // Content-Length promises the whole body; half of it arrives, then the connection ends.
+    res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.socket?.destroy());
+    return 'truncated';
+  }
+  res.end(payload);
+  return options.fault === 'corrupt-gzip' ? 'corrupt-gzip' : reply.status;
+}

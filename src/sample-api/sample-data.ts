@@ -1,0 +1,311 @@
+/**
+ * The sample API's data set: pure and deterministic (same seed and size, same records). `records` base records per
+ * collection; every case the spec names is present once records >= 3:
+ *
+ * - ids are numeric text with gaps, never simply 1..n (spec 2.1);
+ * - community ids equal to and different from their root's id, and a base term with several community records,
+ *   one per community (spec 2.4 rules 1–2);
+ * - a PENDING SiteUsage with a requester, null global_provenance and empty site_types, next to ACCEPTED records
+ *   with no requester, a provenance and linked site types (spec 3);
+ * - null and empty-string attributes (spec 2.3), non-ASCII text, action categories with and without action types.
+ */
+import {
+  CATALOGUE,
+  COMMUNITIES,
+  GLOBAL_PROVENANCES,
+  type CollectionDefinition,
+} from './catalogue.js';
+import { createRandom, hash32, type Random } from './hash.js';
+import {
+  CATEGORIES,
+  COMMUNITY_NAMES,
+  PROVENANCE_NAMES,
+  REQUESTERS,
+  TERMS,
+  UNIT_NAMES,
+  termAt,
+} from './words.js';
+
+export type AttributeValue = string | null;
+
+/** A to-one relationship holds a target id or null; a to-many one a list of ids. Links-only ones are absent. */
+export type RelationshipValue = string | null | readonly string[];
+
+export interface SampleRecord {
+  /** Numeric text. */
+  readonly id: string;
+  /** Exactly the collection's `attributes`, in that order. */
+  readonly attributes: Readonly<Record<string, AttributeValue>>;
+  /** One entry per `to-one`/`to-many` relationship of the collection; targets live in the relationship's `target`. */
+  readonly relationships: Readonly<Record<string, RelationshipValue>>;
+}
+
+export interface SampleCollection extends CollectionDefinition {
+  /** In ascending numeric id order, the order of the list pages. */
+  readonly records: readonly SampleRecord[];
+  readonly byId: ReadonlyMap<string, SampleRecord>;
+}
+
+export interface SampleData {
+  readonly seed: number;
+  /** Base records per collection. */
+  readonly records: number;
+  /** Sent as the root index's Last-Modified. */
+  readonly lastModified: Date;
+  /** Every collection of spec 2.2, in root-index order. */
+  readonly collections: readonly SampleCollection[];
+  readonly byName: ReadonlyMap<string, SampleCollection>;
+}
+
+export interface SampleDataOptions {
+  seed?: number;
+  records?: number;
+}
+
+type MutableRecord = { id: string; attributes: Record<string, AttributeValue>; relationships: Record<string, RelationshipValue> };
+
+/** Ascending ids starting near 1, with a gap after the first and more at random. */
+function makeIds(count: number, first: number, random: Random): string[] {
+  const ids: string[] = [];
+  let id = first;
+  for (let i = 0; i < count; i += 1) {
+    ids.push(String(id));
+    id += 1 + (i === 0 ? 1 + random.int(3) : random.chance(0.3) ? 1 + random.int(4) : 0);
+  }
+  return ids;
+}
+
+/** `value` most of the time, else an empty string or null (spec 2.3: both occur). */
+function sometimes(random: Random, value: string, emptyRate = 0.1, nullRate = 0.1): AttributeValue {
+  const roll = random.next();
+  if (roll < nullRate) return null;
+  if (roll < nullRate + emptyRate) return '';
+  return value;
+}
+
+function slug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+}
+
+function at<T>(items: readonly T[], index: number): T {
+  const item = items[index];
+  if (item === undefined) throw new RangeError(`index ${index} outside a list of ${items.length}`);
+  return item;
+}
+
+class Builder {
+  readonly ids = new Map<string, string[]>();
+  readonly records = new Map<string, MutableRecord[]>();
+
+  constructor(
+    readonly seed: number,
+    readonly count: number,
+  ) {
+    for (const def of CATALOGUE) {
+      if (def.kind === 'community') continue;
+      const random = createRandom(seed, `ids:${def.name}`);
+      this.ids.set(def.name, makeIds(count, 1 + random.int(4), random));
+    }
+    for (const def of CATALOGUE) {
+      if (def.kind !== 'community' || def.root === undefined) continue;
+      // spec 2.4 rule 2: the first community record shares its root's id; the next one (same root) cannot.
+      const first = Number(this.idsOf(def.root)[0] ?? 1);
+      this.ids.set(def.name, makeIds(count, first, createRandom(seed, `ids:${def.name}`)));
+    }
+  }
+
+  idsOf(collection: string): string[] {
+    const ids = this.ids.get(collection);
+    if (ids === undefined) throw new Error(`no ids for ${collection}`);
+    return ids;
+  }
+
+  random(collection: string): Random {
+    return createRandom(this.seed, `records:${collection}`);
+  }
+
+  /** A target id picked at random, or null when the target collection is empty. */
+  pickId(collection: string, random: Random): string | null {
+    const ids = this.idsOf(collection);
+    return ids.length === 0 ? null : random.pick(ids);
+  }
+
+  globalProvenances(): MutableRecord[] {
+    const random = this.random(GLOBAL_PROVENANCES);
+    return this.idsOf(GLOBAL_PROVENANCES).map((id, i) => {
+      const name = termAt(PROVENANCE_NAMES, i);
+      return {
+        id,
+        attributes: {
+          name,
+          description: i === 1 ? '' : sometimes(random, `Terms adopted from ${name}.`),
+          uri: i === 2 ? null : sometimes(random, `https://provenance.example.org/${slug(name)}/`, 0, 0.15),
+        },
+        relationships: {},
+      };
+    });
+  }
+
+  communities(): MutableRecord[] {
+    const random = this.random(COMMUNITIES);
+    return this.idsOf(COMMUNITIES).map((id, i) => {
+      const [name, abbreviation] = at(COMMUNITY_NAMES, i % COMMUNITY_NAMES.length);
+      const round = Math.floor(i / COMMUNITY_NAMES.length);
+      return {
+        id,
+        attributes: {
+          term: round === 0 ? name : `${name} ${round + 1}`,
+          abbreviation: i === 1 ? null : round === 0 ? abbreviation : `${abbreviation}${round + 1}`,
+          description: sometimes(random, `Vocabulary variants agreed by the ${name} community.`),
+        },
+        relationships: {},
+      };
+    });
+  }
+
+  /** Whether global record `i` of `collection` is PENDING (spec 3: requester, no provenance, no site types). */
+  isPending(collection: string, i: number, random: Random): boolean {
+    if (collection === 'siteusages') return this.count >= 2 && i === this.count - 1;
+    // spec 2.4: global_provenance is nullable only on SiteUsage among the tabulated types.
+    if (collection === 'actioncategories' || collection === 'licenses') return false;
+    return i >= 3 && random.chance(0.05);
+  }
+
+  globalRecords(def: CollectionDefinition): MutableRecord[] {
+    const random = this.random(def.name);
+    const terms = TERMS[def.name] ?? [def.type];
+    return this.idsOf(def.name).map((id, i) => {
+      const pending = this.isPending(def.name, i, random);
+      let term = termAt(terms, i);
+      const relationships: Record<string, RelationshipValue> = {
+        global_provenance: pending ? null : this.pickId(GLOBAL_PROVENANCES, random),
+      };
+      if (def.name === 'actiontypes') {
+        // Two action types per category over the first half of the categories: the rest have none (spec 2.4 rule 3).
+        const categories = this.idsOf('actioncategories');
+        const index = Math.floor(i / 2) % Math.max(1, Math.ceil(categories.length / 2));
+        relationships.action_category = categories[index] ?? null;
+      } else if (def.name === 'measuredquantityunits') {
+        const quantities = this.idsOf('measuredquantities');
+        const units = this.idsOf('units');
+        const quantity = i % Math.max(1, quantities.length);
+        const unit = (i * 5 + 2) % Math.max(1, units.length);
+        relationships.measured_quantity = quantities[quantity] ?? null;
+        relationships.unit = units[unit] ?? null;
+        term = `${termAt(TERMS.measuredquantities ?? [], quantity)} [${termAt(TERMS.units ?? [], unit)}]`;
+      } else if (def.name === 'siteusages') {
+        const siteTypes = this.idsOf('sitetypes');
+        const linked = new Set<string>();
+        const wanted = pending || siteTypes.length === 0 ? 0 : 1 + random.int(Math.min(3, siteTypes.length));
+        while (linked.size < wanted) linked.add(random.pick(siteTypes));
+        relationships.site_types = [...linked].sort((a, b) => Number(a) - Number(b));
+      }
+      return { id, attributes: this.globalAttributes(def.name, i, term, pending, random), relationships };
+    });
+  }
+
+  globalAttributes(collection: string, i: number, term: string, pending: boolean, random: Random): Record<string, AttributeValue> {
+    const definition = collection === 'units' ? (UNIT_NAMES[term] ?? `Unit ${term}`) : `${term}: a term of the ${collection} vocabulary.`;
+    const attributes: Record<string, AttributeValue> = {
+      term,
+      definition: sometimes(random, definition),
+      provenance: sometimes(random, `Adapted from ${random.pick(PROVENANCE_NAMES)}`, 0.15, 0.15),
+      provenance_uri: sometimes(random, `https://vocab.example.org/${collection}/${slug(term) || 'term'}`, 0.15, 0.2),
+      category: sometimes(random, random.pick(CATEGORIES), 0.2, 0.3),
+      note: sometimes(random, `Reviewed in release ${1 + random.int(9)}; "quoted" text and a\ttab.`, 0.2, 0.5),
+      status: pending ? 'PENDING' : 'ACCEPTED',
+      requested_by_email: pending ? `${random.pick(REQUESTERS)}@example.org` : null,
+      discussion_url: pending || random.chance(0.3) ? `https://codebase.example.org/cv/-/issues/${100 + i}` : null,
+    };
+    // spec 2.3: "empty string also occurs" and null — fixed on records 1 and 2 so every seed has them.
+    if (i === 1) Object.assign(attributes, { definition: '', provenance: '', note: null, category: null });
+    if (i === 2) Object.assign(attributes, { definition: null, provenance: null, provenance_uri: '', category: '', note: '' });
+    return attributes;
+  }
+
+  communityRecords(def: CollectionDefinition, root: string): MutableRecord[] {
+    const random = this.random(def.name);
+    const rootIds = this.idsOf(root);
+    const rootTerms = this.records.get(root) ?? [];
+    const communities = this.idsOf(COMMUNITIES);
+    return this.idsOf(def.name).map((id, i) => {
+      // Records 0 and 1 are two communities' variants of the same base term (spec 2.4 rule 1).
+      const rootIndex = i <= 1 ? 0 : i - 1;
+      const communityIndex = i % Math.max(1, communities.length);
+      const rootTerm = rootTerms[rootIndex]?.attributes.term ?? `Term ${rootIndex}`;
+      const [, communityAbbreviation] = at(COMMUNITY_NAMES, communityIndex % COMMUNITY_NAMES.length);
+      const term = random.chance(0.7) ? rootTerm : `${rootTerm} (${communityAbbreviation})`;
+      const relationships: Record<string, RelationshipValue> = {
+        root: rootIds[rootIndex] ?? null,
+        community: communities[communityIndex] ?? null,
+      };
+      if (def.name === 'measuredquantities-communities') {
+        relationships.sampling_media = this.pickId('samplingmedia', random);
+        relationships.aggregation_type = this.pickId('aggregationtypes', random);
+      }
+      const abbreviation = root === 'units' ? rootTerm : sometimes(random, term.slice(0, 4).toUpperCase(), 0, 0.4);
+      return {
+        id,
+        attributes: {
+          term,
+          abbreviation: i === 1 ? null : abbreviation,
+          definition: i === 2 ? '' : sometimes(random, `${term} as used by the community.`),
+          provenance: i === 2 ? null : sometimes(random, `Community decision ${2019 + random.int(6)}`, 0.2, 0.2),
+          provenance_uri: i === 1 ? '' : sometimes(random, `https://community.example.org/${def.name}/${id}`, 0.15, 0.3),
+          note: sometimes(random, 'Agreed at the annual meeting.', 0.2, 0.4),
+        },
+        relationships,
+      };
+    });
+  }
+
+  build(): SampleData {
+    this.records.set(GLOBAL_PROVENANCES, this.globalProvenances());
+    this.records.set(COMMUNITIES, this.communities());
+    for (const def of CATALOGUE) {
+      if (def.kind === 'global' && def.name !== GLOBAL_PROVENANCES) this.records.set(def.name, this.globalRecords(def));
+    }
+    // spec 2.4 rule 3: action_types is the inverse of each action type's action_category.
+    const byCategory = new Map<string, string[]>();
+    for (const actionType of this.records.get('actiontypes') ?? []) {
+      const category = actionType.relationships.action_category;
+      if (typeof category !== 'string') continue;
+      const list = byCategory.get(category) ?? [];
+      list.push(actionType.id);
+      byCategory.set(category, list);
+    }
+    for (const category of this.records.get('actioncategories') ?? []) {
+      category.relationships.action_types = byCategory.get(category.id) ?? [];
+    }
+    for (const def of CATALOGUE) {
+      if (def.kind === 'community' && def.root !== undefined) this.records.set(def.name, this.communityRecords(def, def.root));
+    }
+    const collections = CATALOGUE.map((def): SampleCollection => {
+      const records = this.records.get(def.name) ?? [];
+      return { ...def, records, byId: new Map(records.map((record) => [record.id, record])) };
+    });
+    // A fixed day in 2024 chosen by the seed: stable across runs, different across seeds.
+    const day = hash32(`last-modified:${this.seed}`) % 366;
+    return {
+      seed: this.seed,
+      records: this.count,
+      lastModified: new Date(Date.UTC(2024, 0, 1) + day * 86_400_000 + 9 * 3_600_000),
+      collections,
+      byName: new Map(collections.map((collection) => [collection.name, collection])),
+    };
+  }
+}
+
+export function createSampleData(options: SampleDataOptions = {}): SampleData {
+  const seed = options.seed ?? 1;
+  const records = options.records ?? 12;
+  if (!Number.isSafeInteger(records) || records < 0) {
+    throw new RangeError(`records must be a whole number >= 0, got ${records}`);
+  }
+  if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number, got ${seed}`);
+  return new Builder(seed, records).build();
+}

@@ -1,0 +1,200 @@
+/**
+ * The embedded CV API on node:http: the default source of `npm start`, of every test and of the benchmark. It
+ * answers from in-memory records indexed by collection and id, so each request costs one page of work whatever
+ * the data set's size. Latency and faults are deterministic (seeded by URL and attempt) and use timers only.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError } from './api-error.js';
+import { listDocumentUrls } from './document-urls.js';
+import { answer, errorReply, type EndpointContext } from './endpoints.js';
+import { FaultPlan, faultKey, jitterFor, type FaultKind } from './faults.js';
+import { acceptsGzip } from './negotiation.js';
+import { resetConnection, send, type BodyFault } from './respond.js';
+import { createSampleData } from './sample-data.js';
+
+export interface SampleApiOptions {
+  host?: string;
+  port?: number;
+  /** Path of the root index; the central service uses `/sms/cv/api/v1/`, older deployments `/cv/api/v1/`. */
+  rootPath?: string;
+  /** Base records per collection. */
+  records?: number;
+  pageSize?: number;
+  /** Delay before each answer. */
+  latencyMs?: number;
+  /** Extra delay per URL in [0, jitter), the same every time that URL is asked. */
+  latencyJitterMs?: number;
+  /** Share of requests (0..1) that fail; never more than three times in a row for one URL. */
+  faultRate?: number;
+  seed?: number;
+  /** gzip/br when the request's Accept-Encoding asks for it. */
+  compress?: boolean;
+  /** How long a 'stall' fault holds the connection before destroying it. */
+  stallMs?: number;
+  /** Retry-After of 429 faults. */
+  retryAfterSeconds?: number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Raw request target (path and query). */
+  url: string;
+  /** Status sent, or the fault: 'reset', 'stall', 'truncated', 'corrupt-gzip'; 'aborted' if the client left first. */
+  status: number | string;
+}
+
+export interface SampleApi {
+  /** e.g. `http://127.0.0.1:41234/sms/cv/api/v1/` */
+  rootUrl: string;
+  /**
+   * Every URL that answers a 200 JSON document, spelled as the API's own links spell them (format=api may be
+   * present: drop it before fetching). One per distinct document: page 1 of a collection is the collection URL.
+   */
+  documentUrls(): string[];
+  /** Every request received, in order. */
+  readonly requestLog: RequestLogEntry[];
+  close(): Promise<void>;
+}
+
+export const DEFAULT_ROOT_PATH = '/sms/cv/api/v1/';
+
+const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+function wholeNumber(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`sample API option ${name} must be a whole number >= ${min}, got ${value}.`);
+  }
+  return value;
+}
+
+function normalizeRootPath(path: string): string {
+  const withLeading = path.startsWith('/') ? path : `/${path}`;
+  return withLeading.endsWith('/') ? withLeading : `${withLeading}/`;
+}
+
+/** The host part of a URL for a listening address: wildcards become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startSampleApi(options: SampleApiOptions = {}): Promise<SampleApi> {
+  const host = options.host ?? '127.0.0.1';
+  const rootPath = normalizeRootPath(options.rootPath ?? DEFAULT_ROOT_PATH);
+  const seed = options.seed ?? 1;
+  const pageSize = wholeNumber('pageSize', options.pageSize ?? 10, 1);
+  const latencyMs = wholeNumber('latencyMs', options.latencyMs ?? 0, 0);
+  const jitterMs = wholeNumber('latencyJitterMs', options.latencyJitterMs ?? 0, 0);
+  const stallMs = wholeNumber('stallMs', options.stallMs ?? 3000, 0);
+  const retryAfter = wholeNumber('retryAfterSeconds', options.retryAfterSeconds ?? 1, 0);
+  const faultRate = options.faultRate ?? 0;
+  if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`sample API option faultRate must be in 0..1, got ${faultRate}.`);
+  const compress = options.compress ?? true;
+  const data = createSampleData({ seed, records: wholeNumber('records', options.records ?? 12, 0) });
+  const context: EndpointContext = { data, rootPath, pageSize, collections: new Set(data.byName.keys()) };
+  const faults = new FaultPlan(seed, faultRate);
+  const requestLog: RequestLogEntry[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let origin = '';
+
+  const later = (ms: number, run: () => void): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timers.add(timer);
+  };
+
+  const statusFault = (kind: 500 | 503 | 429): ApiError => {
+    if (kind === 429) {
+      const seconds = `${retryAfter} second${retryAfter === 1 ? '' : 's'}`;
+      return new ApiError(429, `Request was throttled. Expected available in ${seconds}.`, 'throttled', undefined, {
+        'Retry-After': String(retryAfter),
+      });
+    }
+    return kind === 503
+      ? new ApiError(503, 'Service temporarily unavailable, try again later.', 'service_unavailable')
+      : new ApiError(500, 'A server error occurred.', 'error');
+  };
+
+  const respond = (req: IncomingMessage, res: ServerResponse, fault: FaultKind | null): number | string => {
+    if (fault === 'reset') {
+      resetConnection(req);
+      return 'reset';
+    }
+    if (fault === 'stall') {
+      later(stallMs, () => req.socket.destroy());
+      return 'stall';
+    }
+    if (typeof fault === 'number') return send(req, res, errorReply(statusFault(fault)), { compress, fault: null });
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const hostHeader = req.headers.host;
+    const reply = answer(context, {
+      method: req.method ?? 'GET',
+      origin: hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : origin,
+      path: queryAt < 0 ? target : target.slice(0, queryAt),
+      rawQuery: queryAt < 0 ? '' : target.slice(queryAt + 1),
+      accept: req.headers.accept,
+    });
+    return send(req, res, reply, { compress, fault: fault satisfies BodyFault | null });
+  };
+
+  const server = createServer((req, res) => {
+    const method = req.method ?? 'GET';
+    const target = req.url ?? '/';
+    const entry: RequestLogEntry = { method, url: target, status: 'pending' };
+    requestLog.push(entry);
+    res.on('close', () => {
+      if (entry.status === 'pending') entry.status = 'aborted';
+    });
+    const queryAt = target.indexOf('?');
+    const key = queryAt < 0 ? target : faultKey(target.slice(0, queryAt), target.slice(queryAt + 1));
+    // The attempt is counted on arrival, so concurrent retries of one URL are numbered in arrival order.
+    const fault =
+      method === 'GET' || method === 'HEAD' ? faults.next(key, acceptsGzip(req.headers['accept-encoding'])) : null;
+    const run = (): void => {
+      if (res.destroyed || req.socket.destroyed) return;
+      try {
+        entry.status = respond(req, res, fault);
+      } catch (error) {
+        // A bug must not take the server down mid-benchmark; answer 500 and keep serving.
+        entry.status = send(req, res, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null });
+      }
+    };
+    const delay = latencyMs + jitterFor(seed, key, jitterMs);
+    if (delay > 0) later(delay, run);
+    else run();
+  });
+  server.keepAliveTimeout = 10_000;
+  server.headersTimeout = 15_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${urlHost(host)}:${port}`;
+  const rootUrl = `${origin}${rootPath}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    rootUrl,
+    requestLog,
+    documentUrls: () => listDocumentUrls(data, rootUrl, pageSize),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
