@@ -67,6 +67,21 @@ export class DocumentFindings {
     }
   }
 
+  /**
+   * Removes the findings from index `from` on that sit at or below one of `pointers`: they restate a JSON:API
+   * problem already reported there.
+   */
+  dropRestated(from: number, pointers: readonly string[]): void {
+    if (pointers.length === 0) return;
+    const findings = this.findings;
+    let kept = from;
+    for (let i = from; i < findings.length; i++) {
+      const f = findings[i]!;
+      if (!pointers.some((p) => f.pointer === p || f.pointer.startsWith(`${p}/`))) findings[kept++] = f;
+    }
+    findings.length = kept;
+  }
+
   /** A relationship target found at `pointer`; a `root` relationship names a community record's base term. */
   addTarget(relationship: string, linkage: unknown, pointer: string): void {
     if (!isObject(linkage)) return;

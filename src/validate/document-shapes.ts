@@ -1,6 +1,7 @@
 /**
  * The document each kind of address answers with (spec 4, 4.1, and DESIGN.md §6 on how the real service behaves).
- * Each shape is a JSON:API 1.0 document narrowed to what the spec says, so one parse checks both.
+ * Each shape is a JSON:API 1.0 document narrowed to what the spec says, so one parse checks both; resources'
+ * relationships are checked per resource (resource-checks.ts).
  */
 import * as z from 'zod';
 import {
@@ -9,7 +10,7 @@ import {
   linksObject,
   metaObject,
   resourceLinkage,
-  resourceObject,
+  resourceObjectShallow as resourceObject,
 } from './json-api-schema.js';
 
 /** Spec 4: `{ data: { <collection name>: <URL string>, ... } }`; not a resource object, so not JSON:API data. */

@@ -1,7 +1,7 @@
 /**
  * Cross-document invariants (DESIGN.md §5), checked in finalize from the summaries validateDocument returns. Only
- * compact tallies are kept: the set of resources seen, one entry per distinct relationship target, and a few
- * numbers per list page, so memory follows the number of records rather than the number of documents.
+ * compact tallies are kept: the set of resources seen, one entry per distinct target not seen (yet) as a resource,
+ * and a few numbers per list page, so memory follows the number of records rather than the number of documents.
  * add() may be called in any order; finish() gives the same findings for any order.
  */
 import { canonicalUrl } from '../url/canonical-url.js';
@@ -39,7 +39,7 @@ export class InvariantChecker {
   readonly #root: string;
   /** "type\0id" of every resource seen anywhere. */
   readonly #resources = new Set<string>();
-  /** "rule\0type\0id" → first referrer. */
+  /** "rule\0type\0id" → first referrer, for targets not (yet) seen as resources. */
   readonly #targets = new Map<string, Referrer>();
   /** collection → page number → tally. */
   readonly #lists = new Map<string, Map<number, PageTally>>();
@@ -57,7 +57,14 @@ export class InvariantChecker {
       this.#rootIndex = { url: canonical, collections };
       return;
     }
-    for (const [type, id] of summary.resources) this.#resources.add(type + SEP + id);
+    for (const [type, id] of summary.resources) {
+      const key = type + SEP + id;
+      if (this.#resources.has(key)) continue;
+      this.#resources.add(key);
+      // A present target needs no referrer any more: only the dangling ones are kept.
+      this.#targets.delete(`reference.target${SEP}${key}`);
+      this.#targets.delete(`community.root${SEP}${key}`);
+    }
     for (const [type, id, pointer] of summary.targets) this.#reference('reference.target', type, id, canonical, pointer);
     for (const [type, id, pointer] of summary.roots) this.#reference('community.root', type, id, canonical, pointer);
     if (summary.kind === 'list') {
@@ -69,6 +76,7 @@ export class InvariantChecker {
   }
 
   #reference(rule: RuleName, type: string, id: string, url: string, pointer: string): void {
+    if (this.#resources.has(type + SEP + id)) return;
     const key = rule + SEP + type + SEP + id;
     const referrer = this.#targets.get(key);
     if (referrer === undefined) {

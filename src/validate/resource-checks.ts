@@ -6,6 +6,7 @@ import { canonicalUrl } from '../url/canonical-url.js';
 import { locate } from '../url/api-location.js';
 import { CV_TYPES, OBSERVED_STATUSES } from './cv-types.js';
 import { DocumentFindings, isObject, type JsonObject } from './document-findings.js';
+import { relationshipsObject, resourceObject } from './json-api-schema.js';
 import { escapePointerSegment, jsonPointer } from './rules.js';
 
 const NUMERIC_ID = /^\d+$/;
@@ -149,12 +150,25 @@ export function checkResource(
   const cvType = CV_TYPES.get(type);
   checkSelf(doc, resource, pointer, label, id, collection ?? cvType?.collection);
   if (isObject(resource.relationships)) checkRelationships(doc, resource.relationships, pointer, label);
-  if (cvType === undefined) return;
+  if (cvType === undefined) {
+    if (resource.relationships === undefined) return;
+    const result = relationshipsObject.safeParse(resource.relationships);
+    if (!result.success) doc.addIssues(result.error.issues, [...path, 'relationships'], label, () => 'jsonapi.document');
+    return;
+  }
   const result = cvType.schema.safeParse(resource);
   if (!result.success) {
-    doc.addIssues(result.error.issues, path, label, (path) =>
-      path[0] === 'relationships' ? 'cv.relationships' : 'cv.attributes',
+    // The exact schema is stricter than JSON:API, so on failure the generic schema says which problems break
+    // JSON:API itself; those are reported once, as jsonapi.document.
+    const generic = resourceObject.safeParse(resource);
+    const start = doc.findings.length;
+    if (!generic.success) doc.addIssues(generic.error.issues, path, label, () => 'jsonapi.document');
+    const genericPointers = doc.findings.slice(start).map((f) => f.pointer);
+    const cvStart = doc.findings.length;
+    doc.addIssues(result.error.issues, path, label, (relative) =>
+      relative[0] === 'relationships' ? 'cv.relationships' : 'cv.attributes',
     );
+    doc.dropRestated(cvStart, genericPointers);
   }
   if (isObject(resource.attributes)) checkAttributeValues(doc, resource.attributes, pointer, label);
 }

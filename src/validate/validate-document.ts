@@ -54,11 +54,6 @@ function subjectOf(location: ApiLocation): string {
   }
 }
 
-/** Whether `pointer` is `ancestor` or lies below it. */
-function isWithin(pointer: string, ancestor: string): boolean {
-  return pointer === ancestor || pointer.startsWith(`${ancestor}/`);
-}
-
 /**
  * Parses `doc` against the shape of its address. On failure the generic JSON:API schema tells which problems
  * break JSON:API itself (`jsonapi.document`) and which only the spec's shape; returns the pointers of the former
@@ -86,18 +81,8 @@ function checkStructure(out: DocumentFindings, doc: unknown, location: ApiLocati
   const genericPointers = out.findings.slice(start).map((f) => f.pointer);
   const shapeStart = out.findings.length;
   out.addIssues(result.error.issues, [], subject, () => shape.rule);
-  if (genericPointers.length > 0) dropRestated(out.findings, shapeStart, genericPointers);
+  out.dropRestated(shapeStart, genericPointers);
   return genericPointers;
-}
-
-/** Removes findings from index `from` on that sit at or below a JSON:API finding's pointer. */
-function dropRestated(findings: Finding[], from: number, genericPointers: readonly string[]): void {
-  let kept = from;
-  for (let i = from; i < findings.length; i++) {
-    const f = findings[i]!;
-    if (!genericPointers.some((g) => isWithin(f.pointer, g))) findings[kept++] = f;
-  }
-  findings.length = kept;
 }
 
 function checkIncluded(out: DocumentFindings, doc: JsonObject): void {
@@ -267,6 +252,6 @@ export function validateDocument(doc: unknown, url: string, root: string): Docum
       summary = { kind: location.kind, resources: out.resources, targets: out.targets, roots: out.roots };
       break;
   }
-  if (genericPointers.length > 0) dropRestated(out.findings, structureEnd, genericPointers);
+  out.dropRestated(structureEnd, genericPointers);
   return { findings: out.findings, summary };
 }

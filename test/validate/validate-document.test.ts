@@ -180,6 +180,20 @@ describe('validateDocument: JSON:API and document shapes', () => {
     expect(found({ data: resource }, `${ROOT}things/1/`)).toEqual([['/data/attributes/id', 'jsonapi.document', 'error']]);
   });
 
+  it('jsonapi.document: a broken relationship object inside a list page, on any type', () => {
+    const other = otherResource('Thing', 'things', '2');
+    other.relationships.owner = { links: { about: 'x' } };
+    const tabulated = actionCategory('3');
+    tabulated.relationships.successor = { ...tabulated.relationships.successor, extra: 1 };
+    const doc = listPage('actioncategories', [actionCategory('1'), other, tabulated]);
+    // The JSON:API breach is reported once as such, not again as cv.relationships.
+    expect(found(doc, AC_LIST)).toEqual([
+      ['/data/1/links/self', 'record.self', 'error'],
+      ['/data/1/relationships/owner/links', 'jsonapi.document', 'error'],
+      ['/data/2/relationships/successor/extra', 'jsonapi.document', 'error'],
+    ]);
+  });
+
   it('jsonapi.document: a document with neither data, errors nor meta', () => {
     expect(found({ links: {} }, `${ROOT}other?x=1`)).toEqual([['', 'jsonapi.document', 'error']]);
     expect(found([], `${ROOT}other?x=1`)).toEqual([['', 'jsonapi.document', 'error']]);
