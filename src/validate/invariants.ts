@@ -95,6 +95,19 @@ export class InvariantChecker {
     const findings: Finding[] = [];
     this.#checkRootIndex(findings);
     for (const [collection, pages] of this.#lists) checkPagination(findings, collection, pages);
+    if (this.#rootIndex !== undefined) {
+      for (const name of this.#rootIndex.collections) {
+        if (this.#lists.has(name)) continue;
+        findings.push(
+          finding(
+            this.#rootIndex.url,
+            `/data/${escapePointerSegment(name)}`,
+            'pagination.pages',
+            `The root index lists collection ${name} but the snapshot holds none of its pages; crawl again, since all of its records are missing.`,
+          ),
+        );
+      }
+    }
     this.#checkTargets(findings);
     return sortFindings(findings);
   }

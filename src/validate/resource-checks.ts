@@ -48,7 +48,8 @@ function checkSelf(
   }
   let location;
   try {
-    location = locate(canonicalUrl(self), doc.root);
+    // Resolved against the document, so links a snapshot rewrote to root-relative paths still validate.
+    location = locate(canonicalUrl(self, doc.url), doc.root);
   } catch {
     location = undefined;
   }

@@ -23,6 +23,8 @@ import { checkResource } from './resource-checks.js';
 import { escapePointerSegment, type RuleName } from './rules.js';
 import type { DocumentSummary } from './summary.js';
 
+export type { DocumentSummary } from './summary.js';
+
 export interface DocumentCheck {
   findings: Finding[];
   summary: DocumentSummary;
@@ -98,7 +100,7 @@ function checkRootIndex(out: DocumentFindings, doc: JsonObject): DocumentSummary
     if (typeof address !== 'string') continue;
     let target: ApiLocation | undefined;
     try {
-      target = locate(canonicalUrl(address), out.root);
+      target = locate(canonicalUrl(address, out.url), out.root);
     } catch {
       target = undefined;
     }
@@ -158,7 +160,7 @@ function checkListPage(
     if (typeof address !== 'string') continue;
     let target: ApiLocation | undefined;
     try {
-      target = locate(canonicalUrl(address), out.root);
+      target = locate(canonicalUrl(address, out.url), out.root);
     } catch {
       target = undefined;
     }

@@ -60,9 +60,16 @@ function rootEntry(collections = SPEC_COLLECTIONS): Entry {
   return [`${ROOT}?format=api`, { kind: 'root', collections }];
 }
 
+/** Every spec 2.2 collection not in `entries` as one empty page, as the service answers an empty collection. */
+function withEmptyCollections(entries: Entry[]): Entry[] {
+  const present = new Set(entries.map(([, s]) => (s.kind === 'list' ? s.collection : '')));
+  const empty = SPEC_COLLECTIONS.filter((c) => !present.has(c)).map((c) => page(c, 1, 1, 0, []));
+  return [...entries, ...empty];
+}
+
 /** A small consistent snapshot: actioncategories over two pages, their targets, and a community record. */
 function snapshot(): Entry[] {
-  return [
+  return withEmptyCollections([
     rootEntry(),
     page('actioncategories', 1, 2, 3, [['ActionCategory', '1'], ['ActionCategory', '2']], {
       targets: [['ActionType', '1', '/data/0/relationships/action_types/data/0']],
@@ -80,7 +87,7 @@ function snapshot(): Entry[] {
       targets: [['Community', '1', '/data/0/relationships/community/data']],
       roots: [['Unit', '3', '/data/0/relationships/root/data']],
     }),
-  ];
+  ]);
 }
 
 function check(entries: Entry[]) {
@@ -119,6 +126,8 @@ describe('InvariantChecker', () => {
       [listPage('units', [otherResource('Unit', 'units', '3')]), `${ROOT}units/`],
       [listPage('communities', [otherResource('Community', 'communities', '1')]), `${ROOT}communities/`],
     ];
+    const present = new Set(docs.map(([, url]) => new URL(url).pathname.split('/').at(-2)));
+    for (const c of SPEC_COLLECTIONS) if (!present.has(c)) docs.push([listPage(c, [], { count: 0 }), `${ROOT}${c}/`]);
     const checker = new InvariantChecker(ROOT);
     for (const [doc, url] of docs) {
       const result = validateDocument(doc, url, ROOT);
@@ -205,14 +214,14 @@ describe('InvariantChecker', () => {
   });
 
   it('reference.target: a resource seen only as a target does not count as present', () => {
-    const entries = replace(snapshot(), pageUrl('globalprovenances', 1), undefined);
+    const entries = replace(snapshot(), pageUrl('globalprovenances', 1), page('globalprovenances', 1, 1, 0, []));
     expect(triples(entries)).toEqual([
       [recordUrl(AC, '1'), '/data/relationships/global_provenance/data', 'reference.target', 'error'],
     ]);
   });
 
   it('community.root: a community record whose root is not in the snapshot', () => {
-    const entries = snapshot().filter(([, s]) => s.kind !== 'list' || s.collection !== 'units');
+    const entries = replace(snapshot(), pageUrl('units', 1), page('units', 1, 1, 0, []));
     expect(triples(entries)).toEqual([
       [`${ROOT}units-communities/`, '/data/0/relationships/root/data', 'community.root', 'error'],
     ]);
@@ -220,7 +229,7 @@ describe('InvariantChecker', () => {
 
   it('root.collections: missing collections are errors, extra ones warnings', () => {
     const collections = [...SPEC_COLLECTIONS.filter((c) => c !== 'units' && c !== 'communities'), 'things'];
-    const entries = replace(snapshot(), `${ROOT}?format=api`, rootEntry(collections));
+    const entries = [...replace(snapshot(), `${ROOT}?format=api`, rootEntry(collections)), page('things', 1, 1, 0, [])];
     const findings = check(entries);
     expect(findings.map((f) => [f.url, f.pointer, f.rule, f.severity])).toEqual([
       [ROOT, '/data', 'root.collections', 'error'],
@@ -229,6 +238,11 @@ describe('InvariantChecker', () => {
     ]);
     expect(findings[0]?.message).toContain('communities');
     expect(findings[1]?.message).toContain('units');
+  });
+
+  it('pagination.pages: a collection the root index lists has no pages in the snapshot', () => {
+    const entries = replace(snapshot(), pageUrl('countries', 1), undefined);
+    expect(triples(entries)).toEqual([[ROOT, '/data/countries', 'pagination.pages', 'error']]);
   });
 
   it('root.collections: a snapshot without a root index', () => {

@@ -382,6 +382,14 @@ describe('validateDocument: addresses', () => {
     ]);
   });
 
+  it('record.self: root-relative links (a rewritten snapshot) resolve against the document', () => {
+    const resource = actionCategory('1');
+    resource.links.self = '/sms/cv/api/v1/actioncategories/1/';
+    expect(found(recordDocument(resource), AC_1)).toEqual([]);
+    resource.links.self = '/sms/cv/api/v1/actioncategories/2/';
+    expect(found(recordDocument(resource), AC_1)).toEqual([['/data/links/self', 'record.self', 'error']]);
+  });
+
   it('record.id: a record address answering another record', () => {
     const check = validateDocument(recordDocument(actionCategory('2')), AC_1, ROOT);
     expect(check.findings.map((f) => [f.url, f.pointer, f.rule])).toEqual([[AC_1, '/data/id', 'record.id']]);
