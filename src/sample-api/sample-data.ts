@@ -222,7 +222,7 @@ class Builder {
       discussion_url: pending || random.chance(0.3) ? `https://codebase.example.org/cv/-/issues/${100 + i}` : null,
     };
     // spec 2.3: "empty string also occurs" and null — fixed on records 1 and 2 so every seed has them.
-    if (i === 1) Object.assign(attributes, { definition: '', provenance: '', note: null, category: null });
+    if (i === 1) Object.assign(attributes, { definition: '', provenance: '', provenance_uri: null, note: null, category: null });
     if (i === 2) Object.assign(attributes, { definition: null, provenance: null, provenance_uri: '', category: '', note: '' });
     return attributes;
   }
@@ -248,16 +248,20 @@ class Builder {
         relationships.aggregation_type = this.pickId('aggregationtypes', random);
       }
       const abbreviation = root === 'units' ? rootTerm : sometimes(random, term.slice(0, 4).toUpperCase(), 0, 0.4);
+      const attributes: Record<string, AttributeValue> = {
+        term,
+        abbreviation,
+        definition: sometimes(random, `${term} as used by the community.`),
+        provenance: sometimes(random, `Community decision ${2019 + random.int(6)}`, 0.2, 0.2),
+        provenance_uri: sometimes(random, `https://community.example.org/${def.name}/${id}`, 0.15, 0.3),
+        note: sometimes(random, 'Agreed at the annual meeting.', 0.2, 0.4),
+      };
+      // spec 2.3: null and empty strings both occur — fixed on records 1 and 2 so every seed has them.
+      if (i === 1) Object.assign(attributes, { abbreviation: null, definition: null, provenance: '', provenance_uri: '', note: null });
+      if (i === 2) Object.assign(attributes, { definition: '', provenance: null, provenance_uri: null, note: '' });
       return {
         id,
-        attributes: {
-          term,
-          abbreviation: i === 1 ? null : abbreviation,
-          definition: i === 2 ? '' : sometimes(random, `${term} as used by the community.`),
-          provenance: i === 2 ? null : sometimes(random, `Community decision ${2019 + random.int(6)}`, 0.2, 0.2),
-          provenance_uri: i === 1 ? '' : sometimes(random, `https://community.example.org/${def.name}/${id}`, 0.15, 0.3),
-          note: sometimes(random, 'Agreed at the annual meeting.', 0.2, 0.4),
-        },
+        attributes,
         relationships,
       };
     });
