@@ -108,10 +108,7 @@ function communityType(root: string, more: z.core.$ZodLooseShape = {}) {
   });
 }
 
-export type CvKind = 'global' | 'community';
-
 interface CvType {
-  kind: CvKind;
   /** Spec 2.3 names the global collections; community collections follow 2.2's `<global>-communities`. */
   collection: string;
   /** Checks `attributes` and `relationships`; an issue's first path segment says which. */
@@ -123,7 +120,6 @@ export const CV_TYPES: ReadonlyMap<string, CvType> = new Map<string, CvType>([
   [
     'ActionCategory',
     {
-      kind: 'global',
       collection: 'actioncategories',
       schema: globalType({
         global_provenance: toOne('GlobalProvenance'),
@@ -135,7 +131,6 @@ export const CV_TYPES: ReadonlyMap<string, CvType> = new Map<string, CvType>([
   [
     'SiteUsage',
     {
-      kind: 'global',
       collection: 'siteusages',
       schema: globalType({
         global_provenance: toOne('GlobalProvenance'),
@@ -147,28 +142,26 @@ export const CV_TYPES: ReadonlyMap<string, CvType> = new Map<string, CvType>([
   [
     'License',
     {
-      kind: 'global',
       collection: 'licenses',
       schema: globalType({ global_provenance: toOne('GlobalProvenance'), successor: linksOnly }),
     },
   ],
   [
     'ActionCategoryCommunity',
-    { kind: 'community', collection: 'actioncategories-communities', schema: communityType('ActionCategory') },
+    { collection: 'actioncategories-communities', schema: communityType('ActionCategory') },
   ],
   [
     'AggregationTypeCommunity',
-    { kind: 'community', collection: 'aggregationtypes-communities', schema: communityType('AggregationType') },
+    { collection: 'aggregationtypes-communities', schema: communityType('AggregationType') },
   ],
   [
     'ManufacturerCommunity',
-    { kind: 'community', collection: 'manufacturers-communities', schema: communityType('Manufacturer') },
+    { collection: 'manufacturers-communities', schema: communityType('Manufacturer') },
   ],
-  ['UnitCommunity', { kind: 'community', collection: 'units-communities', schema: communityType('Unit') }],
+  ['UnitCommunity', { collection: 'units-communities', schema: communityType('Unit') }],
   [
     'MeasuredQuantityCommunity',
     {
-      kind: 'community',
       collection: 'measuredquantities-communities',
       schema: communityType('MeasuredQuantity', {
         sampling_media: toOne('SamplingMedium'),

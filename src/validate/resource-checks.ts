@@ -3,7 +3,7 @@
  * its relationships' counts and targets, and, for the types the spec tabulates, their exact shape.
  */
 import { canonicalUrl } from '../url/canonical-url.js';
-import { locate } from '../url/api-location.js';
+import { locate, type ApiLocation } from '../url/api-location.js';
 import { CV_TYPES, OBSERVED_STATUSES } from './cv-types.js';
 import { DocumentFindings, isObject, type JsonObject } from './document-findings.js';
 import { relationshipsObject, resourceObject } from './json-api-schema.js';
@@ -46,7 +46,7 @@ function checkSelf(
     const expected = `${doc.root}${collection}/${id}/`;
     if (self === expected || self === `${expected}?format=api`) return;
   }
-  let location;
+  let location: ApiLocation | undefined;
   try {
     // Resolved against the document, so links a snapshot rewrote to root-relative paths still validate.
     location = locate(canonicalUrl(self, doc.url), doc.root);
