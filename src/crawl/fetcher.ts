@@ -14,6 +14,8 @@ import type { RateLimiter } from './rate-limiter.js';
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
 const brotli = promisify(zlib.brotliDecompress);
+/** Bodies up to this size are decompressed synchronously: cheaper than a thread-pool round trip. */
+const SYNC_DECODE_LIMIT = 256 * 1024;
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
@@ -184,10 +186,11 @@ export class Fetcher {
   private async decode(raw: Buffer, encoding: string | undefined): Promise<Buffer> {
     const name = (encoding ?? 'identity').trim().toLowerCase();
     const limits = { maxOutputLength: this.options.maxBytes };
+    const sync = raw.length <= SYNC_DECODE_LIMIT;
     try {
-      if (name === 'gzip' || name === 'x-gzip') return await gunzip(raw, limits);
-      if (name === 'br') return await brotli(raw, limits);
-      if (name === 'deflate') return await inflate(raw, limits);
+      if (name === 'gzip' || name === 'x-gzip') return sync ? zlib.gunzipSync(raw, limits) : await gunzip(raw, limits);
+      if (name === 'br') return sync ? zlib.brotliDecompressSync(raw, limits) : await brotli(raw, limits);
+      if (name === 'deflate') return sync ? zlib.inflateSync(raw, limits) : await inflate(raw, limits);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
         throw new FinalError(`the decompressed response is over the --max-bytes limit of ${this.options.maxBytes} bytes`);

@@ -37,7 +37,7 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
   const first = await read(firstFile);
   if (input.mode === 'first-page') {
     const bytes = JSON.stringify(first);
-    await writer.write(input.file, bytes);
+    writer.write(input.file, bytes);
     return Array.isArray(first.data) ? first.data.length : 0;
   }
 
@@ -60,7 +60,7 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
   const [before, after] = JSON.stringify(head).split(JSON.stringify(DATA_SENTINEL)) as [string, string];
 
   const target = path.join(writer.dir, ...input.file.split('/'));
-  await writer.ensureDir(path.dirname(target));
+  writer.ensureDir(path.dirname(target));
   const out = createWriteStream(target);
   const hash = createHash('sha256');
   let size = 0;

@@ -201,10 +201,10 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     }
   }
   const resumed = state.documents;
-  const journal = await Journal.open(journalPath);
-  const record = async (entry: JournalEntry): Promise<void> => {
+  const journal = Journal.open(journalPath);
+  const record = (entry: JournalEntry): void => {
     state.apply(entry);
-    await journal.append(entry);
+    journal.append(entry);
   };
 
   const fetcher = new Fetcher({
@@ -220,7 +220,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
 
   const onDocument = async ({ url, location, response, json, discovered }: CrawledDocument): Promise<void> => {
     const check = validateDocument(json, url, root);
-    for (const finding of check.findings) await record({ t: 'finding', finding });
+    for (const finding of check.findings) record({ t: 'finding', finding });
     const data = (json as { data?: unknown }).data;
     const entry: JournalEntry = {
       t: 'doc',
@@ -235,19 +235,19 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     };
     const placement = layout.place(url);
     if (!placement.ok) {
-      await record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.refused', severity: 'error', message: `${url} was not stored: ${placement.reason}.` } });
-      await record(entry);
+      record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.refused', severity: 'error', message: `${url} was not stored: ${placement.reason}.` } });
+      record(entry);
       return;
     }
     rewriteDocumentLinks(json, location, url, rewriter);
     try {
-      const written = await writer.write(placement.file, JSON.stringify(json));
+      const written = writer.write(placement.file, JSON.stringify(json));
       entry.file = { path: placement.file, ...written };
     } catch (error) {
       if (!(error instanceof FileCollisionError)) throw error;
-      await record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.collision', severity: 'error', message: `${url} was not stored: ${error.message}` } });
+      record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.collision', severity: 'error', message: `${url} was not stored: ${error.message}` } });
     }
-    await record(entry);
+    record(entry);
   };
 
   const progress = options.progress
@@ -265,7 +265,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
       concurrency,
       onDocument,
       onSettled: ({ url, discovered }) => record({ t: 'settled', url, discovered }),
-      onFinding: (finding) => void record({ t: 'finding', finding }),
+      onFinding: (finding) => record({ t: 'finding', finding }),
       ...(options.resume ? { resume: { seen: state.seen, pending: state.pending() } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),

@@ -50,14 +50,14 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest
       mode: options.collectionIndex,
     });
   }
-  await writer.write('_headers', headersFile(layout));
-  await writer.write('_redirects', redirectsFile(layout));
-  await writer.write('serve.json', serveJson(layout));
-  await writer.write('404.html', errorDocumentFile());
+  writer.write('_headers', headersFile(layout));
+  writer.write('_redirects', redirectsFile(layout));
+  writer.write('serve.json', serveJson(layout));
+  writer.write('404.html', errorDocumentFile());
 
   for (const finding of input.invariants.finish()) state.addFinding(finding);
   const report = buildReport(state.findings, input.invariants.undescribedTypes());
-  await writer.write(REPORT_PATH, `${JSON.stringify(report, null, 2)}\n`);
+  writer.write(REPORT_PATH, `${JSON.stringify(report, null, 2)}\n`);
   const manifest: Manifest = {
     format: 'cv-snapshot',
     formatVersion: MANIFEST_FORMAT_VERSION,
@@ -70,7 +70,7 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest
     collections: Object.fromEntries(byName(state.collections)),
     validation: { errors: report.errors, warnings: report.warnings },
   };
-  await writer.write(MANIFEST_PATH, serializeManifest(manifest));
+  writer.write(MANIFEST_PATH, serializeManifest(manifest));
   await writeFile(path.join(writer.dir, ...SUMS_PATH.split('/')), formatSums(writer.listing()));
   return { manifest, report };
 }

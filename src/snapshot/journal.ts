@@ -5,8 +5,8 @@
  * short, and a cut line is ignored. A `done` line carries the links the document discovered, so the set of URLs
  * still to fetch can be rebuilt from the journal alone.
  */
-import { createReadStream, existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, createReadStream, existsSync, fdatasync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
 import type { Finding } from '../validate/finding.js';
 import type { DocumentSummary } from '../validate/summary.js';
@@ -29,27 +29,30 @@ export type JournalEntry =
   | { t: 'settled'; url: string; discovered: string[] }
   | { t: 'finding'; finding: Finding };
 
+const datasync = promisify(fdatasync);
+
 export class Journal {
-  private writing: Promise<void> = Promise.resolve();
   private dirty = false;
+  private syncing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
 
-  private constructor(private readonly handle: FileHandle) {
-    // Each entry is written at once (a kill -9 loses none that were appended); syncing to disk is batched.
+  private constructor(private readonly fd: number) {
+    // Each entry is written at once, synchronously (a kill -9 loses none that were appended, and no thread-pool
+    // round trip per document); syncing to disk is batched.
     this.timer = setInterval(() => void this.sync(), 500);
     this.timer.unref();
   }
 
-  static async open(file: string): Promise<Journal> {
-    const handle = await open(file, 'a+');
-    const { size } = await handle.stat();
+  static open(file: string): Journal {
+    const fd = openSync(file, 'a+');
+    const { size } = fstatSync(fd);
     if (size > 0) {
       // After a crash the last line may be cut short: end it, so that new entries start on a line of their own.
       const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await handle.write('\n');
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeSync(fd, '\n');
     }
-    return new Journal(handle);
+    return new Journal(fd);
   }
 
   /** Every complete entry of an existing journal, in order, streamed (a journal can be large). */
@@ -68,28 +71,24 @@ export class Journal {
     }
   }
 
-  append(entry: JournalEntry): Promise<void> {
-    const line = `${JSON.stringify(entry)}\n`;
-    this.writing = this.writing.then(async () => {
-      await this.handle.write(line);
-      this.dirty = true;
-    });
-    return this.writing;
+  append(entry: JournalEntry): void {
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    this.dirty = true;
   }
 
-  /** Waits for every appended entry and syncs them to disk. */
+  /** Syncs what was appended to disk. */
   sync(): Promise<void> {
-    this.writing = this.writing.then(async () => {
+    this.syncing = this.syncing.then(async () => {
       if (!this.dirty) return;
       this.dirty = false;
-      await this.handle.datasync();
+      await datasync(this.fd);
     });
-    return this.writing;
+    return this.syncing;
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.sync();
-    await this.handle.close();
+    closeSync(this.fd);
   }
 }

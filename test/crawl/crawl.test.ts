@@ -14,7 +14,7 @@ import { verifySnapshot } from '../../src/snapshot/verify.js';
 import { canonicalUrl } from '../../src/url/canonical-url.js';
 import { locate } from '../../src/url/api-location.js';
 import { getJson, listFiles, normaliseLinks, readJson, treeHashes } from '../helpers/snapshot.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 
 const fixedClock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
@@ -26,15 +26,21 @@ describe('crawl of the sample API (many small pages)', () => {
   let api: SampleApi;
   let out: string;
   let layout: Layout;
+  let removeSuiteDir: () => Promise<void>;
 
   beforeAll(async () => {
     api = await startSampleApi({ records: 12, pageSize: 3, seed: 7 });
-    out = path.join(await tempDir(), 'out');
+    const suite = await suiteDir();
+    removeSuiteDir = suite.remove;
+    out = path.join(suite.dir, 'out');
     const result = await snapshot(api, out, { concurrency: 8 });
     layout = new Layout(result.root);
     expect(result.report.errors).toBe(0);
   }, 60_000);
-  afterAll(() => api.close());
+  afterAll(async () => {
+    await api.close();
+    await removeSuiteDir();
+  });
 
   it('stores exactly the URL set the sample API serves, one file each', async () => {
     const expected = new Set(api.documentUrls().map((u) => canonicalUrl(u)));
@@ -66,11 +72,12 @@ describe('crawl of the sample API (many small pages)', () => {
     const root = (await getJson(api.rootUrl)).json as { data: Record<string, string> };
     for (const [collection, link] of Object.entries(root.data)) {
       const records: unknown[] = [];
-      let next: string | null = link;
+      // The source's links carry format=api, which answers HTML to a browser and 406 to a JSON:API client.
+      let next: string | null = canonicalUrl(link);
       while (next) {
         const page = (await getJson(next)).json as { data: unknown[]; links: { next: string | null } };
         records.push(...page.data);
-        next = page.links.next;
+        next = page.links.next === null ? null : canonicalUrl(page.links.next);
       }
       const index = (await readJson(out, layout.collectionIndex(collection).file)) as {
         data: unknown[];
@@ -146,7 +153,7 @@ describe('crawl of the sample API (many small pages)', () => {
     const problems = (await verifySnapshot(dangling)).problems.join('\n');
     expect(problems).not.toContain('was changed');
     expect(problems).toContain('/sms/cv/api/v1/units/page/999/, which is not a file of the snapshot');
-  });
+  }, 60_000);
 
   it('classifies every stored document URL as the API does', () => {
     expect(locate(`${layout.root}units/`, layout.root)).toEqual({ kind: 'list', collection: 'units', page: 1 });

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
-import { FetchError, NotJsonError, NotRootIndexError, OutputDirError, StrictValidationError, UsageError } from '../../src/errors.js';
+import { CrawlStoppedError, FetchError, NotJsonError, NotRootIndexError, OutputDirError, StrictValidationError, UsageError } from '../../src/errors.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { existsSync } from 'node:fs';
@@ -81,8 +81,12 @@ describe('a failure in the middle of a crawl', () => {
     });
     const { out, before } = await previousSnapshot();
     const error = await crawlOnce(`${server.url}/api/`, out, { retries: 2 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FetchError);
+    // The root was fetched, so the work is kept for --resume and the message says so.
+    expect(error).toBeInstanceOf(CrawlStoppedError);
+    expect((error as CrawlStoppedError).cause).toBeInstanceOf(FetchError);
     expect((error as Error).message).toContain(`${server.url}/api/units/ could not be fetched: HTTP 500 (after 3 attempts)`);
+    expect((error as Error).message).toContain('--resume');
+    expect(existsSync(`${out}.staging`)).toBe(true);
     expect(server.requests.filter((u) => u === '/api/units/')).toHaveLength(3);
     expect(await treeHashes(out)).toEqual(before);
   });
@@ -93,7 +97,7 @@ describe('a failure in the middle of a crawl', () => {
       sendJson(res, 200, '<!doctype html><p>hi', 'text/html; charset=utf-8');
     });
     const error = await crawlOnce(`${server.url}/api/`, path.join(await tempDir(), 'out')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NotJsonError);
+    expect((error as CrawlStoppedError).cause).toBeInstanceOf(NotJsonError);
     expect((error as Error).message).toContain(`${server.url}/api/units/ did not answer with JSON`);
   });
 });

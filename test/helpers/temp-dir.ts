@@ -12,6 +12,12 @@ export async function tempDir(prefix = 'cv-snapshot-test-'): Promise<string> {
   return dir;
 }
 
+/** A temporary directory for a whole suite (beforeAll); remove it with the returned function in afterAll. */
+export async function suiteDir(prefix = 'cv-snapshot-suite-'): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
 afterEach(async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
