@@ -1,0 +1,38 @@
+import { packSnapshot } from '../archive/pack.js';
+import { ExitCode } from '../errors.js';
+import type { CommandDef } from './command.js';
+
+export const packCommand: CommandDef = {
+  name: 'pack',
+  summary: 'Write a reproducible .tar.gz of a snapshot, with a sha256sum sidecar.',
+  args: [{ name: 'dir', description: 'the snapshot directory' }],
+  options: [
+    {
+      name: 'output',
+      type: 'string',
+      placeholder: 'file.tar.gz',
+      description: 'Where to write the archive. Default: <dir>.tar.gz beside the directory.',
+    },
+  ],
+  details: `
+The archive's bytes depend only on the snapshot's files: packing the same snapshot again, on any machine, in any
+time zone or locale, gives the same SHA-256. Entries are sorted by path, every mtime is the manifest's createdAt,
+owners are 0/0 with no names, modes are 0755/0644, and the gzip header carries no name or time. The snapshot's
+files are at the archive's top level.
+
+Writes <output> and <output>.sha256 (sha256sum format). Prints two lines on stdout: the archive's path and its
+SHA-256.
+
+Check and unpack with standard tools:
+  sha256sum -c out.tar.gz.sha256
+  mkdir out-copy && tar -xzf out.tar.gz -C out-copy && (cd out-copy && sha256sum -c _cv-snapshot/SHA256SUMS)
+
+Exit codes: 0 written; 1 not written (not a snapshot, a symlink or special file in it, or the output cannot be
+written); 2 the command line is wrong.`,
+  async run(args, options, io) {
+    const output = typeof options.output === 'string' ? options.output : undefined;
+    const result = await packSnapshot(args[0]!, output);
+    io.stdout.write(`${result.output}\n${result.sha256}\n`);
+    return ExitCode.ok;
+  },
+};
