@@ -128,8 +128,8 @@ async function* tarChunks(root: string, entries: SnapshotEntry[], mtime: number)
   yield take();
 }
 
-/** Sets the gzip header's OS byte and hashes and counts the bytes on their way to the file. */
-class GzipFinisher extends Transform {
+/** Sets the gzip header's OS byte and hashes and counts the bytes on their way to the file (exported for its test). */
+export class GzipFinisher extends Transform {
   readonly hash = createHash('sha256');
   bytes = 0;
 

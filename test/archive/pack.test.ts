@@ -4,9 +4,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ArchiveError, packSnapshot } from '../../src/archive/index.js';
+import { GzipFinisher } from '../../src/archive/pack.js';
 import { packCommand } from '../../src/cli/pack-command.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { CREATED_AT_TAR, FIXTURE_FILES, listTree, SUMS_FILE, writeSnapshot } from './snapshot-fixture.js';
@@ -112,6 +116,21 @@ describe('packSnapshot', () => {
     expect(bytes[3]).toBe(0); // FLG: no FNAME, FCOMMENT, FEXTRA or FHCRC
     expect(bytes.readUInt32LE(4)).toBe(0); // MTIME
     expect(bytes[9]).toBe(3); // OS: Unix, whatever platform packed it
+  });
+
+  it("overwrites the OS byte that another platform's zlib writes, even when the header arrives in pieces", async () => {
+    const fromMac = gzipSync(Buffer.from('snapshot'));
+    fromMac[9] = 19; // what zlib >= 1.2.12 writes on macOS
+    const finisher = new GzipFinisher();
+    const out: Buffer[] = [];
+    const bytewise = Array.from(fromMac, (byte) => Buffer.from([byte]));
+    await pipeline(Readable.from(bytewise), finisher, async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) out.push(chunk);
+    });
+    const written = Buffer.concat(out);
+    expect(written[9]).toBe(3);
+    expect(written.subarray(10).equals(fromMac.subarray(10))).toBe(true);
+    expect(finisher.hash.digest('hex')).toBe(sha256(written));
   });
 
   it('writes <dir>.tar.gz beside the directory by default and leaves no temporary file', async () => {
