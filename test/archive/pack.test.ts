@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ArchiveError, packSnapshot } from '../../src/archive/index.js';
 import { GzipFinisher } from '../../src/archive/pack.js';
@@ -108,6 +108,25 @@ describe('packSnapshot', () => {
     expect(units).toBeGreaterThan(-1);
     expect(units).toBeLessThan(names.indexOf('sms/cv/api/v1/units/1/index.html'));
     expect(names.indexOf('sms/cv/api/v1/units/ｚ')).toBeLessThan(names.indexOf('sms/cv/api/v1/units/😀'));
+  });
+
+  it('writes plain ustar headers, with one path-only pax header for the path ustar cannot hold', async () => {
+    const { bytes } = await packedFixture();
+    const tar = gunzipSync(bytes);
+    const types: string[] = [];
+    const paxRecords: string[] = [];
+    for (let offset = 0; tar.readUInt8(offset) !== 0; ) {
+      const type = String.fromCharCode(tar.readUInt8(offset + 156));
+      const size = parseInt(tar.toString('ascii', offset + 124, offset + 135), 8);
+      expect(tar.toString('latin1', offset + 257, offset + 265)).toBe('ustar\x0000');
+      expect(tar.subarray(offset + 265, offset + 329).every((b) => b === 0)).toBe(true); // uname, gname
+      if (type === 'x') paxRecords.push(tar.toString('utf8', offset + 512, offset + 512 + size));
+      types.push(type);
+      offset += 512 + Math.ceil(size / 512) * 512;
+    }
+    expect(new Set(types)).toEqual(new Set(['0', '5', 'x']));
+    const long = `sms/cv/api/v1/manufacturers/${'ä'.repeat(90)}/`;
+    expect(paxRecords).toEqual([`${Buffer.byteLength(long) + 10} path=${long}\n`, `${Buffer.byteLength(long) + 20} path=${long}index.html\n`]);
   });
 
   it('writes a gzip header with no file name, mtime 0 and OS byte 3', async () => {
