@@ -45,6 +45,9 @@ const GZIP_OS_OFFSET = 9;
 /**
  * Level, window and memory are pinned rather than left to zlib's defaults: the deflate stream (and so the SHA-256)
  * depends on them. Level 9 because an archive is packed once per release and downloaded and stored many times.
+ * The deflate stream also depends on the zlib implementation: Node ships its own (Chromium's fork), so the same
+ * Node release gives the same bytes, but another zlib may compress differently. The tar stream inside never
+ * changes, so `gunzip -c a.tar.gz | sha256sum` compares archives made by different deflaters.
  */
 const GZIP_OPTIONS = { level: 9, windowBits: 15, memLevel: 8 } as const;
 /** Files up to this size are read whole; larger ones are streamed so memory stays flat. */

@@ -15,8 +15,8 @@ export const packCommand: CommandDef = {
     },
   ],
   details: `
-The archive's bytes depend only on the snapshot's files: packing the same snapshot again, on any machine, in any
-time zone or locale, gives the same SHA-256. Entries are sorted by path, every mtime is the manifest's createdAt,
+The archive's bytes depend only on the snapshot's files: packing the same snapshot again gives the same SHA-256,
+whatever the time zone, locale, file order, mtimes or permissions. Entries are sorted by path, every mtime is the manifest's createdAt,
 owners are 0/0 with no names, modes are 0755/0644, and the gzip header carries no name or time. The snapshot's
 files are at the archive's top level.
 
