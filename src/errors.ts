@@ -86,6 +86,19 @@ export class StrictValidationError extends CvSnapshotError {
   }
 }
 
+/** The crawl found more URLs than --max-documents allows: the source may generate links endlessly. */
+export class TooManyDocumentsError extends CvSnapshotError {
+  constructor(
+    readonly limit: number,
+    readonly url: string,
+  ) {
+    super(
+      `The crawl found more than ${limit} URLs (--max-documents) when it reached ${url}; the source may generate ` +
+        'links endlessly. Nothing was published. If the service really is that large, raise --max-documents.',
+    );
+  }
+}
+
 /** The output directory cannot be used or replaced. */
 export class OutputDirError extends CvSnapshotError {}
 

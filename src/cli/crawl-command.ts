@@ -13,7 +13,8 @@ export const CRAWL_OPTIONS: OptionDef[] = [
   { name: 'timeout', type: 'number', placeholder: 'ms', default: DEFAULTS.timeoutMs, min: 1, description: 'Time allowed for response headers, and between body chunks.' },
   { name: 'rate', type: 'number', placeholder: 'req/s', min: 0.001, description: 'At most this many requests per second, retries included (default: no limit).' },
   { name: 'max-bytes', type: 'number', placeholder: 'bytes', default: DEFAULTS.maxBytes, min: 1, description: 'Largest response accepted, after decompression.' },
-  { name: 'max-documents', type: 'number', placeholder: 'n', min: 1, description: 'Stop with an error past this many URLs (default: no limit).' },
+  { name: 'max-documents', type: 'number', placeholder: 'n', default: DEFAULTS.maxDocuments, min: 1, description: 'Stop with an error past this many URLs, a guard against a source that generates links endlessly.' },
+  { name: 'allow-partial', type: 'boolean', description: 'Publish even when documents cannot be fetched after the retries; the manifest marks the snapshot partial and lists them.' },
   { name: 'links', type: 'string', choices: LINK_MODES, default: DEFAULTS.links, description: 'How links are written: root-relative paths, absolute under --base-url, or the source\'s own.' },
   { name: 'base-url', type: 'string', placeholder: 'URL', description: 'The address the mirror will have (with --links absolute); sub-paths allowed.' },
   { name: 'collection-index', type: 'string', choices: COLLECTION_INDEX_MODES, default: DEFAULTS.collectionIndex, description: 'What the bare collection URL holds: every record as one page, or the source\'s first page.' },
@@ -43,7 +44,8 @@ export async function runCrawl(rootUrl: string, options: OptionValues, io: Param
     progress: { stream: io.stderr, mode: progressMode(io.stderr, options.quiet === true) },
     ...(options.rate !== undefined ? { rate: options.rate as number } : {}),
     ...(options['base-url'] !== undefined ? { baseUrl: options['base-url'] as string } : {}),
-    ...(options['max-documents'] !== undefined ? { maxDocuments: options['max-documents'] as number } : {}),
+    maxDocuments: options['max-documents'] as number,
+    allowPartial: options['allow-partial'] === true,
   });
   io.stdout.write(options.json === true ? summaryJson(result) : summaryTable(result));
   return 0;

@@ -51,14 +51,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     return await command.run(parsed.args, parsed.options, io);
   } catch (error) {
-    if (io.signal.aborted) {
-      const signalName = String(io.signal.reason ?? 'SIGINT');
-      io.stderr.write(`${PROGRAM} ${name}: interrupted by ${signalName}; nothing was published and the previous snapshot is untouched.\n`);
-      return signalName === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
-    }
     if (error instanceof CvSnapshotError) {
       io.stderr.write(`${PROGRAM} ${name}: ${error.message}\n`);
       return error.exitCode;
+    }
+    if (io.signal.aborted) {
+      const signalName = String(io.signal.reason ?? 'SIGINT');
+      io.stderr.write(`${PROGRAM} ${name}: interrupted by ${signalName}.\n`);
+      return signalName === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
     }
     io.stderr.write(`${PROGRAM} ${name}: unexpected failure: ${(error as Error).stack ?? String(error)}\nPlease report this.\n`);
     return ExitCode.failed;

@@ -10,6 +10,9 @@ export function summaryJson(result: SnapshotResult): string {
       requests: result.requests,
       retries: result.retries,
       seconds: Number((result.elapsedMs / 1000).toFixed(3)),
+      resumed: result.resumed,
+      partial: result.missing.length > 0,
+      missing: result.missing,
       validation: { errors: result.report.errors, warnings: result.report.warnings },
       collections: result.collections,
     },
@@ -37,7 +40,13 @@ export function summaryTable(result: SnapshotResult): string {
     line(rows.at(-1)!),
     '',
     `Snapshot of ${result.root} written to ${result.out}`,
-    `${result.documents} documents in ${seconds.toFixed(1)} s (${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries).`,
+    `${result.documents} documents in ${seconds.toFixed(1)} s (${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
+      `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''}).`,
+    ...(result.missing.length > 0
+      ? [
+          `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched (listed in the manifest), for example ${result.missing[0]}.`,
+        ]
+      : []),
     result.summary.trimEnd(),
     '',
   ].join('\n');

@@ -4,7 +4,7 @@
  * writing) is the caller's `onDocument`, so this module owns only discovery and fetching.
  */
 import pLimit from 'p-limit';
-import { FetchError, NotJsonError, NotRootIndexError } from '../errors.js';
+import { FetchError, NotJsonError, NotRootIndexError, TooManyDocumentsError } from '../errors.js';
 import { extractLinks } from '../jsonapi/links.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
 import { canonicalUrl, isInScope, InvalidUrlError } from '../url/canonical-url.js';
@@ -33,11 +33,16 @@ export interface CrawlerOptions {
   fetcher: Fetcher;
   concurrency: number;
   signal?: AbortSignal;
-  /** Stop with an error past this many documents (a guard against endless link generation). */
+  /** Stop with an error past this many URLs (a guard against endless link generation). */
   maxDocuments?: number;
+  /**
+   * Record a document that cannot be fetched after the retries as a `fetch.failed` finding and go on, instead of
+   * failing the crawl (`--allow-partial`). The root index is always required.
+   */
+  allowPartial?: boolean;
   /** Validation and writing; called once per document, concurrently. A throw stops the crawl. */
   onDocument(document: CrawledDocument): Promise<void>;
-  /** Called when a URL is settled without a document (a redirect, a dead link). */
+  /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
   onSettled?(settled: SettledUrl): Promise<void> | void;
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
   onFinding(finding: Finding): void;
@@ -46,22 +51,6 @@ export interface CrawlerOptions {
    * it the crawl starts at the root.
    */
   resume?: { seen: Iterable<string>; pending: Iterable<string> };
-  onProgress?(event: CrawlProgress): void;
-}
-
-export interface CrawlProgress {
-  done: number;
-  discovered: number;
-}
-
-export interface CrawlResult {
-  documents: number;
-  /** Canonical URLs that answered 404 or 410. */
-  missing: string[];
-  /** In-scope URLs that redirect, with their canonical target. */
-  redirects: Array<[string, string]>;
-  /** Distinct links outside the root URL, never fetched. */
-  outOfScope: string[];
 }
 
 const DEAD_STATUSES = new Set([404, 410]);
@@ -88,23 +77,26 @@ export function parseJsonBody(url: string, response: FetchedResponse): unknown {
   }
 }
 
-export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
+/** meta.pagination.pages of a list page, when it is a positive integer. */
+function declaredPages(json: unknown): number | undefined {
+  const pages = (json as { meta?: { pagination?: { pages?: unknown } } } | null)?.meta?.pagination?.pages;
+  return typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : undefined;
+}
+
+export async function crawl(options: CrawlerOptions): Promise<void> {
   const { root, fetcher } = options;
   const limit = pLimit(options.concurrency);
   const seen = new Set<string>();
   const outOfScope = new Set<string>();
-  const missing: string[] = [];
-  const redirects: Array<[string, string]> = [];
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   let firstError: unknown;
-  let done = 0;
   const pending = new Set<Promise<void>>();
 
   const fail = (error: unknown): void => {
     if (firstError === undefined) firstError = error;
+    // Queued visits see the abort and return at once (p-limit's clearQueue would leave their promises unsettled).
     failure.abort(error);
-    limit.clearQueue();
   };
 
   /** The canonical in-scope target of a link, or null (recorded as a finding) when it is not to be fetched. */
@@ -133,18 +125,31 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
     return url;
   };
 
-  /** Marks the new targets of `links` as seen and returns them, in document order. */
-  const discover = (links: string[], from: string): string[] => {
+  /**
+   * Marks the new targets of `links` as seen and returns them, in document order. A list page that declares
+   * `pages` cannot send the crawl past that page of its collection: a source that paginates endlessly is a
+   * finding, not a hang.
+   */
+  const discover = (links: string[], from: string, listPages?: { collection: string; pages: number }): string[] => {
     const found: string[] = [];
     for (const link of links) {
       const url = target(link, from);
       if (url === null || seen.has(url)) continue;
+      if (listPages !== undefined) {
+        const location = locate(url, root);
+        if (location.kind === 'list' && location.collection === listPages.collection && location.page > listPages.pages) {
+          options.onFinding({
+            url: from,
+            pointer: '',
+            rule: 'pagination.runaway',
+            severity: 'error',
+            message: `${from} links to page ${location.page} of ${listPages.collection}, past the ${listPages.pages} pages it declares; that page was not fetched.`,
+          });
+          continue;
+        }
+      }
       if (options.maxDocuments !== undefined && seen.size >= options.maxDocuments) {
-        throw new FetchError(
-          url,
-          `the crawl found more than --max-documents ${options.maxDocuments} URLs; the source may generate links endlessly. Raise --max-documents if it is really that large`,
-          0,
-        );
+        throw new TooManyDocumentsError(options.maxDocuments, url);
       }
       seen.add(url);
       found.push(url);
@@ -164,6 +169,16 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
 
   const visit = async (url: string): Promise<void> => {
     if (signal.aborted) return;
+    try {
+      await fetchAndHandle(url);
+    } catch (error) {
+      const unfetchable = error instanceof FetchError || error instanceof NotJsonError;
+      if (!options.allowPartial || url === root || signal.aborted || !unfetchable) throw error;
+      options.onFinding({ url, pointer: '', rule: 'fetch.failed', severity: 'error', message: error.message });
+    }
+  };
+
+  const fetchAndHandle = async (url: string): Promise<void> => {
     const response = await fetcher.fetch(url, signal);
     if (response.status >= 300 && response.status < 400) {
       const location = response.headers.location;
@@ -179,7 +194,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
           message: `${url} redirects outside the root URL, to ${redirectTarget}; the redirect was not followed.`,
         });
       } else {
-        redirects.push([url, redirectTarget]);
         discovered = discover([redirectTarget], url);
       }
       await options.onSettled?.({ url, discovered });
@@ -187,7 +201,6 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
       return;
     }
     if (DEAD_STATUSES.has(response.status) && url !== root) {
-      missing.push(url);
       options.onFinding({
         url,
         pointer: '',
@@ -206,10 +219,13 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
     if (location.kind === 'root') assertRootIndex(url, json);
     // Links are marked seen before the document is handed on, so that whoever records the document can record
     // what it discovered with it (--resume relies on that).
-    const discovered = discover(extractLinks(json, location.kind === 'root'), url);
+    const pages = location.kind === 'list' ? declaredPages(json) : undefined;
+    const discovered = discover(
+      extractLinks(json, location.kind === 'root'),
+      url,
+      location.kind === 'list' && pages !== undefined ? { collection: location.collection, pages } : undefined,
+    );
     await options.onDocument({ url, location, response, json, discovered });
-    done += 1;
-    options.onProgress?.({ done, discovered: seen.size });
     discovered.forEach(schedule);
   };
 
@@ -228,10 +244,4 @@ export async function crawl(options: CrawlerOptions): Promise<CrawlResult> {
   while (pending.size > 0) await Promise.all([...pending]);
   if (firstError !== undefined) throw firstError;
   if (options.signal?.aborted) throw options.signal.reason;
-  return {
-    documents: done,
-    missing: missing.sort(),
-    redirects: redirects.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    outOfScope: [...outOfScope].sort(),
-  };
 }

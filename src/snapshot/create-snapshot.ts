@@ -28,7 +28,7 @@ import { finalizeSnapshot } from './finalize.js';
 import { Journal, JOURNAL_FILE, type JournalEntry } from './journal.js';
 import { Layout } from './layout.js';
 import { REPORT_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
-import { assertReplaceable, outputPaths, publish, recoverInterruptedPublish, type OutputPaths } from './publish.js';
+import { assertNoSymlinks, assertReplaceable, outputPaths, publish, recoverInterruptedPublish, type OutputPaths } from './publish.js';
 import { createLinkRewriter, rewriteDocumentLinks, type LinkMode } from './rewrite-links.js';
 import { RunState } from './run-state.js';
 import { FileCollisionError, TreeWriter } from './writer.js';
@@ -53,6 +53,8 @@ export interface SnapshotOptions {
   /** Continue the crawl that a staging directory holds. */
   resume?: boolean;
   maxDocuments?: number;
+  /** Publish even when documents cannot be fetched; the manifest marks the snapshot partial and lists them. */
+  allowPartial?: boolean;
   signal?: AbortSignal;
   clock?: Clock;
   /** Where the progress line goes, and how. */
@@ -70,6 +72,8 @@ export interface SnapshotResult {
   summary: string;
   /** Documents taken from the staging directory of an interrupted run (with --resume). */
   resumed: number;
+  /** Documents that could not be fetched (with --allow-partial); the snapshot is partial when any. */
+  missing: string[];
   requests: number;
   retries: number;
   elapsedMs: number;
@@ -80,6 +84,7 @@ export const DEFAULTS = {
   retries: 5,
   timeoutMs: 30_000,
   maxBytes: 64 * 1024 * 1024,
+  maxDocuments: 2_000_000,
   links: 'relative' as LinkMode,
   collectionIndex: 'complete' as CollectionIndexMode,
 };
@@ -125,7 +130,9 @@ function manifestOptions(options: SnapshotOptions, headers: Record<string, strin
     baseUrl: options.baseUrl ?? null,
     collectionIndex: options.collectionIndex ?? DEFAULTS.collectionIndex,
     strict: options.strict ?? false,
-    headers: Object.keys(headers).sort(),
+    headers: Object.keys(headers)
+      .sort()
+      .map((name) => `${name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())}: ***`),
   };
 }
 
@@ -156,6 +163,7 @@ async function prepareStaging(paths: OutputPaths, options: SnapshotOptions, run:
           'resume it with the same root URL, --links, --base-url and --collection-index, or start over with --fresh.',
       );
     }
+    await assertNoSymlinks(paths.stagedTree);
     return;
   }
   try {
@@ -268,7 +276,8 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
       onFinding: (finding) => record({ t: 'finding', finding }),
       ...(options.resume ? { resume: { seen: state.seen, pending: state.pending() } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),
+      maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+      allowPartial: options.allowPartial === true,
     });
   } catch (error) {
     progress?.stop();
@@ -294,6 +303,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     report,
     summary: formatSummary(report),
     resumed,
+    missing: manifest.missing,
     requests: fetcher.stats.requests,
     retries: fetcher.stats.retries,
     elapsedMs: clock.monotonicMs() - startedMs,

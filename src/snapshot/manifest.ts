@@ -40,10 +40,13 @@ export const manifestSchema = z.object({
     baseUrl: z.string().nullable(),
     collectionIndex: z.enum(COLLECTION_INDEX_MODES),
     strict: z.boolean(),
-    /** Names of the extra request headers; their values are never recorded. */
+    /** The extra request headers, values redacted (`Authorization: ***`): values are never recorded. */
     headers: z.array(z.string()),
   }),
+  /** True when documents could not be fetched and the snapshot was published anyway (--allow-partial). */
   partial: z.boolean(),
+  /** Canonical URLs of the documents a partial snapshot lacks. */
+  missing: z.array(z.string()),
   documents: z.number().int().nonnegative(),
   collections: z.record(z.string(), collectionCountsSchema),
   validation: z.object({

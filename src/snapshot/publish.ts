@@ -59,6 +59,22 @@ export async function assertReplaceable(paths: OutputPaths): Promise<void> {
   }
 }
 
+/**
+ * Refuses a staging tree that holds a symbolic link: a resumed crawl writes into it, and a planted link would
+ * lead writes outside the output directory.
+ */
+export async function assertNoSymlinks(dir: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isSymbolicLink()) {
+      throw new OutputDirError(
+        `${path.join(entry.parentPath, entry.name)} is a symbolic link inside the staging directory; it will not be ` +
+          'written through. Remove it, or start over with --fresh.',
+      );
+    }
+  }
+}
+
 /** Moves the staged tree into place and removes the staging directory. */
 export async function publish(paths: OutputPaths): Promise<void> {
   await rm(paths.previous, { recursive: true, force: true });

@@ -66,6 +66,12 @@ export class RunState {
     this.collections.set(location.collection, counts);
   }
 
+  /** URLs that could not be fetched (`--allow-partial`) and were not fetched later either, sorted. */
+  missing(): string[] {
+    const failed = this.findings.filter((f) => f.rule === 'fetch.failed' && !this.settled.has(f.url)).map((f) => f.url);
+    return [...new Set(failed)].sort();
+  }
+
   /** URLs known but not settled: what a resumed crawl fetches. */
   pending(): string[] {
     return [...this.seen].filter((url) => !this.settled.has(url)).sort();

@@ -6,7 +6,7 @@
  * thread-pool round trips (open, write, close), which profiling showed to dominate the crawl's CPU time.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export interface WrittenFile {
@@ -34,17 +34,24 @@ export class TreeWriter {
   constructor(readonly dir: string) {}
 
   /** Writes `bytes` at the relative POSIX path `file`. */
-  write(file: string, bytes: Buffer | string): WrittenFile {
+  write(file: string, content: Buffer | string): WrittenFile {
+    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
     const target = path.join(this.dir, ...file.split('/'));
     this.ensureDir(path.dirname(target));
     try {
-      writeFileSync(target, bytes);
+      // O_NOFOLLOW: a symlink planted in the tree is never written through.
+      const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+      try {
+        for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST') throw new FileCollisionError(file, error);
+      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') throw new FileCollisionError(file, error);
       throw error;
     }
-    const written = { size: Buffer.byteLength(bytes), sha256: sha256(bytes) };
+    const written = { size: bytes.length, sha256: sha256(bytes) };
     this.files.set(file, written);
     return written;
   }
