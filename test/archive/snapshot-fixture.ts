@@ -36,6 +36,10 @@ export const FIXTURE_FILES: Record<string, string> = {
   [`${API}/units/ｚ/index.html`]: doc('fullwidth z'),
   [`${API}/units/😀/index.html`]: doc('emoji'),
   [`${API}/units-b/index.html`]: doc('units-b sorts between units and units/ in byte order'),
+  // Over pack's and extract's whole-file limit (256 KiB), so both stream it: a complete collection is this big.
+  [`${API}/manufacturers/index.html`]: `${JSON.stringify({
+    data: Array.from({ length: 4000 }, (_, i) => ({ type: 'Manufacturer', id: String(i), attributes: { term: `Maker ${i * 7919}` } })),
+  })}\n`,
   // 100+ bytes in total: needs ustar's prefix field.
   [`${API}/measuredquantities/1/relationships/${'sampling_media_and_more_'.repeat(4)}/index.html`]: doc('long'),
   // A 180-byte segment (the layout allows 200): fits no ustar field, so pack writes a path-only pax header.
