@@ -116,11 +116,11 @@ async function extractEntries(file: string, reader: ByteReader, into: string): P
   }
 }
 
-function describe(file: string, error: unknown): ArchiveError {
+function toArchiveError(file: string, error: unknown): ArchiveError {
   if (error instanceof ArchiveError) return error;
   const err = error as NodeJS.ErrnoException;
   if (err.code === 'ENOENT' && err.path === file) return new ArchiveError(`${file} does not exist.`);
-  if (err.code === 'EEXIST') return new ArchiveError(`${file} holds ${err.path ?? 'an entry'} twice; the archive is damaged.`);
+  if (err.code === 'EEXIST') return new ArchiveError(`${file} has more than one entry at ${err.path ?? 'one path'}; the archive is damaged.`);
   if (err instanceof RangeError) return new ArchiveError(`${file} is truncated (${err.message}); pack or download it again.`);
   if (typeof err.code === 'string' && err.code.startsWith('Z_')) {
     return new ArchiveError(`${file} is not an intact .tar.gz (gzip says: ${err.message}); pack or download it again.`);
@@ -156,7 +156,7 @@ export async function extractArchive(file: string, into: string): Promise<void> 
       const entries = await readdir(target).catch(() => []);
       await Promise.all(entries.map((entry) => rm(path.join(target, entry), { recursive: true, force: true })));
     }
-    throw describe(file, error);
+    throw toArchiveError(file, error);
   } finally {
     await iterator.return?.();
   }
