@@ -1,6 +1,7 @@
 /** cv-snapshot as a library: the same operations as the command line, without the process around them. */
 export { createSnapshot, DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot/create-snapshot.js';
 export { verifySnapshot, type VerifyResult } from './snapshot/verify.js';
+export { packSnapshot, extractArchive, withSnapshotDir, ArchiveError, type PackResult } from './archive/index.js';
 export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';
 export type { LinkMode } from './snapshot/rewrite-links.js';

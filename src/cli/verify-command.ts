@@ -1,15 +1,16 @@
 import { ExitCode } from '../errors.js';
+import { withSnapshotDir } from '../archive/index.js';
 import { verifySnapshot } from '../snapshot/verify.js';
 import type { CommandDef } from './command.js';
 
 export const verifyCommand: CommandDef = {
   name: 'verify',
   summary: 'Check a snapshot offline: every file matches SHA256SUMS, every link resolves inside it, every document validates.',
-  args: [{ name: 'dir', description: 'the snapshot directory', optional: true, default: 'out' }],
+  args: [{ name: 'dir', description: 'the snapshot directory, or an archive made by pack (.tar.gz)', optional: true, default: 'out' }],
   options: [{ name: 'quiet', type: 'boolean', description: 'Print nothing when the snapshot is sound.' }],
   details: 'Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with --allow-partial and documents are missing); 1 not a snapshot.',
   async run(args, options, io) {
-    const result = await verifySnapshot(args[0]!);
+    const result = await withSnapshotDir(args[0]!, (dir) => verifySnapshot(dir));
     const { missing } = result.manifest;
     if (result.manifest.partial) {
       for (const problem of result.problems.slice(0, 50)) io.stderr.write(`${problem}\n`);

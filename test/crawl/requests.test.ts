@@ -1,0 +1,95 @@
+/** What the crawler sends (DESIGN.md §4): the JSON:API Accept, compression, its User-Agent, and proxies from the environment. */
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ProgressLine, formatProgress } from '../../src/crawl/progress.js';
+import { startSampleApi } from '../../src/sample-api/index.js';
+import { TOOL_VERSION } from '../../src/version.js';
+import { runCli } from '../helpers/cli.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+describe('requests', () => {
+  it('ask for JSON:API, accept gzip and br, and name the tool', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const server = await startServer((req, res) => {
+      seen.push(req.headers);
+      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
+    });
+    try {
+      await runCli(['crawl', `${server.url}/api/`, '--out', path.join(await tempDir(), 'out'), '--quiet']);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const headers of seen) {
+        expect(headers.accept).toBe('application/vnd.api+json');
+        expect(headers['accept-encoding']).toBe('gzip, br');
+        expect(headers['user-agent']).toBe(`cv-snapshot/${TOOL_VERSION}`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('go through the proxy that HTTP_PROXY names', async () => {
+    const api = await startSampleApi({ records: 1 });
+    const proxied: string[] = [];
+    // A minimal forward proxy. undici tunnels through it with CONNECT; plain forwarding is served too.
+    const proxy = http.createServer((req, res) => {
+      proxied.push(req.url ?? '');
+      const upstream = http.request(new URL(req.url ?? ''), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      proxied.push(`CONNECT ${req.url}`);
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = net.connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    const sockets = new Set<net.Socket>();
+    proxy.on('connection', (socket: net.Socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as { port: number };
+      const result = await runCli(['crawl', api.rootUrl, '--out', path.join(await tempDir(), 'out'), '--quiet'], {
+        env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const apiHost = new URL(api.rootUrl).host;
+      expect(proxied.length).toBeGreaterThan(0);
+      for (const request of proxied) expect(request === `CONNECT ${apiHost}` || request.startsWith(`http://${apiHost}/`), request).toBe(true);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+      for (const socket of sockets) socket.destroy();
+      await api.close();
+    }
+  }, 30_000);
+});
+
+describe('progress', () => {
+  it('writes a plain line per interval in logs and a rewritten line on a terminal', async () => {
+    const state = { done: 3, discovered: 10, requests: 4, retries: 1, errors: 0 };
+    for (const mode of ['lines', 'tty'] as const) {
+      let written = '';
+      const stream = { write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream;
+      const line = new ProgressLine(stream, mode, () => state, 10);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      line.stop();
+      expect(written).toContain('crawl: 3/10 documents');
+      expect(written).toContain('1 retry, 0 errors');
+      if (mode === 'lines') expect(written.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
+      else expect(written).toMatch(/\r\u001b\[K/);
+    }
+    expect(formatProgress(state, 2000)).toBe('3/10 documents, 2 req/s, 1 retry, 0 errors');
+  });
+});
