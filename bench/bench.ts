@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: the performance figures of DESIGN.md §8, side by side with curl --parallel and a sequential
+ * fetch loop, printed as tables and (with --json) written as JSON so that commits can be compared. Timings are never
+ * asserted in the test suite; this is where they are measured.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { curlVersion, hasGnuTime } from './children.js';
+import { helpText, parseOptions, type BenchOptions } from './options.js';
+import { runTable, verdict } from './report.js';
+import {
+  cpuScenario,
+  latencyScenario,
+  memoryScenario,
+  type BenchContext,
+  type CpuScenario,
+  type LatencyScenario,
+  type MemoryScenario,
+} from './scenarios.js';
+
+/** DESIGN.md §8. */
+const TARGETS = { crawlToCurl: 1.0, latencyFraction: 0.9, peakRssMb: 200, peakRssAtDocuments: 200_000, growth: 10 };
+
+// .bench/build/bench/bench.js → the repository root.
+const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The file system type of `dir` (from /proc/mounts: the longest mount point that holds it), or null. */
+function fileSystemOf(dir: string): string | null {
+  try {
+    let best: { point: string; type: string } | null = null;
+    for (const line of readFileSync('/proc/mounts', 'utf8').split('\n')) {
+      const [, point, type] = line.split(' ');
+      if (point === undefined || type === undefined) continue;
+      const inside = dir === point || dir.startsWith(point.endsWith('/') ? point : `${point}/`);
+      if (inside && (best === null || point.length > best.point.length)) best = { point, type };
+    }
+    return best === null ? null : `${best.type} (mounted at ${best.point})`;
+  } catch {
+    return null;
+  }
+}
+
+function gitCommit(): string | null {
+  const probe = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' });
+  if (probe.status !== 0) return null;
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO, encoding: 'utf8' });
+  return `${probe.stdout.trim()}${dirty.stdout?.trim() ? ' (with local changes)' : ''}`;
+}
+
+function printCpu(result: CpuScenario, options: BenchOptions): void {
+  console.log(
+    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
+      (options.runs > 1 ? `, median of ${options.runs} runs` : ''),
+  );
+  console.log(runTable(result.runs));
+  console.log(`sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ${result.server.peakRssMb ?? 'n/a'} MB`);
+  const met = result.crawlToCurl === null ? null : result.crawlToCurl <= TARGETS.crawlToCurl;
+  console.log(`crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ ${TARGETS.crawlToCurl}: ${verdict(met)})`);
+}
+
+function printLatency(result: LatencyScenario): void {
+  console.log(
+    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s`,
+  );
+  console.log(
+    runTable(result.runs, { header: 'of ideal', cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %` }),
+  );
+  console.log(
+    `crawl rate ÷ ideal: ${result.crawlFraction} over the process's wall time, ${result.crawlFractionInProcess} over the crawl's own time ` +
+      `(target ≥ ${TARGETS.latencyFraction}: ${verdict(result.crawlFraction >= TARGETS.latencyFraction)})`,
+  );
+}
+
+function printMemory(result: MemoryScenario): void {
+  console.log(`\nMemory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
+  console.log(runTable(result.runs));
+  const large = result.runs.filter((run) => run.documents >= TARGETS.peakRssAtDocuments);
+  const within = large.length === 0 ? null : large.every((run) => run.peakRssMb !== null && run.peakRssMb <= TARGETS.peakRssMb);
+  console.log(
+    `peak RSS at ≥ ${TARGETS.peakRssAtDocuments} documents: ${large.map((run) => `${run.peakRssMb ?? 'n/a'} MB`).join(', ') || 'not run'} ` +
+      `(target ≤ ${TARGETS.peakRssMb} MB: ${verdict(within)}); largest ÷ smallest: ${result.growth ?? 'n/a'} ` +
+      `(target: same order of magnitude, < ${TARGETS.growth}: ${verdict(result.growth === null ? null : result.growth < TARGETS.growth)})`,
+  );
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | null;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n\n${helpText()}`);
+    return 2;
+  }
+  if (options === null) {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  const cli = path.join(REPO, 'dist', 'cli.js');
+  if (!existsSync(cli)) {
+    process.stderr.write(`bench: ${cli} is missing; run npm run build first (npm run bench does).\n`);
+    return 1;
+  }
+  const parent = path.resolve(options.dir ?? (existsSync('/dev/shm') && writable('/dev/shm') ? '/dev/shm' : os.tmpdir()));
+  const base = mkdtempSync(path.join(parent, 'cv-snapshot-bench-'));
+  const curl = options.curl ? curlVersion() : null;
+  const context: BenchContext = {
+    options,
+    repo: REPO,
+    cli,
+    base,
+    curl: curl !== null,
+    log: (message) => process.stderr.write(`bench: ${message}\n`),
+  };
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? null,
+    memoryMb: Math.round(os.totalmem() / 2 ** 20),
+    node: process.version,
+    curl,
+    gnuTime: hasGnuTime(),
+    dir: parent,
+    fileSystem: fileSystemOf(base),
+    commit: gitCommit(),
+  };
+  console.log(
+    `cv-snapshot bench: ${machine.cpus} CPUs (${machine.cpuModel ?? 'unknown'}), Node ${machine.node}, ` +
+      `${curl ?? 'curl not installed (or --no-curl)'}`,
+  );
+  console.log(`writing under ${parent}: ${machine.fileSystem ?? 'file system unknown'}; commit ${machine.commit ?? 'unknown'}`);
+  if (curl !== null && !machine.gnuTime) console.log('GNU time (/usr/bin/time) is not installed: curl\'s CPU time and peak RSS are not measured.');
+
+  const results: { cpu?: CpuScenario; latency?: LatencyScenario; memory?: MemoryScenario } = {};
+  try {
+    for (const scenario of options.scenarios) {
+      if (scenario === 'cpu') printCpu((results.cpu = await cpuScenario(context)), options);
+      if (scenario === 'latency') printLatency((results.latency = await latencyScenario(context)));
+      if (scenario === 'memory') printMemory((results.memory = await memoryScenario(context)));
+    }
+  } finally {
+    if (!options.keep) rmSync(base, { recursive: true, force: true });
+  }
+  if (options.json !== undefined) {
+    const document = { date: new Date().toISOString(), machine, targets: TARGETS, options, ...results };
+    writeFileSync(options.json, `${JSON.stringify(document, null, 2)}\n`);
+    console.log(`\nfigures written to ${options.json}`);
+  }
+  return 0;
+}
+
+process.exitCode = await main();

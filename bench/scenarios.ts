@@ -1,0 +1,249 @@
+/**
+ * The three scenarios of DESIGN.md §8. Every run starts from a fresh directory on the same file system, against a
+ * sample API in a process of its own; the crawl runs as users run it (`node dist/cli.js crawl`).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSampleData, listDocumentUrls } from '../src/sample-api/index.js';
+import { canonicalUrl } from '../src/url/canonical-url.js';
+import { cpuMsOf, runNode, runProgram, startSampleApiProcess, type ChildRun, type SampleApiProcess } from './children.js';
+import type { BenchOptions } from './options.js';
+import { figures, median, type RunFigures } from './report.js';
+
+const SEQUENTIAL = fileURLToPath(new URL('./sequential-fetch.js', import.meta.url));
+
+export interface BenchContext {
+  options: BenchOptions;
+  /** Repository root (the crawl runs from here). */
+  repo: string;
+  cli: string;
+  /** Directory every run writes under (on the file system the bench reports). */
+  base: string;
+  curl: boolean;
+  log(message: string): void;
+}
+
+export interface CpuScenario {
+  records: number;
+  pageSize: number;
+  concurrency: number;
+  documents: number;
+  runs: RunFigures[];
+  /** Crawl wall time ÷ curl wall time (target ≤ 1.0); null without curl. */
+  crawlToCurl: number | null;
+  /** Sample API process over the whole scenario. */
+  server: { cpuS: number | null; peakRssMb: number | null };
+}
+
+export interface LatencyScenario {
+  latencyMs: number;
+  records: number;
+  concurrency: number;
+  documents: number;
+  idealPerS: number;
+  runs: RunFigures[];
+  /** Crawl documents/s ÷ ideal over the crawl process's wall time (target ≥ 0.9). */
+  crawlFraction: number;
+  /** The same over the time the crawl itself reports (without process start-up). */
+  crawlFractionInProcess: number;
+  curlFraction: number | null;
+}
+
+export interface MemoryScenario {
+  concurrency: number;
+  runs: Array<RunFigures & { records: number }>;
+  /** Peak RSS of the largest crawl ÷ that of the smallest. */
+  growth: number | null;
+}
+
+interface CrawlSummary {
+  documents: number;
+  requests: number;
+  seconds: number;
+}
+
+function freshDir(context: BenchContext, name: string): string {
+  return mkdtempSync(path.join(context.base, `${name}-`));
+}
+
+function discard(context: BenchContext, dir: string): void {
+  if (!context.options.keep) rmSync(dir, { recursive: true, force: true });
+}
+
+function assertExited(what: string, run: ChildRun): void {
+  if (run.code !== 0) throw new Error(`${what} failed (exit ${String(run.code)}): ${run.stderr.trim().slice(0, 2000)}`);
+}
+
+/** Canonical URL of every document the sample API serves (what curl and the sequential loop are handed). */
+function documentUrls(rootUrl: string, records: number, pageSize: number): string[] {
+  const data = createSampleData({ seed: 1, records });
+  return listDocumentUrls(data, rootUrl, pageSize).map((url) => canonicalUrl(url));
+}
+
+/** Measures `run` and the sample API's CPU time over it. */
+async function measured(api: SampleApiProcess, run: () => Promise<ChildRun>): Promise<{ run: ChildRun; serverCpuMs: number | null }> {
+  const before = cpuMsOf(api.pid);
+  const result = await run();
+  const after = cpuMsOf(api.pid);
+  return { run: result, serverCpuMs: before === null || after === null ? null : after - before };
+}
+
+async function crawlOnce(
+  context: BenchContext,
+  api: SampleApiProcess,
+  name: string,
+  concurrency: number,
+): Promise<{ figures: RunFigures; summary: CrawlSummary }> {
+  const dir = freshDir(context, 'crawl');
+  const args = [context.cli, 'crawl', api.rootUrl, '--out', path.join(dir, 'out'), '--concurrency', String(concurrency), '--quiet', '--json'];
+  const { run, serverCpuMs } = await measured(api, () => runNode(args, context.base, context.repo));
+  discard(context, dir);
+  assertExited('cv-snapshot crawl', run);
+  const summary = JSON.parse(run.stdout) as CrawlSummary;
+  return { figures: figures(name, summary.documents, run, serverCpuMs), summary };
+}
+
+async function curlOnce(context: BenchContext, api: SampleApiProcess, urls: string[], concurrency: number): Promise<RunFigures> {
+  const dir = freshDir(context, 'curl');
+  const out = path.join(dir, 'files');
+  const config = path.join(dir, 'urls.curl');
+  mkdirSync(out);
+  writeFileSync(config, urls.map((url, i) => `url = "${url}"\noutput = "${path.join(out, `f${i}`)}"\n`).join(''));
+  const args = [
+    '--globoff', // the URLs hold page[number]
+    '--parallel',
+    '--parallel-max',
+    String(concurrency),
+    '--silent',
+    '--show-error',
+    '--fail',
+    '--compressed',
+    '-H',
+    'Accept: application/vnd.api+json',
+    '-K',
+    config,
+  ];
+  const { run, serverCpuMs } = await measured(api, () => runProgram('curl', args, context.base, context.repo));
+  const written = readdirSync(out).length;
+  discard(context, dir);
+  assertExited('curl', run);
+  if (written !== urls.length) throw new Error(`curl wrote ${written} files for ${urls.length} URLs.`);
+  return figures(`curl --parallel-max ${concurrency}`, written, run, serverCpuMs);
+}
+
+async function sequentialOnce(context: BenchContext, api: SampleApiProcess, urls: string[]): Promise<RunFigures> {
+  const dir = freshDir(context, 'sequential');
+  const out = path.join(dir, 'files');
+  mkdirSync(out);
+  const list = path.join(dir, 'urls.txt');
+  writeFileSync(list, `${urls.join('\n')}\n`);
+  const { run, serverCpuMs } = await measured(api, () => runNode([SEQUENTIAL, list, out], context.base, context.repo));
+  discard(context, dir);
+  assertExited('the sequential fetch loop', run);
+  return figures('sequential fetch loop', Number(run.stdout.trim()), run, serverCpuMs);
+}
+
+function serverArgs(records: number, pageSize: number, latencyMs: number): string[] {
+  return ['--records', String(records), '--page-size', String(pageSize), '--latency', String(latencyMs)];
+}
+
+export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
+  const { records, pageSize, concurrency, runs } = context.options;
+  const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, 0), context.base);
+  try {
+    const urls = documentUrls(api.rootUrl, records, pageSize);
+    context.log(`cpu: ${urls.length} documents, sample API at ${api.rootUrl}`);
+    const crawls: RunFigures[] = [];
+    const curls: RunFigures[] = [];
+    for (let i = 1; i <= runs; i += 1) {
+      // Alternated, so that neither profits from a warmer server.
+      context.log(`cpu: cv-snapshot crawl, run ${i} of ${runs}`);
+      const crawl = await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency);
+      if (crawl.summary.documents !== urls.length) {
+        throw new Error(`the crawl found ${crawl.summary.documents} documents; the sample API serves ${urls.length}.`);
+      }
+      crawls.push(crawl.figures);
+      if (context.curl) {
+        context.log(`cpu: curl --parallel, run ${i} of ${runs}`);
+        curls.push(await curlOnce(context, api, urls, concurrency));
+      }
+    }
+    const rows = [median(crawls)];
+    if (curls.length > 0) rows.push(median(curls));
+    if (context.options.sequential) {
+      context.log('cpu: sequential fetch loop');
+      rows.push(await sequentialOnce(context, api, urls));
+    }
+    const [crawl, curl] = [rows[0]!, curls.length > 0 ? rows[1]! : undefined];
+    const server = await api.stop();
+    return {
+      records,
+      pageSize,
+      concurrency,
+      documents: urls.length,
+      runs: rows,
+      crawlToCurl: curl === undefined ? null : Number((crawl.wallS / curl.wallS).toFixed(3)),
+      server: {
+        cpuS: server.userMs === null || server.sysMs === null ? null : Number(((server.userMs + server.sysMs) / 1000).toFixed(2)),
+        peakRssMb: server.maxRssKb === null ? null : Number((server.maxRssKb / 1024).toFixed(1)),
+      },
+    };
+  } finally {
+    await api.stop();
+  }
+}
+
+export async function latencyScenario(context: BenchContext): Promise<LatencyScenario> {
+  const { latencyRecords: records, pageSize, concurrency, latencyMs } = context.options;
+  const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, latencyMs), context.base);
+  try {
+    const urls = documentUrls(api.rootUrl, records, pageSize);
+    const idealPerS = (concurrency * 1000) / latencyMs;
+    context.log(`latency: ${urls.length} documents at ${latencyMs} ms each; ideal ${idealPerS} req/s`);
+    const crawl = await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency);
+    const rows = [crawl.figures];
+    let curlFraction: number | null = null;
+    if (context.curl) {
+      context.log('latency: curl --parallel');
+      const curl = await curlOnce(context, api, urls, concurrency);
+      rows.push(curl);
+      curlFraction = Number((curl.documents / curl.wallS / idealPerS).toFixed(3));
+    }
+    return {
+      latencyMs,
+      records,
+      concurrency,
+      documents: urls.length,
+      idealPerS,
+      runs: rows,
+      crawlFraction: Number((crawl.summary.requests / crawl.figures.wallS / idealPerS).toFixed(3)),
+      crawlFractionInProcess: Number((crawl.summary.requests / crawl.summary.seconds / idealPerS).toFixed(3)),
+      curlFraction,
+    };
+  } finally {
+    await api.stop();
+  }
+}
+
+export async function memoryScenario(context: BenchContext): Promise<MemoryScenario> {
+  const { memoryRecords, pageSize, concurrency } = context.options;
+  const runs: MemoryScenario['runs'] = [];
+  for (const records of memoryRecords) {
+    const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, 0), context.base);
+    try {
+      context.log(`memory: crawl of the sample API with ${records} records per collection`);
+      const crawl = await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency);
+      runs.push({ ...crawl.figures, name: `crawl of ${crawl.summary.documents} documents`, records });
+    } finally {
+      await api.stop();
+    }
+  }
+  const bySize = [...runs].sort((a, b) => a.documents - b.documents);
+  const [small, large] = [bySize[0], bySize.at(-1)];
+  const growth =
+    small?.peakRssMb != null && large?.peakRssMb != null && bySize.length > 1
+      ? Number((large.peakRssMb / small.peakRssMb).toFixed(2))
+      : null;
+  return { concurrency, runs, growth };
+}
