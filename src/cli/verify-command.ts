@@ -1,5 +1,6 @@
 import { ExitCode } from '../errors.js';
 import { withSnapshotDir } from '../archive/index.js';
+import { REPORT_PATH } from '../snapshot/manifest.js';
 import { verifySnapshot } from '../snapshot/verify.js';
 import type { CommandDef } from './command.js';
 
@@ -27,7 +28,11 @@ export const verifyCommand: CommandDef = {
       return ExitCode.invalid;
     }
     if (options.quiet !== true) {
-      io.stdout.write(`${args[0]} is sound: ${result.files} files match SHA256SUMS, ${result.links} links in ${result.documents} documents resolve, every document validates.\n`);
+      const recorded =
+        result.recordedErrors > 0
+          ? `every document validates, except the ${result.recordedErrors} source error${result.recordedErrors === 1 ? '' : 's'} the crawl recorded in ${REPORT_PATH}`
+          : 'every document validates';
+      io.stdout.write(`${args[0]} is sound: ${result.files} files match SHA256SUMS, ${result.links} links in ${result.documents} documents resolve, ${recorded}.\n`);
     }
     return ExitCode.ok;
   },

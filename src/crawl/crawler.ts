@@ -194,6 +194,13 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
           message: `${url} redirects outside the root URL, to ${redirectTarget}; the redirect was not followed.`,
         });
       } else {
+        options.onFinding({
+          url,
+          pointer: '',
+          rule: 'link.redirect',
+          severity: 'warning',
+          message: `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no document there.`,
+        });
         discovered = discover([redirectTarget], url);
       }
       await options.onSettled?.({ url, discovered });

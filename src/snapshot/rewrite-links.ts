@@ -1,7 +1,9 @@
 /**
  * Link rewriting (DESIGN.md §6, `--links`): `relative` turns every in-scope link into the root-relative path at
  * which the snapshot answers it; `absolute` prefixes that path with `--base-url` (the mirror's own address, sub-paths
- * allowed); `original` leaves the source's links untouched. Links the layout cannot place stay as they are.
+ * allowed); `original` leaves the source's links untouched. A link that leaves the snapshot (outside the root, or
+ * refused by the layout) is written as the absolute source URL it resolves to, so that it never points into the
+ * mirror by accident (a source's `/etc/passwd` stays `http://source/etc/passwd`).
  */
 import { visitLinks } from '../jsonapi/links.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
@@ -29,12 +31,14 @@ export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: str
   const prefix = linkPrefix(mode, baseUrl);
   return (link, documentUrl, fromListPage) => {
     let target: string;
+    let absolute: string;
     try {
       target = canonicalUrl(link, documentUrl);
+      absolute = new URL(link, documentUrl).href;
     } catch {
       return undefined;
     }
-    if (!isInScope(target, layout.root)) return undefined;
+    if (!isInScope(target, layout.root)) return absolute === link ? undefined : absolute;
     if (!fromListPage) {
       const location = locate(target, layout.root);
       if (location.kind === 'list' && location.page === 1) {
@@ -42,7 +46,7 @@ export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: str
       }
     }
     const placement = layout.place(target);
-    if (!placement.ok) return undefined;
+    if (!placement.ok) return absolute === link ? undefined : absolute;
     return prefix + placement.servedPath.slice(1);
   };
 }

@@ -2,9 +2,15 @@
  * `verify` (DESIGN.md §3): offline, a snapshot is checked against itself — every file matches SHA256SUMS and no
  * file is missing or extra, every link in every document resolves to a file of the snapshot, and every document
  * validates against the schemas and cross-document rules.
+ *
+ * A faithful mirror keeps the source's own faults: what validation found at crawl time is in the report, so those
+ * findings (and links to documents the report names as dead or unstorable) are counted, not failed; anything the
+ * report does not explain is a problem.
+ *
+ * Each file is read once, synchronously (hash, then parse): many small files make asynchronous reads cost more
+ * in thread-pool round trips than in I/O.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { VerifyError } from '../errors.js';
@@ -15,7 +21,8 @@ import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
 import { Layout, TOP_LEVEL_FILES } from './layout.js';
-import { parseSums, readManifest, SUMS_PATH, type Manifest } from './manifest.js';
+import { parseSums, readManifest, REPORT_PATH, SUMS_PATH, type Manifest } from './manifest.js';
+import { sha256 } from './writer.js';
 import { linkPrefix } from './rewrite-links.js';
 
 export interface VerifyResult {
@@ -25,7 +32,25 @@ export interface VerifyResult {
   links: number;
   /** Sentences naming what is wrong; empty when the snapshot is sound. */
   problems: string[];
+  /** Every validation finding of this run. */
   findings: Finding[];
+  /** Validation errors that the crawl recorded in the report (faults of the source, mirrored faithfully). */
+  recordedErrors: number;
+}
+
+/** Crawl findings that name a URL the snapshot has no file for, on purpose. */
+const UNSTORED_RULES = new Set(['link.dead', 'link.redirect', 'layout.refused', 'layout.collision', 'fetch.failed', 'pagination.runaway', 'scope.redirect']);
+
+const findingKey = (f: Pick<Finding, 'url' | 'pointer' | 'rule'>) => `${f.url}\u0000${f.pointer}\u0000${f.rule}`;
+
+/** The findings the crawl recorded, or none when the report cannot be read (then everything counts). */
+async function recordedFindings(dir: string): Promise<Finding[]> {
+  try {
+    const report = JSON.parse(await readFile(path.join(dir, ...REPORT_PATH.split('/')), 'utf8')) as { findings?: Finding[] };
+    return Array.isArray(report.findings) ? report.findings : [];
+  } catch {
+    return [];
+  }
 }
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {
@@ -36,12 +61,6 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
     else files.push(rel);
   }
   return files;
-}
-
-async function hashFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 function isDocumentFile(file: string): boolean {
@@ -69,17 +88,15 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
   } catch {
     throw new VerifyError(`${dir} has no ${SUMS_PATH}; the snapshot is incomplete. Crawl it again.`);
   }
-  for (const [file, expected] of [...sums].sort()) {
-    if (!files.has(file)) {
-      problems.push(`${file} is listed in ${SUMS_PATH} but missing.`);
-      continue;
-    }
-    const actual = await hashFile(path.join(dir, ...file.split('/')));
-    if (actual !== expected) problems.push(`${file} was changed: its SHA-256 is ${actual}, not ${expected}.`);
+  for (const file of [...sums.keys()].sort()) {
+    if (!files.has(file)) problems.push(`${file} is listed in ${SUMS_PATH} but missing.`);
   }
   for (const file of [...files].sort()) {
     if (!sums.has(file)) problems.push(`${file} is not part of the snapshot (not in ${SUMS_PATH}).`);
   }
+  const recorded = await recordedFindings(dir);
+  const recordedKeys = new Set(recorded.map(findingKey));
+  const unstored = new Set(recorded.filter((f) => UNSTORED_RULES.has(f.rule)).map((f) => f.url));
 
   const { links: mode, baseUrl } = manifest.options;
   const prefix = linkPrefix(mode as 'relative' | 'absolute' | 'original', baseUrl ?? undefined);
@@ -111,12 +128,19 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
   const findings: Finding[] = [];
   let documents = 0;
   let linkCount = 0;
-  for (const file of [...files].filter(isDocumentFile).sort()) {
+  for (const file of [...files].sort()) {
+    const bytes = readFileSync(path.join(dir, ...file.split('/')));
+    const expected = sums.get(file);
+    if (expected !== undefined) {
+      const actual = sha256(bytes);
+      if (actual !== expected) problems.push(`${file} was changed: its SHA-256 is ${actual}, not ${expected}.`);
+    }
+    if (!isDocumentFile(file)) continue;
     const servedPath = layout.servedPathOfFile(file);
     const url = layout.sourceUrlOfServedPath(servedPath);
     let json: unknown;
     try {
-      json = JSON.parse(await readFile(path.join(dir, ...file.split('/')), 'utf8'));
+      json = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
       problems.push(`${file} is not valid JSON (${(error as Error).message}).`);
       continue;
@@ -126,10 +150,12 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
     visitLinks(json, location.kind === 'root', (link) => {
       linkCount += 1;
       const target = targetFile(link, url);
-      if (target === undefined || (target !== null && !files.has(target))) {
+      const source = sourceLink(link);
+      const explained = unstored.has(source ?? canonicalOrSelf(link, url));
+      if (!explained && (target === undefined || (target !== null && !files.has(target)))) {
         problems.push(`${file} links to ${link}, which is not a file of the snapshot.`);
       }
-      return sourceLink(link);
+      return source;
     });
     const check = validateDocument(json, url, layout.root);
     findings.push(...check.findings);
@@ -137,10 +163,27 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
   }
   findings.push(...invariants.finish());
   const errors = findings.filter((f) => f.severity === 'error');
-  for (const finding of errors.slice(0, 20)) {
+  const unexplained = errors.filter((f) => !recordedKeys.has(findingKey(f)));
+  for (const finding of unexplained.slice(0, 20)) {
     problems.push(`${finding.url}${finding.pointer ? ` at ${finding.pointer}` : ''} breaks ${finding.rule}: ${finding.message}`);
   }
-  if (errors.length > 20) problems.push(`… and ${errors.length - 20} more validation errors.`);
-  return { manifest, files: files.size, documents, links: linkCount, problems, findings };
+  if (unexplained.length > 20) problems.push(`… and ${unexplained.length - 20} more validation errors.`);
+  return {
+    manifest,
+    files: files.size,
+    documents,
+    links: linkCount,
+    problems,
+    findings,
+    recordedErrors: errors.length - unexplained.length,
+  };
+}
+
+function canonicalOrSelf(link: string, base: string): string {
+  try {
+    return canonicalUrl(link, base);
+  } catch {
+    return link;
+  }
 }
 

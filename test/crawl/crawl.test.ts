@@ -137,22 +137,29 @@ describe('crawl of the sample API (many small pages)', () => {
     await rm(path.join(deleted, record));
     expect((await verifySnapshot(deleted)).problems.join('\n')).toContain(`${record} is listed in`);
 
-    // A dangling link with a checksum that matches, so only the link check can catch it.
-    const dangling = await copy();
-    const doc = (await readJson(dangling, record)) as { links: Record<string, string> };
-    doc.links.next = '/sms/cv/api/v1/units/page/999/';
-    const text = JSON.stringify(doc);
-    await writeFile(path.join(dangling, record), text);
+    // Edits with a checksum that matches, so only the link check or validation can catch them.
     const { createHash } = await import('node:crypto');
-    const sumsPath = path.join(dangling, META_DIR, 'SHA256SUMS');
-    const sums = (await readFile(sumsPath, 'utf8')).replace(
-      new RegExp(`^[0-9a-f]{64}(  ${record.replace(/[/.]/g, '\\$&')})$`, 'm'),
-      `${createHash('sha256').update(text).digest('hex')}$1`,
-    );
-    await writeFile(sumsPath, sums);
-    const problems = (await verifySnapshot(dangling)).problems.join('\n');
-    expect(problems).not.toContain('was changed');
-    expect(problems).toContain('/sms/cv/api/v1/units/page/999/, which is not a file of the snapshot');
+    const editWithSums = async (edit: (doc: any) => void) => {
+      const dir = await copy();
+      const doc = await readJson(dir, record);
+      edit(doc);
+      const text = JSON.stringify(doc);
+      await writeFile(path.join(dir, record), text);
+      const sumsPath = path.join(dir, META_DIR, 'SHA256SUMS');
+      const sums = (await readFile(sumsPath, 'utf8')).replace(
+        new RegExp(`^[0-9a-f]{64}(  ${record.replace(/[/.]/g, '\\$&')})$`, 'm'),
+        `${createHash('sha256').update(text).digest('hex')}$1`,
+      );
+      await writeFile(sumsPath, sums);
+      return (await verifySnapshot(dir)).problems.join('\n');
+    };
+    const dangling = await editWithSums((doc) => (doc.links.next = '/sms/cv/api/v1/units/page/999/'));
+    expect(dangling).not.toContain('was changed');
+    expect(dangling).toContain('/sms/cv/api/v1/units/page/999/, which is not a file of the snapshot');
+
+    const invalid = await editWithSums((doc) => (doc.meta.pagination.count = 'many'));
+    expect(invalid).not.toContain('was changed');
+    expect(invalid).toMatch(/units\/\?page\[number\]=2 at \/meta\/pagination\/count breaks/);
   }, 60_000);
 
   it('classifies every stored document URL as the API does', () => {

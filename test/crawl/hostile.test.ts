@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, OutputDirError, TooManyDocumentsError } from '../../src/errors.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { verifySnapshot } from '../../src/snapshot/verify.js';
 import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
@@ -90,6 +91,15 @@ describe('a hostile server', () => {
       // The well-behaved record is stored; the crawl ends normally, with the errors in the report.
       expect(existsSync(path.join(out, 'api/units/1/index.html'))).toBe(true);
       expect(result.report.errors).toBeGreaterThan(0);
+      // Links that leave the snapshot are written as absolute source URLs, never as paths into the mirror.
+      const page = await readFile(path.join(out, 'api/units/page/1/index.html'), 'utf8');
+      expect(page).toContain(`"${hostile.url}/etc/passwd"`);
+      expect(page).toContain('"http://evil.invalid/x"');
+      expect(page).not.toContain('"/etc/passwd"');
+      // The mirror is faithful to a faulty source: verify accepts what the report records, and only that.
+      const verified = await verifySnapshot(out);
+      expect(verified.problems.join("\n")).toEqual("");
+      expect(verified.recordedErrors).toBeGreaterThan(0);
     } finally {
       await hostile.close();
       await victim.close();
