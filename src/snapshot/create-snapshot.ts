@@ -2,9 +2,7 @@
  * `crawl` as a library call: the whole pipeline of DESIGN.md §2, from the root URL to a published snapshot.
  * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createClock, type Clock } from '../clock.js';
 import { crawl, type CrawledDocument } from '../crawl/crawler.js';
@@ -25,10 +23,18 @@ import { formatSummary, type ValidationReport } from '../validate/report.js';
 import { validateDocument } from '../validate/validate-document.js';
 import { USER_AGENT } from '../version.js';
 import { finalizeSnapshot } from './finalize.js';
-import { Journal, JOURNAL_FILE, type JournalEntry } from './journal.js';
+import { Journal, type JournalEntry } from './journal.js';
 import { Layout } from './layout.js';
 import { REPORT_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
-import { assertNoSymlinks, assertReplaceable, outputPaths, publish, recoverInterruptedPublish, type OutputPaths } from './publish.js';
+import {
+  assertReplaceable,
+  outputPaths,
+  prepareStaging,
+  publish,
+  recoverInterruptedPublish,
+  replayJournal,
+  type OutputPaths,
+} from './staging.js';
 import { createLinkRewriter, rewriteDocumentLinks, type LinkMode } from './rewrite-links.js';
 import { RunState } from './run-state.js';
 import { FileCollisionError, TreeWriter } from './writer.js';
@@ -89,9 +95,6 @@ export const DEFAULTS = {
   collectionIndex: 'complete' as CollectionIndexMode,
 };
 
-/** The options a staging directory was started with; a resumed crawl must use the same. */
-const RUN_FILE = 'run.json';
-
 /** Parses `Name: value` headers; throws UsageError naming the bad one (without its value). */
 export function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -136,48 +139,6 @@ function manifestOptions(options: SnapshotOptions, headers: Record<string, strin
   };
 }
 
-async function hashFile(file: string): Promise<string | null> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch {
-    return null;
-  }
-  return hash.digest('hex');
-}
-
-/** Prepares the staging directory: fresh, or (with --resume) the one an earlier run left, checked. */
-async function prepareStaging(paths: OutputPaths, options: SnapshotOptions, run: object): Promise<void> {
-  if (options.fresh && options.resume) throw new UsageError('--fresh and --resume contradict each other; give one.');
-  if (options.fresh) await rm(paths.staging, { recursive: true, force: true });
-  if (options.resume) {
-    let earlier: string;
-    try {
-      earlier = await readFile(path.join(paths.staging, RUN_FILE), 'utf8');
-    } catch {
-      throw new OutputDirError(`There is no interrupted crawl to resume at ${paths.staging}; run without --resume.`);
-    }
-    if (earlier !== JSON.stringify(run)) {
-      throw new OutputDirError(
-        `The crawl in ${paths.staging} was started with other settings (${earlier}); ` +
-          'resume it with the same root URL, --links, --base-url and --collection-index, or start over with --fresh.',
-      );
-    }
-    await assertNoSymlinks(paths.stagedTree);
-    return;
-  }
-  try {
-    await mkdir(paths.staging);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new OutputDirError(
-      `An earlier crawl into ${paths.out} did not finish; its work is in ${paths.staging}. ` +
-        'Run again with --resume to continue it, or with --fresh to discard it and start over.',
-    );
-  }
-  await writeFile(path.join(paths.staging, RUN_FILE), JSON.stringify(run));
-}
-
 export async function createSnapshot(options: SnapshotOptions): Promise<SnapshotResult> {
   const clock = options.clock ?? createClock();
   const startedMs = clock.monotonicMs();
@@ -189,27 +150,20 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const paths = outputPaths(options.out);
   await recoverInterruptedPublish(paths);
   await assertReplaceable(paths);
-  await prepareStaging(paths, options, { root, links: recorded.links, baseUrl: recorded.baseUrl, collectionIndex: recorded.collectionIndex });
+  await prepareStaging(
+    paths,
+    { fresh: options.fresh === true, resume: options.resume === true },
+    { root, links: recorded.links, baseUrl: recorded.baseUrl, collectionIndex: recorded.collectionIndex },
+  );
 
   const layout = new Layout(root);
   const writer = new TreeWriter(paths.stagedTree);
   const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
   const invariants = new InvariantChecker(root);
   const state = new RunState(root, invariants, writer);
-  const journalPath = path.join(paths.staging, JOURNAL_FILE);
-
-  if (options.resume) {
-    for await (const entry of Journal.read(journalPath)) {
-      // A file that does not hash as journaled was cut short or changed: its document is fetched again.
-      if (entry.t === 'doc' && entry.file !== null) {
-        const actual = await hashFile(path.join(paths.stagedTree, ...entry.file.path.split('/')));
-        if (actual !== entry.file.sha256) continue;
-      }
-      state.apply(entry);
-    }
-  }
+  if (options.resume) await replayJournal(paths, state);
   const resumed = state.documents;
-  const journal = Journal.open(journalPath);
+  const journal = Journal.open(paths.journal);
   const record = (entry: JournalEntry): void => {
     state.apply(entry);
     journal.append(entry);

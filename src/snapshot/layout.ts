@@ -10,8 +10,9 @@
  *
  * File paths returned here are relative POSIX paths inside the snapshot directory.
  */
-import { canonicalUrl, isInScope } from '../url/canonical-url.js';
+import { canonicalUrl, isInScope, urlParts } from '../url/canonical-url.js';
 import { locate } from '../url/api-location.js';
+import { Memo } from '../url/memo.js';
 
 export const INDEX_FILE = 'index.html';
 export const PAGE_SEGMENT = 'page';
@@ -48,20 +49,37 @@ export function unsafeSegmentReason(segment: string): string | null {
   return null;
 }
 
+/** Verdicts on recently seen raw segments: a crawl meets the same names and ids over and over. */
+const segmentVerdicts = new Memo<{ segment: string } | { reason: string }>(4096);
+
+function decodedSegment(part: string): { segment: string } | { reason: string } {
+  let verdict = segmentVerdicts.get(part);
+  if (verdict === undefined) {
+    verdict = judgeSegment(part);
+    segmentVerdicts.set(part, verdict);
+  }
+  return verdict;
+}
+
+function judgeSegment(part: string): { segment: string } | { reason: string } {
+  let segment: string;
+  try {
+    segment = part.includes('%') ? decodeURIComponent(part) : part;
+  } catch {
+    return { reason: 'a path segment has a malformed percent-encoding' };
+  }
+  const reason = unsafeSegmentReason(segment);
+  return reason === null ? { segment } : { reason };
+}
+
 function decodedSegments(pathname: string): string[] | string {
   const raw = pathname.split('/').slice(1);
   if (raw.at(-1) === '') raw.pop();
   const decoded: string[] = [];
   for (const part of raw) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(part);
-    } catch {
-      return 'a path segment has a malformed percent-encoding';
-    }
-    const reason = unsafeSegmentReason(segment);
-    if (reason !== null) return reason;
-    decoded.push(segment);
+    const verdict = decodedSegment(part);
+    if ('reason' in verdict) return verdict.reason;
+    decoded.push(verdict.segment);
   }
   return decoded;
 }
@@ -74,6 +92,8 @@ function encodePath(segments: string[], trailingSlash: boolean): string {
 export class Layout {
   readonly root: string;
   private readonly rootSegmentCount: number;
+  /** Placements of recently asked canonical URLs (the rewriter asks for every link of every document). Frozen. */
+  readonly #placements = new Memo<Placement>(16_384);
 
   /** `root` is the canonical root URL (ending in `/`). */
   constructor(root: string) {
@@ -84,7 +104,16 @@ export class Layout {
   /** Where the document at `url` is stored, or why it cannot be stored. */
   place(url: string): Placement {
     const canonical = canonicalUrl(url);
-    const parsed = new URL(canonical);
+    let placement = this.#placements.get(canonical);
+    if (placement === undefined) {
+      placement = Object.freeze(this.#place(canonical));
+      this.#placements.set(canonical, placement);
+    }
+    return placement;
+  }
+
+  #place(canonical: string): Placement {
+    const parsed = urlParts(canonical);
     const segments = decodedSegments(parsed.pathname);
     if (typeof segments === 'string') return { ok: false, reason: segments };
     if (!isInScope(canonical, this.root)) return { ok: false, reason: 'it is outside the root URL' };
@@ -170,11 +199,11 @@ export class Layout {
   }
 
   rootSegments(): string[] {
-    return new URL(this.root).pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+    return urlParts(this.root).pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
   }
 
   /** The served path of the root, e.g. `/sms/cv/api/v1/`. */
   rootPath(): string {
-    return new URL(this.root).pathname;
+    return urlParts(this.root).pathname;
   }
 }
