@@ -28,7 +28,7 @@ async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestSe
 
 /** An --out holding a previous snapshot, and its hashes, to prove a failed run leaves it exactly as it was. */
 async function previousSnapshot(): Promise<{ out: string; before: Record<string, string> }> {
-  const api = await startSampleApi({ records: 2, pageSize: 5 });
+  const api = await startSampleApi({ records: 1, pageSize: 5 });
   const out = path.join(await tempDir(), 'out');
   try {
     await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({}) });
