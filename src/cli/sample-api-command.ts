@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { startSampleApi, type SampleApiOptions } from '../sample-api/index.js';
+import { UsageError } from '../errors.js';
+import { LATEST_RELEASE, MIN_RECORDS_FOR_RELEASE, startSampleApi, type SampleApiOptions } from '../sample-api/index.js';
 import type { CommandDef, OptionDef, OptionValues } from './command.js';
 
 export const SAMPLE_API_OPTIONS: OptionDef[] = [
@@ -8,15 +9,29 @@ export const SAMPLE_API_OPTIONS: OptionDef[] = [
   { name: 'latency', type: 'number', placeholder: 'ms', default: 0, min: 0, description: 'Delay before each response.' },
   { name: 'fault-rate', type: 'number', placeholder: 'p', default: 0, min: 0, max: 1, description: 'Share of requests answered with a fault (500, 503, 429, reset, stall, truncated or corrupt body); at most 3 in a row per URL.' },
   { name: 'seed', type: 'number', placeholder: 's', default: 1, min: 0, description: 'Seed of the deterministic data set and faults.' },
+  {
+    name: 'release',
+    type: 'number',
+    placeholder: 'n',
+    default: 0,
+    min: 0,
+    max: LATEST_RELEASE,
+    description: `Release of the data set: 1 is the "next release" of the same seed, with known additions, removals, edits, a PENDING term accepted, a rename and retargeted relationships (needs --records ${MIN_RECORDS_FOR_RELEASE} or more).`,
+  },
 ];
 
 export function sampleApiOptions(options: OptionValues): SampleApiOptions {
+  if (!Number.isInteger(options.release)) throw new UsageError(`--release takes a whole number, not ${String(options.release)}.`);
+  if ((options.release as number) > 0 && (options.records as number) < MIN_RECORDS_FOR_RELEASE) {
+    throw new UsageError(`--release ${String(options.release)} edits the first ${MIN_RECORDS_FOR_RELEASE} records of a collection; give --records ${MIN_RECORDS_FOR_RELEASE} or more.`);
+  }
   return {
     records: options.records as number,
     pageSize: options['page-size'] as number,
     latencyMs: options.latency as number,
     faultRate: options['fault-rate'] as number,
     seed: options.seed as number,
+    release: options.release as number,
   };
 }
 

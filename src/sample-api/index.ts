@@ -9,6 +9,7 @@ export {
   type AttributeValue,
   type RelationshipValue,
 } from './sample-data.js';
+export { LATEST_RELEASE, MIN_RECORDS_FOR_RELEASE, type ReleaseChange } from './release.js';
 export {
   CATALOGUE,
   GLOBAL_ATTRIBUTES,

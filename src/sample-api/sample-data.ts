@@ -8,6 +8,10 @@
  * - a PENDING SiteUsage with a requester, null global_provenance and empty site_types, next to ACCEPTED records
  *   with no requester, a provenance and linked site types (spec 3);
  * - null and empty-string attributes (spec 2.3), non-ASCII text, action categories with and without action types.
+ *
+ * `release: 1` gives the "next release" of the same seed and size: release 0 with the known edits of release.ts
+ * (additions, removals, attribute edits, a PENDING term accepted, a rename, retargeted relationships), listed in
+ * `changes` so that a diff of the two can be checked against them.
  */
 import {
   CATALOGUE,
@@ -15,6 +19,7 @@ import {
   GLOBAL_PROVENANCES,
   type CollectionDefinition,
 } from './catalogue.js';
+import { applyRelease, releaseDate, type ReleaseChange } from './release.js';
 import { createRandom, hash32, type Random } from './hash.js';
 import {
   CATEGORIES,
@@ -50,7 +55,11 @@ export interface SampleData {
   readonly seed: number;
   /** Base records per collection. */
   readonly records: number;
-  /** Sent as the root index's Last-Modified. */
+  /** 0, or the later release whose edits `changes` lists. */
+  readonly release: number;
+  /** What this release changed relative to release 0 of the same seed and size: every record-level difference. */
+  readonly changes: readonly ReleaseChange[];
+  /** Sent as the root index's Last-Modified; later for a later release. */
   readonly lastModified: Date;
   /** Every collection of spec 2.2, in root-index order. */
   readonly collections: readonly SampleCollection[];
@@ -60,9 +69,12 @@ export interface SampleData {
 export interface SampleDataOptions {
   seed?: number;
   records?: number;
+  /** 0 (the default) or 1, the "next release": a known set of edits (release.ts); needs records >= 5. */
+  release?: number;
 }
 
-type MutableRecord = { id: string; attributes: Record<string, AttributeValue>; relationships: Record<string, RelationshipValue> };
+/** A record while the data set is built (release.ts edits these). */
+export type MutableRecord = { id: string; attributes: Record<string, AttributeValue>; relationships: Record<string, RelationshipValue> };
 
 /** Ascending ids starting near 1, with a gap after the first and more at random. */
 function makeIds(count: number, first: number, random: Random): string[] {
@@ -104,6 +116,7 @@ class Builder {
   constructor(
     readonly seed: number,
     readonly count: number,
+    readonly release: number,
   ) {
     for (const def of CATALOGUE) {
       if (def.kind === 'community') continue;
@@ -288,6 +301,7 @@ class Builder {
     for (const def of CATALOGUE) {
       if (def.kind === 'community' && def.root !== undefined) this.records.set(def.name, this.communityRecords(def, def.root));
     }
+    const changes = applyRelease(this.records, this.release, this.count);
     const collections = CATALOGUE.map((def): SampleCollection => {
       const records = this.records.get(def.name) ?? [];
       return { ...def, records, byId: new Map(records.map((record) => [record.id, record])) };
@@ -297,7 +311,9 @@ class Builder {
     return {
       seed: this.seed,
       records: this.count,
-      lastModified: new Date(Date.UTC(2024, 0, 1) + day * 86_400_000 + 9 * 3_600_000),
+      release: this.release,
+      changes,
+      lastModified: releaseDate(new Date(Date.UTC(2024, 0, 1) + day * 86_400_000 + 9 * 3_600_000), this.release),
       collections,
       byName: new Map(collections.map((collection) => [collection.name, collection])),
     };
@@ -311,5 +327,5 @@ export function createSampleData(options: SampleDataOptions = {}): SampleData {
     throw new RangeError(`records must be a whole number >= 0, got ${records}`);
   }
   if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number, got ${seed}`);
-  return new Builder(seed, records).build();
+  return new Builder(seed, records, options.release ?? 0).build();
 }

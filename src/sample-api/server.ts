@@ -28,6 +28,8 @@ export interface SampleApiOptions {
   /** Share of requests (0..1) that fail; never more than three times in a row for one URL. */
   faultRate?: number;
   seed?: number;
+  /** 0, or 1 for the data set's "next release" (sample-data.ts, release.ts); 1 needs records >= 5. */
+  release?: number;
   /** gzip/br when the request's Accept-Encoding asks for it. */
   compress?: boolean;
   /** How long a 'stall' fault holds the connection before destroying it. */
@@ -92,7 +94,7 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   const faultRate = options.faultRate ?? 0;
   if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`sample API option faultRate must be in 0..1, got ${faultRate}.`);
   const compress = options.compress ?? true;
-  const data = createSampleData({ seed, records: wholeNumber('records', options.records ?? 12, 0) });
+  const data = createSampleData({ seed, records: wholeNumber('records', options.records ?? 12, 0), release: options.release ?? 0 });
   const context: EndpointContext = { data, rootPath, pageSize, collections: new Set(data.byName.keys()) };
   const faults = new FaultPlan(seed, faultRate);
   const requestLog: RequestLogEntry[] = [];
