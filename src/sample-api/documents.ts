@@ -3,15 +3,10 @@
  * the address the client used; collection, page and relationship links carry `format=api` as the real service's
  * do (spec 2.4, 4.1), a record's `links.self` has no query (spec 2.1).
  */
+import { listDocument as buildListDocument, pageLinkQuery } from '../jsonapi/query-document.js';
 import type { RelationshipDefinition } from './catalogue.js';
-import type { ListPage } from './list-query.js';
-import { PAGE_NUMBER } from './list-query.js';
+import { sourceOf, type ListPage } from './list-query.js';
 import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
-
-/** Python's urlencode (quote_plus), which the real service uses to build page links: `[` `]` become %5B %5D. */
-function encodeQueryPart(text: string): string {
-  return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
 
 /** Every link spelling of the API below `root` (absolute, ending in `/`). */
 export class ApiLinks {
@@ -23,10 +18,7 @@ export class ApiLinks {
 
   /** spec 4.1: page links contain format=api and page%5Bnumber%5D=<n>; the query is sorted, as DRF writes it. */
   page(collection: string, page: number, extra: ReadonlyArray<readonly [string, string]> = []): string {
-    const params: Array<readonly [string, string]> = [...extra, ['format', 'api'], [PAGE_NUMBER, String(page)]];
-    params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const query = params.map(([key, value]) => `${encodeQueryPart(key)}=${encodeQueryPart(value)}`).join('&');
-    return `${this.root}${collection}/?${query}`;
+    return `${this.root}${collection}/?${pageLinkQuery([...extra, ['format', 'api']], page)}`;
   }
 
   record(collection: string, id: string): string {
@@ -102,19 +94,16 @@ export function rootDocument(links: ApiLinks, data: SampleData): unknown {
   return { data: members };
 }
 
-/** spec 4.1 */
-export function listDocument(links: ApiLinks, collection: SampleCollection, page: ListPage<SampleRecord>): unknown {
-  const pageLink = (n: number): string => links.page(collection.name, n, page.linkParams);
-  return {
-    links: {
-      first: pageLink(1),
-      last: pageLink(page.pages),
-      next: page.page < page.pages ? pageLink(page.page + 1) : null,
-      prev: page.page > 1 ? pageLink(page.page - 1) : null,
-    },
+/** spec 4.1, with `included` when the query asked for it. */
+export function listDocument(links: ApiLinks, collection: SampleCollection, page: ListPage): unknown {
+  return buildListDocument({
+    pageLink: (n) => links.page(collection.name, n, page.linkParams),
     data: page.items.map((record) => resourceObject(links, collection, record)),
-    meta: { pagination: { page: page.page, pages: page.pages, count: page.count } },
-  };
+    included: page.included?.map((entry) => resourceObject(links, sourceOf(entry), entry.record)) ?? null,
+    page: page.page,
+    pages: page.pages,
+    count: page.count,
+  });
 }
 
 export function recordDocument(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {

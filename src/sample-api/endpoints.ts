@@ -14,7 +14,8 @@ import {
   relationshipDocument,
   rootDocument,
 } from './documents.js';
-import { PAGE_NUMBER, parseQuery, selectPage, type ParsedQuery } from './list-query.js';
+import { QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
+import { parseQuery, selectPage, type ParsedQuery } from './list-query.js';
 import { selectRenderer } from './negotiation.js';
 import { HTML, JSON_API, type Reply } from './respond.js';
 import { allowOf, matchRoute, type Route } from './routes.js';
@@ -38,8 +39,6 @@ export interface EndpointRequest {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const READ_ALLOW = 'GET, HEAD, OPTIONS';
-const LIST_PARAMETERS: ReadonlySet<string> = new Set([PAGE_NUMBER]);
-const NO_PARAMETERS: ReadonlySet<string> = new Set();
 
 export function errorReply(error: ApiError, allow?: string): Reply {
   const headers: Record<string, string> = { Vary: 'Accept', ...error.headers };
@@ -73,7 +72,8 @@ function documentOf(context: EndpointContext, route: Endpoint, query: ParsedQuer
   const collection = collectionOf(context, route.collection);
   switch (route.kind) {
     case 'list': {
-      const page = selectPage(collection.records, query, context.pageSize);
+      if (query.list === null) throw new Error('a list route without a list query');
+      const page = selectPage(context.data, collection, query.list, context.pageSize);
       return [listDocument(links, collection, page), `${collection.type} List`];
     }
     case 'record':
@@ -113,7 +113,7 @@ export function answer(context: EndpointContext, request: EndpointRequest): Repl
   }
   const allow = allowOf(route);
   try {
-    const query = parseQuery(request.rawQuery, route.kind === 'list' ? LIST_PARAMETERS : NO_PARAMETERS);
+    const query = parseQuery(request.rawQuery, route.kind === 'list');
     const renderer = selectRenderer(request.accept, query.format);
     if (renderer === 'not-found') throw notFound();
     if (renderer === 'not-acceptable') {
@@ -139,6 +139,11 @@ export function answer(context: EndpointContext, request: EndpointRequest): Repl
     return { status: 200, headers, body: JSON.stringify(document), contentType: JSON_API, etag: true };
   } catch (error) {
     if (error instanceof ApiError) return errorReply(error, allow);
+    if (error instanceof QueryError) {
+      // The query engine's errors, in the one shape `cv-snapshot serve` answers them too.
+      const body = JSON.stringify(queryErrorDocument(error));
+      return { status: error.status, headers: { Vary: 'Accept', Allow: allow }, body, contentType: JSON_API };
+    }
     throw error;
   }
 }

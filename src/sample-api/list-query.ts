@@ -1,72 +1,115 @@
 /**
- * Query strings of the sample API and the list engine. Parsing turns a raw query into decoded parameters and
- * rejects any the endpoint does not know (the real service's QueryParameterValidationFilter answers 400). The list
- * engine takes a collection's records and the parsed query and returns one page: a later query engine (page[size],
- * sort, filter, include) replaces `selectPage` without touching the HTTP or document code.
+ * Query strings of the sample API, answered by the shared query engine (src/jsonapi/query*.ts) so that
+ * `cv-snapshot serve` answers every query exactly as this source does. A list takes `page[number]`, `page[size]`,
+ * `sort`, `filter[...]` and `include`; any other address takes only `format`. A wrong parameter is kept as the
+ * `problem` rather than thrown, because the real service negotiates the media type (406) before it validates the
+ * query.
  */
-import { ApiError, invalidParameter } from './api-error.js';
+import { QueryError } from '../jsonapi/query-error.js';
+import { runListQuery, type CollectionSchema, type IncludedRecord, type QueryCollection, type RecordAccess } from '../jsonapi/query-run.js';
+import { FORMAT, PAGE_NUMBER, decodeQuery, parseListQuery, parsePlainQuery, type ListQuery } from '../jsonapi/query.js';
+import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
 
-export const PAGE_NUMBER = 'page[number]';
-export const FORMAT = 'format';
+export { FORMAT, PAGE_NUMBER };
 
 export interface ParsedQuery {
   /** Last `format` value, or null. */
   readonly format: string | null;
-  /** Every other parameter, decoded (`page%5Bnumber%5D` is `page[number]`), last value wins. */
-  readonly params: ReadonlyMap<string, string>;
-  /**
-   * The first parameter the endpoint does not accept, as the 400 to answer. Kept rather than thrown because the
-   * real service negotiates the media type (406) before it validates the query.
-   */
-  readonly problem: ApiError | null;
+  /** The list query, on a list address without problem. */
+  readonly list: ListQuery | null;
+  /** The 400 to answer once negotiation has passed, or null. */
+  readonly problem: QueryError | null;
 }
 
-/** Decodes `rawQuery` (without `?`); parameters outside `allowed` (besides `format`) or repeated are a problem. */
-export function parseQuery(rawQuery: string, allowed: ReadonlySet<string>): ParsedQuery {
+function lastFormat(rawQuery: string): string | null {
   let format: string | null = null;
-  let problem: ApiError | null = null;
-  const params = new Map<string, string>();
-  if (rawQuery === '') return { format, params, problem };
-  for (const [key, value] of new URLSearchParams(rawQuery)) {
-    if (key === FORMAT) {
-      format = value;
-    } else if (!allowed.has(key)) {
-      problem ??= invalidParameter(key, `invalid query parameter: ${key}`);
-    } else if (params.has(key)) {
-      problem ??= invalidParameter(key, `repeated query parameter not allowed: ${key}`);
-    } else {
-      params.set(key, value);
-    }
-  }
-  return { format, params, problem };
+  for (const [key, value] of decodeQuery(rawQuery)) if (key === FORMAT) format = value;
+  return format;
 }
 
-export interface ListPage<T> {
-  readonly items: readonly T[];
+export function parseQuery(rawQuery: string, isList: boolean): ParsedQuery {
+  try {
+    if (isList) {
+      const list = parseListQuery(rawQuery);
+      return { format: list.format, list, problem: null };
+    }
+    return { format: parsePlainQuery(rawQuery), list: null, problem: null };
+  } catch (error) {
+    if (error instanceof QueryError) return { format: lastFormat(rawQuery), list: null, problem: error };
+    throw error;
+  }
+}
+
+export interface ListPage {
+  readonly items: readonly SampleRecord[];
   /** spec 4.1 meta.pagination */
   readonly page: number;
   readonly pages: number;
   readonly count: number;
-  /** Parameters other than format and page[number] that the page links must carry (none yet). */
+  /** Parameters other than page[number] that the page links carry. */
   readonly linkParams: ReadonlyArray<readonly [string, string]>;
+  /** What `include` asked for, or null when it was not asked. */
+  readonly included: ReadonlyArray<IncludedRecord<SampleRecord>> | null;
 }
 
-const invalidPage = (): ApiError => new ApiError(404, 'Invalid page.', 'not_found', { parameter: PAGE_NUMBER });
+type SampleQueryCollection = QueryCollection<SampleRecord> & { readonly source: SampleCollection };
 
-/** Django's Paginator: an empty list still has page 1; `last` names the last page; anything else invalid is 404. */
-function pageNumber(raw: string | undefined, pages: number): number {
-  if (raw === undefined || raw === '') return 1;
-  if (raw === 'last') return pages;
-  if (!/^\s*\+?\d+\s*$/.test(raw)) throw invalidPage();
-  return Number.parseInt(raw.trim(), 10);
+function schemaOf(collection: SampleCollection): CollectionSchema {
+  return {
+    attributes: new Set(collection.attributes),
+    relationships: new Map(
+      collection.relationships.map((definition) => [definition.name, { kind: definition.kind, targetType: definition.targetType }]),
+    ),
+  };
 }
 
-/** One page of `records` at `pageSize` per page (spec 4.1). */
-export function selectPage<T>(records: readonly T[], query: ParsedQuery, pageSize: number): ListPage<T> {
-  const count = records.length;
-  const pages = Math.max(1, Math.ceil(count / pageSize));
-  const page = pageNumber(query.params.get(PAGE_NUMBER), pages);
-  if (page < 1 || page > pages) throw invalidPage();
-  const start = (page - 1) * pageSize;
-  return { items: records.slice(start, start + pageSize), page, pages, count, linkParams: [] };
+/** The engine's view of a data set, built once per data set. */
+const views = new WeakMap<SampleData, { byName: Map<string, SampleQueryCollection>; access: RecordAccess<SampleRecord> }>();
+
+function viewOf(data: SampleData) {
+  let view = views.get(data);
+  if (view === undefined) {
+    const byName = new Map<string, SampleQueryCollection>();
+    const byType = new Map<string, SampleQueryCollection>();
+    for (const collection of data.collections) {
+      const entry: SampleQueryCollection = {
+        name: collection.name,
+        type: collection.type,
+        schema: schemaOf(collection),
+        records: collection.records,
+        byId: (id) => collection.byId.get(id),
+        source: collection,
+      };
+      byName.set(collection.name, entry);
+      byType.set(collection.type, entry);
+    }
+    const access: RecordAccess<SampleRecord> = {
+      id: (record) => record.id,
+      attribute: (record, name) => record.attributes[name],
+      targets: (record, name) => {
+        const value = record.relationships[name];
+        if (value === undefined) return null;
+        if (value === null) return [];
+        return typeof value === 'string' ? [value] : value;
+      },
+      collectionOfType: (type) => byType.get(type),
+    };
+    view = { byName, access };
+    views.set(data, view);
+  }
+  return view;
+}
+
+/** The page of `collection` that `query` asks for, at `pageSize` records per page unless it says otherwise. */
+export function selectPage(data: SampleData, collection: SampleCollection, query: ListQuery, pageSize: number): ListPage {
+  const view = viewOf(data);
+  const entry = view.byName.get(collection.name);
+  if (entry === undefined) throw new Error(`unknown collection ${collection.name}`);
+  const result = runListQuery(entry, query, view.access, pageSize);
+  return { ...result, linkParams: query.linkParams.filter(([key]) => key !== FORMAT) };
+}
+
+/** The sample collection an included record comes from. */
+export function sourceOf(included: IncludedRecord<SampleRecord>): SampleCollection {
+  return (included.collection as SampleQueryCollection).source;
 }
