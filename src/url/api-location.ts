@@ -2,7 +2,8 @@
  * Where a canonical URL sits in the API (spec §4): the root index, a collection list page, a record, a
  * relationship self address or a related address. Pure: it reads only the URL and the root.
  */
-import { pageNumberOf } from './canonical-url.js';
+import { pageNumberOf, urlParts } from './canonical-url.js';
+import { Memo } from './memo.js';
 
 export type ApiLocation =
   | { kind: 'root' }
@@ -16,8 +17,8 @@ export type ApiLocationKind = ApiLocation['kind'];
 
 /** Path segments of `canonical` below `root`, percent-decoded; null when outside the root's path. */
 export function segmentsBelowRoot(canonical: string, root: string): string[] | null {
-  const url = new URL(canonical);
-  const rootUrl = new URL(root);
+  const url = urlParts(canonical);
+  const rootUrl = urlParts(root);
   if (url.origin !== rootUrl.origin) return null;
   let rest: string;
   if (url.pathname.startsWith(rootUrl.pathname)) rest = url.pathname.slice(rootUrl.pathname.length);
@@ -26,6 +27,7 @@ export function segmentsBelowRoot(canonical: string, root: string): string[] | n
   const segments = rest.split('/');
   if (segments.at(-1) === '') segments.pop();
   return segments.map((s) => {
+    if (!s.includes('%')) return s;
     try {
       return decodeURIComponent(s);
     } catch {
@@ -34,16 +36,34 @@ export function segmentsBelowRoot(canonical: string, root: string): string[] | n
   });
 }
 
+/** Locations of recently asked URLs, per root (a process rarely has more than one). Frozen: they are shared. */
+const memos = new Map<string, Memo<ApiLocation>>();
+
 export function locate(canonical: string, root: string): ApiLocation {
+  let memo = memos.get(root);
+  if (memo === undefined) {
+    if (memos.size >= 8) memos.clear();
+    memos.set(root, (memo = new Memo<ApiLocation>(16_384)));
+  }
+  let location = memo.get(canonical);
+  if (location === undefined) {
+    location = Object.freeze(computeLocation(canonical, root));
+    memo.set(canonical, location);
+  }
+  return location;
+}
+
+function computeLocation(canonical: string, root: string): ApiLocation {
   const segments = segmentsBelowRoot(canonical, root);
   if (segments === null) return { kind: 'other' };
-  const hasQuery = new URL(canonical).search !== '';
+  const { pathname, search } = urlParts(canonical);
+  const hasQuery = search !== '';
   const [collection, id, third, fourth] = segments;
   if (collection === undefined) return hasQuery ? { kind: 'other' } : { kind: 'root' };
   if (id === undefined) {
     // The slash-less collection URL is another document (a redirect on the real service), not page 1.
-    if (!new URL(canonical).pathname.endsWith('/')) return { kind: 'other' };
-    const onlyPageQuery = [...new URL(canonical).searchParams.keys()].every((k) => k === 'page[number]');
+    if (!pathname.endsWith('/')) return { kind: 'other' };
+    const onlyPageQuery = [...new URLSearchParams(search).keys()].every((k) => k === 'page[number]');
     return onlyPageQuery ? { kind: 'list', collection, page: pageNumberOf(canonical) } : { kind: 'other' };
   }
   if (hasQuery) return { kind: 'other' };

@@ -6,7 +6,48 @@
  * - The remaining query is sorted; fragments are dropped.
  */
 
+import { Memo } from './memo.js';
+
 const PAGE_NUMBER = 'page[number]';
+/** An absolute http(s) URL: `new URL` ignores any base for it. */
+const ABSOLUTE_HTTP = /^https?:\/\//i;
+/** Entries per memo generation: enough for the links of the documents in flight, small next to the URL set. */
+const MEMO_SIZE = 16_384;
+
+/** The parts of a URL that scope, location and layout read, as `new URL` gives them. */
+export interface UrlParts {
+  readonly origin: string;
+  readonly pathname: string;
+  /**
+   * `?` and the query, or empty. For a canonical URL its percent-encoding may differ from `new URL(url).search`
+   * (`'` stays as it is), never the parameters it decodes to, which is all that anyone reads from it.
+   */
+  readonly search: string;
+}
+
+const partsMemo = new Memo<UrlParts>(MEMO_SIZE);
+/** Input (absolute) or base and input (relative) → canonical spelling. */
+const canonicalMemo = new Memo<string>(MEMO_SIZE);
+
+function partsOf(url: URL): UrlParts {
+  return { origin: url.origin, pathname: url.pathname, search: url.search };
+}
+
+/** Origin, path and query of `url` (throws as `new URL` does); remembered for URLs asked about recently. */
+export function urlParts(url: string): UrlParts {
+  let parts = partsMemo.get(url);
+  if (parts === undefined) {
+    parts = partsOf(new URL(url));
+    partsMemo.set(url, parts);
+  }
+  return parts;
+}
+
+/** Whether `base` parses as a URL, as `new URL(input, base)` requires even when `input` is absolute. */
+function parsableBase(base: string): boolean {
+  if (partsMemo.get(base) !== undefined) return true;
+  return URL.canParse(base);
+}
 
 /** Thrown for text that is not an absolute http(s) URL. */
 export class InvalidUrlError extends Error {
@@ -23,6 +64,18 @@ function encodeQueryPart(text: string): string {
 
 /** Parses `input` (resolved against `base` when relative) and returns its canonical spelling. */
 export function canonicalUrl(input: string, base?: string): string {
+  // An absolute link means the same whatever document it is found in, so it is remembered by itself.
+  const key = base === undefined || (ABSOLUTE_HTTP.test(input) && parsableBase(base)) ? input : `${base}\n${input}`;
+  const known = canonicalMemo.get(key);
+  if (known !== undefined) return known;
+  const canonical = computeCanonicalUrl(input, base);
+  canonicalMemo.set(key, canonical);
+  // Whoever asks next about the canonical URL itself (scope, location, layout, canonicalUrl again) parses nothing.
+  canonicalMemo.set(canonical, canonical);
+  return canonical;
+}
+
+function computeCanonicalUrl(input: string, base: string | undefined): string {
   let url: URL;
   try {
     url = base === undefined ? new URL(input) : new URL(input, base);
@@ -47,13 +100,17 @@ export function canonicalUrl(input: string, base?: string): string {
   }
   params.sort(([ka, va], [kb, vb]) => (ka < kb ? -1 : ka > kb ? 1 : va < vb ? -1 : va > vb ? 1 : 0));
   const query = params.map(([k, v]) => `${encodeQueryPart(k)}=${encodeQueryPart(v)}`).join('&');
-  return `${url.origin}${url.pathname}${query === '' ? '' : `?${query}`}`;
+  const search = query === '' ? '' : `?${query}`;
+  const canonical = `${url.origin}${url.pathname}${search}`;
+  // The canonical spelling parses back to the same origin and path (it is built from them), and to this query.
+  partsMemo.set(canonical, { origin: url.origin, pathname: url.pathname, search });
+  return canonical;
 }
 
 /** The canonical root: a root URL always names a directory, so it ends in `/`. */
 export function canonicalRoot(input: string): string {
   const canonical = canonicalUrl(input);
-  const url = new URL(canonical);
+  const url = urlParts(canonical);
   if (url.search !== '') {
     throw new InvalidUrlError(input, 'a root URL has no query (other than format=api)');
   }
@@ -65,14 +122,14 @@ export function canonicalRoot(input: string): string {
  * slash is in scope too (it redirects to the slash form on the real service).
  */
 export function isInScope(canonical: string, root: string): boolean {
-  const url = new URL(canonical);
-  const rootUrl = new URL(root);
+  const url = urlParts(canonical);
+  const rootUrl = urlParts(root);
   if (url.origin !== rootUrl.origin) return false;
   return url.pathname.startsWith(rootUrl.pathname) || `${url.pathname}/` === rootUrl.pathname;
 }
 
 /** Reads `page[number]` from a canonical URL (1 when absent). */
 export function pageNumberOf(canonical: string): number {
-  const value = new URL(canonical).searchParams.get(PAGE_NUMBER);
+  const value = new URLSearchParams(urlParts(canonical).search).get(PAGE_NUMBER);
   return value === null ? 1 : Number.parseInt(value, 10);
 }
