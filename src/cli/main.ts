@@ -7,12 +7,13 @@ import { formatHelp, parseCommandLine, type CommandDef, type Io } from './comman
 import { demoCommand } from './demo-command.js';
 import { packCommand } from './pack-command.js';
 import { sampleApiCommand } from './sample-api-command.js';
+import { serveCommand } from './serve-command.js';
 import { verifyCommand } from './verify-command.js';
 import { CvSnapshotError, ExitCode } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 
 const PROGRAM = 'cv-snapshot';
-export const COMMANDS: CommandDef[] = [crawlCommand, verifyCommand, packCommand, sampleApiCommand, demoCommand];
+export const COMMANDS: CommandDef[] = [crawlCommand, verifyCommand, serveCommand, packCommand, sampleApiCommand, demoCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

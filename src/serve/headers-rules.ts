@@ -1,0 +1,74 @@
+/**
+ * The snapshot's `_headers` file, read as Cloudflare Pages and Netlify read it, so `cv-snapshot serve` sends the
+ * headers those hosts would send for the same tree: a rule is a URL pattern on a line of its own followed by
+ * indented `Name: value` lines; `*` (a splat) matches any run of characters, `/` included, and `:name` one path
+ * segment; every rule that matches a path applies, a header set by several is joined with ", "; `! Name` takes
+ * away a header an earlier rule set. Rules for absolute URLs (`https://host/...`) are for one host name and are
+ * skipped here.
+ */
+
+export interface HeaderRule {
+  readonly pattern: string;
+  readonly matcher: RegExp;
+  readonly set: ReadonlyArray<readonly [string, string]>;
+  readonly detach: readonly string[];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function patternMatcher(pattern: string): RegExp {
+  let source = '';
+  for (const part of pattern.split(/(\*|:[A-Za-z]\w*)/)) {
+    if (part === '*') source += '(.*)';
+    else if (part.startsWith(':') && part.length > 1) source += '([^/]+)';
+    else source += escapeRegExp(part);
+  }
+  return new RegExp(`^${source}$`);
+}
+
+export function parseHeadersFile(text: string): HeaderRule[] {
+  const rules: HeaderRule[] = [];
+  let current: { pattern: string; set: Array<[string, string]>; detach: string[] } | null = null;
+  const flush = (): void => {
+    if (current !== null && current.pattern.startsWith('/')) {
+      rules.push({ ...current, matcher: patternMatcher(current.pattern) });
+    }
+    current = null;
+  };
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      flush();
+      current = { pattern: trimmed, set: [], detach: [] };
+      continue;
+    }
+    if (current === null) continue;
+    if (trimmed.startsWith('!')) {
+      current.detach.push(trimmed.slice(1).trim().toLowerCase());
+      continue;
+    }
+    const colon = trimmed.indexOf(':');
+    if (colon <= 0) continue;
+    current.set.push([trimmed.slice(0, colon).trim(), trimmed.slice(colon + 1).trim()]);
+  }
+  flush();
+  return rules;
+}
+
+/** The headers every matching rule gives `pathname`, names as the file spells them. */
+export function headersFor(rules: readonly HeaderRule[], pathname: string): Map<string, { name: string; value: string }> {
+  const headers = new Map<string, { name: string; value: string }>();
+  for (const rule of rules) {
+    if (!rule.matcher.test(pathname)) continue;
+    for (const name of rule.detach) headers.delete(name);
+    for (const [name, value] of rule.set) {
+      const key = name.toLowerCase();
+      const existing = headers.get(key);
+      headers.set(key, existing === undefined ? { name, value } : { name: existing.name, value: `${existing.value}, ${value}` });
+    }
+  }
+  return headers;
+}

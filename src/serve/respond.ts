@@ -1,0 +1,108 @@
+/**
+ * Writing one answer of `cv-snapshot serve`: the snapshot's `_headers` rules for the request path (so the headers are
+ * the ones Cloudflare Pages or Netlify send for the same tree), the JSON:API media type for generated documents,
+ * ETag and If-None-Match for stored files, HEAD without a body, CORS with `--cors`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorDocument } from '../snapshot/host-files.js';
+import { headersFor, type HeaderRule } from './headers-rules.js';
+
+export const JSON_API = 'application/vnd.api+json';
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** What a static host sends for a file no `_headers` rule types. */
+const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function mediaTypeOfFile(file: string): string {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return name === 'SHA256SUMS' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
+  return MEDIA_TYPES[name.slice(dot).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: Buffer;
+  /** Content-Type when no `_headers` rule sets one (files), or always (generated JSON:API documents). */
+  readonly contentType: string;
+  readonly forceContentType: boolean;
+  readonly etag?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export function jsonApiAnswer(status: number, document: unknown, headers?: Record<string, string>): Answer {
+  return {
+    status,
+    body: Buffer.from(JSON.stringify(document)),
+    contentType: JSON_API,
+    forceContentType: true,
+    ...(headers === undefined ? {} : { headers }),
+  };
+}
+
+export function errorAnswer(status: number, title: string, detail: string, headers?: Record<string, string>): Answer {
+  return jsonApiAnswer(status, JSON.parse(errorDocument(status, title, detail)), headers);
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
+
+export interface SendContext {
+  readonly rules: readonly HeaderRule[];
+  readonly cors: boolean;
+}
+
+/** Sends `answer` for the request path `pathname`; returns the status sent. */
+export function send(req: IncomingMessage, res: ServerResponse, pathname: string, answer: Answer, context: SendContext): number {
+  const headers: Record<string, string> = {};
+  let contentType: string | undefined;
+  for (const { name, value } of headersFor(context.rules, pathname).values()) {
+    if (name.toLowerCase() === 'content-type') contentType = value;
+    else headers[name] = value;
+  }
+  headers['Content-Type'] = answer.forceContentType || contentType === undefined ? answer.contentType : contentType;
+  if (answer.forceContentType && headers.Vary === undefined) headers.Vary = 'Accept';
+  Object.assign(headers, answer.headers);
+  if (context.cors) headers['Access-Control-Allow-Origin'] = '*';
+  let status = answer.status;
+  let body: Buffer | null = answer.body;
+  if (answer.etag !== undefined) {
+    headers.ETag = answer.etag;
+    if (status === 200 && etagMatches(req.headers['if-none-match'], answer.etag)) {
+      status = 304;
+      body = null;
+      delete headers['Content-Type'];
+    }
+  }
+  if (body !== null) headers['Content-Length'] = String(body.length);
+  // setHeader rather than writeHead's object, so the request log can read what was sent.
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(status);
+  res.end(req.method === 'HEAD' || body === null ? undefined : body);
+  return status;
+}
+
+/** OPTIONS: what the address allows, and the CORS preflight answer with --cors. */
+export function sendOptions(req: IncomingMessage, res: ServerResponse, cors: boolean): number {
+  const headers: Record<string, string> = { Allow: ALLOW };
+  if (cors) {
+    headers['Access-Control-Allow-Origin'] = '*';
+    if (req.headers['access-control-request-method'] !== undefined) {
+      headers['Access-Control-Allow-Methods'] = ALLOW;
+      headers['Access-Control-Allow-Headers'] = req.headers['access-control-request-headers'] ?? 'Accept';
+      headers['Access-Control-Max-Age'] = '86400';
+    }
+  }
+  res.writeHead(204, headers);
+  res.end();
+  return 204;
+}

@@ -1,0 +1,246 @@
+/**
+ * `cv-snapshot serve`: a snapshot answered like the live service (DESIGN.md §6), on node:http and the layout module.
+ *
+ * Why not serve-handler: the answers depend on the query (page[number], page[size], sort, filter, include), on the
+ * method (405 with a JSON:API error, OPTIONS, CORS preflight) and on the layout's own mapping (page files, records
+ * with and without their trailing slash); serve-handler answers none of these and would serve any method. What it
+ * would add — reading a file and typing it — is a few lines here, and the `_headers` rules are read the way
+ * Cloudflare Pages and Netlify read them, so the mirror sends what those hosts send.
+ *
+ * Safety: only the files SHA256SUMS lists are answered (snapshot-files.ts), paths that try to leave the tree are
+ * refused with a 400, nothing is ever written, and slow or endless requests are cut by header and request timeouts.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CvSnapshotError } from '../errors.js';
+import { listDocument, pageLinkQuery } from '../jsonapi/query-document.js';
+import { QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
+import { resolvePageNumber, runListQuery } from '../jsonapi/query-run.js';
+import { isPlainPageQuery, parseListQuery, parsePlainQuery } from '../jsonapi/query.js';
+import { Layout } from '../snapshot/layout.js';
+import { readManifest, type Manifest } from '../snapshot/manifest.js';
+import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
+import { unsafePathReason, resolveTarget } from './request-target.js';
+import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, send, sendOptions, type Answer } from './respond.js';
+import { SnapshotCollections, storedAccess } from './snapshot-collections.js';
+import { SnapshotFiles } from './snapshot-files.js';
+
+export interface ServeOptions {
+  /** The snapshot directory (default `out`). */
+  dir?: string;
+  /** Default 3000; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Answer CORS preflights and send `Access-Control-Allow-Origin: *`. */
+  cors?: boolean;
+  /** Called with one line per request; no request log when absent. */
+  log?: (line: string) => void;
+  /** Time allowed for a request's headers (default 10 s) and for the whole request (default 30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** Idle time of a kept-alive connection (default 5 s). */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface ServeHandle {
+  /** The API root on this server, e.g. `http://127.0.0.1:3000/sms/cv/api/v1/`. */
+  readonly url: string;
+  readonly origin: string;
+  /** Stops taking connections, lets requests in flight finish (at most `graceMs`), then closes. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The directory is not a snapshot, or the port cannot be had. */
+export class ServeError extends CvSnapshotError {}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Printable form of a request target for the log: no control characters reach the terminal. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`). */
+function linkPrefix(manifest: Manifest, layout: Layout): string {
+  const rootPath = layout.rootPath().slice(1);
+  if (manifest.options.links === 'absolute' && manifest.options.baseUrl !== null) {
+    const base = manifest.options.baseUrl.endsWith('/') ? manifest.options.baseUrl : `${manifest.options.baseUrl}/`;
+    return `${base}${rootPath}`;
+  }
+  if (manifest.options.links === 'original') return `${new URL(layout.root).origin}/${rootPath}`;
+  return `/${rootPath}`;
+}
+
+async function openSnapshot(dir: string) {
+  let files: SnapshotFiles;
+  let manifest: Manifest;
+  try {
+    files = await SnapshotFiles.open(dir);
+    manifest = await readManifest(files.dir);
+  } catch (error) {
+    throw new ServeError(
+      `${dir} is not a snapshot that can be served (${(error as Error).message.split('\n')[0]}). ` +
+        'Give the directory that `cv-snapshot crawl --out` wrote, and check it with `cv-snapshot verify`.',
+    );
+  }
+  const layout = new Layout(manifest.source.root);
+  const rootFile = layout.fileOfServedPath(layout.rootPath());
+  let names: string[] = [];
+  if (rootFile !== null && files.has(rootFile)) {
+    const rootIndex = (await files.readJson(rootFile)) as { data?: unknown };
+    if (typeof rootIndex.data === 'object' && rootIndex.data !== null) names = Object.keys(rootIndex.data);
+  }
+  let rules: HeaderRule[] = [];
+  try {
+    rules = parseHeadersFile(await readFile(path.join(files.dir, '_headers'), 'utf8'));
+  } catch {
+    // A snapshot without `_headers` is still served; generated answers carry the media type themselves.
+  }
+  const collections = new SnapshotCollections(layout, files, new Set(names), manifest.options.collectionIndex === 'complete');
+  return { files, manifest, layout, rules, collections };
+}
+
+export async function startServe(options: ServeOptions = {}): Promise<ServeHandle> {
+  const dir = options.dir ?? 'out';
+  const host = options.host ?? '127.0.0.1';
+  const cors = options.cors === true;
+  const snapshot = await openSnapshot(dir);
+  const { files, layout, rules, collections } = snapshot;
+  const prefix = linkPrefix(snapshot.manifest, layout);
+  const access = storedAccess((type) => collections.loadedOfType(type));
+  const sendContext = { rules, cors };
+
+  const fileAnswer = async (file: string): Promise<Answer> => {
+    const stored = await files.read(file);
+    return { status: 200, body: stored.body, contentType: mediaTypeOfFile(file), forceContentType: false, etag: stored.etag };
+  };
+
+  const listAnswer = async (name: string, rawQuery: string): Promise<Answer> => {
+    const query = parseListQuery(rawQuery);
+    if (isPlainPageQuery(query)) {
+      // The page as the source served it, stored by the crawl.
+      const stored = collections.pageNumbers(name);
+      const page = resolvePageNumber(query.pageNumber, Math.max(1, stored.at(-1) ?? 1));
+      const file = collections.pageFile(name, page);
+      if (!files.has(file)) throw new QueryError(404, 'page[number]', 'Invalid page.');
+      return fileAnswer(file);
+    }
+    const collection = await collections.get(name);
+    const related = new Set([...query.filters.flatMap((f) => (f.relationship === null ? [] : [f.relationship])), ...(query.include ?? [])]);
+    if (related.size > 0) await collections.loadTargets(collection, related);
+    const result = runListQuery(collection, query, access, collection.pageSize);
+    const base = `${prefix}${encodeURIComponent(name)}/?`;
+    const document = listDocument({
+      pageLink: (n) => base + pageLinkQuery(query.linkParams, n),
+      data: result.items,
+      included: result.included?.map((entry) => entry.record) ?? null,
+      page: result.page,
+      pages: result.pages,
+      count: result.count,
+    });
+    return jsonApiAnswer(200, document, { Allow: ALLOW });
+  };
+
+  const answer = async (method: string, rawPath: string, rawQuery: string): Promise<Answer> => {
+    const unsafe = unsafePathReason(rawPath);
+    if (unsafe !== null) return errorAnswer(400, 'Bad Request', `This path is refused: ${unsafe}.`);
+    if (method !== 'GET' && method !== 'HEAD') {
+      return errorAnswer(405, 'Method Not Allowed', `Method "${method}" not allowed: the mirror is read-only.`, {
+        Allow: ALLOW,
+        Connection: 'close',
+      });
+    }
+    const target = resolveTarget(rawPath, layout, collections.names, (file) => files.has(file));
+    if (target.kind === 'not-found') return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
+    try {
+      if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);
+      parsePlainQuery(rawQuery);
+      return await fileAnswer(target.file);
+    } catch (error) {
+      if (error instanceof QueryError) return jsonApiAnswer(error.status, queryErrorDocument(error), { Allow: ALLOW });
+      throw error;
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    const method = req.method ?? 'GET';
+    const target = req.url ?? '/';
+    const queryAt = target.indexOf('?');
+    const rawPath = queryAt < 0 ? target : target.slice(0, queryAt);
+    const rawQuery = queryAt < 0 ? '' : target.slice(queryAt + 1);
+    if (method === 'OPTIONS' && unsafePathReason(rawPath) === null) return sendOptions(req, res, cors);
+    let result: Answer;
+    try {
+      result = await answer(method, rawPath, rawQuery);
+    } catch (error) {
+      process.emitWarning(`cv-snapshot serve: ${method} ${printable(target)} failed: ${(error as Error).stack ?? String(error)}`);
+      result = errorAnswer(500, 'Internal Server Error', 'The snapshot could not be read; run `cv-snapshot verify` on it.');
+    }
+    return send(req, res, rawPath, result, sendContext);
+  };
+
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      // How often Node checks the two timeouts above.
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? 10_000),
+    },
+    (req, res) => {
+      const started = performance.now();
+      const log = options.log;
+      if (log !== undefined) {
+        res.once('close', () => {
+          const ms = (performance.now() - started).toFixed(1);
+          const bytes = res.getHeader('content-length') ?? 0;
+          const status = res.writableFinished ? res.statusCode : `${res.statusCode} (aborted)`;
+          log(`${req.method ?? '?'} ${printable(req.url ?? '')} ${status} ${String(bytes)}B ${ms}ms`);
+        });
+      }
+      handle(req, res).catch((error: unknown) => {
+        process.emitWarning(`cv-snapshot serve: ${String(error)}`);
+        res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const port = options.port ?? 3000;
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ServeError(`Port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`)
+          : new ServeError(`Cannot listen on ${host}:${port}: ${error.message}.`),
+      );
+    });
+    server.listen(options.port ?? 3000, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${urlHost(host)}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}${layout.rootPath()}`,
+    origin,
+    close: (graceMs = 2000) => {
+      closing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The records of a snapshot's collections, for the queries `cv-snapshot serve` answers (DESIGN.md §6). Read through
+ * the layout, lazily, once per collection: the complete collection file, or every page file when the snapshot was
+ * made with `--collection-index first-page`. The schema a query is checked against (attributes, relationships and
+ * their target types) is learnt from the records themselves.
+ */
+import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../snapshot/layout.js';
+import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
+
+/** A resource object as stored (its links already rewritten by the crawl). */
+export interface StoredResource {
+  readonly type?: unknown;
+  readonly id?: unknown;
+  readonly attributes?: Record<string, unknown>;
+  readonly relationships?: Record<string, { data?: unknown } | undefined>;
+}
+
+export interface SnapshotCollection extends QueryCollection<StoredResource> {
+  /** Records per page of the source (from its first page). */
+  readonly pageSize: number;
+}
+
+interface FirstPage {
+  /** Page 1 as stored, and the page numbers stored. */
+  readonly records: readonly StoredResource[];
+  readonly pages: number;
+  readonly pageNumbers: readonly number[];
+}
+
+export interface CollectionFiles {
+  /** Reads and parses a file of the snapshot (relative POSIX path). */
+  readJson(file: string): Promise<unknown>;
+  /** True when the file is one of the snapshot's. */
+  has(file: string): boolean;
+  /** Every file of the snapshot. */
+  files(): Iterable<string>;
+}
+
+function dataOf(document: unknown): StoredResource[] {
+  const data = (document as { data?: unknown } | null)?.data;
+  return Array.isArray(data) ? (data.filter((item) => typeof item === 'object' && item !== null) as StoredResource[]) : [];
+}
+
+function pagesOf(document: unknown): number | null {
+  const pages = (document as { meta?: { pagination?: { pages?: unknown } } } | null)?.meta?.pagination?.pages;
+  return typeof pages === 'number' && Number.isSafeInteger(pages) && pages >= 1 ? pages : null;
+}
+
+export function schemaOf(records: readonly StoredResource[]): CollectionSchema {
+  const attributes = new Set<string>();
+  const relationships = new Map<string, { kind: RelationshipKind; targetType: string | null }>();
+  for (const record of records) {
+    for (const name of Object.keys(record.attributes ?? {})) attributes.add(name);
+    for (const [name, relationship] of Object.entries(record.relationships ?? {})) {
+      const known = relationships.get(name) ?? { kind: 'links-only' as RelationshipKind, targetType: null };
+      if (relationship !== undefined && relationship !== null && 'data' in relationship) {
+        const data = relationship.data;
+        known.kind = Array.isArray(data) ? 'to-many' : known.kind === 'to-many' ? 'to-many' : 'to-one';
+        const first = (Array.isArray(data) ? data[0] : data) as { type?: unknown } | null | undefined;
+        if (known.targetType === null && typeof first?.type === 'string') known.targetType = first.type;
+      }
+      relationships.set(name, known);
+    }
+  }
+  return { attributes, relationships, open: records.length === 0 };
+}
+
+function idOf(record: StoredResource): string {
+  return typeof record.id === 'string' ? record.id : String(record.id);
+}
+
+/** How the query engine reads stored resource objects. */
+export function storedAccess(collectionOfType: (type: string) => SnapshotCollection | undefined): RecordAccess<StoredResource> {
+  return {
+    id: idOf,
+    attribute: (record, name) => record.attributes?.[name],
+    targets: (record, name) => {
+      const relationship = record.relationships?.[name];
+      if (relationship === undefined || relationship === null || !('data' in relationship)) return null;
+      const data = relationship.data;
+      if (data === null || data === undefined) return [];
+      const linkages = Array.isArray(data) ? data : [data];
+      return linkages.flatMap((linkage) => {
+        const id = (linkage as { id?: unknown } | null)?.id;
+        return typeof id === 'string' || typeof id === 'number' ? [String(id)] : [];
+      });
+    },
+    collectionOfType,
+  };
+}
+
+export class SnapshotCollections {
+  private readonly firstPages = new Map<string, Promise<FirstPage>>();
+  private readonly loaded = new Map<string, Promise<SnapshotCollection>>();
+  private readonly settled = new Map<string, SnapshotCollection>();
+  private typeIndex: Promise<Map<string, string>> | undefined;
+  private pageNumbersByCollection: Map<string, number[]> | undefined;
+
+  constructor(
+    private readonly layout: Layout,
+    private readonly files: CollectionFiles,
+    /** The collection names the root index lists. */
+    readonly names: ReadonlySet<string>,
+    private readonly completeIndex: boolean,
+  ) {}
+
+  /** The stored file of page n of a collection. */
+  pageFile(collection: string, page: number): string {
+    const dir = this.layout.collectionIndex(collection).file.slice(0, -INDEX_FILE.length);
+    return `${dir}${PAGE_SEGMENT}/${page}/${INDEX_FILE}`;
+  }
+
+  /** Stored page numbers of a collection, ascending (from the snapshot's file list). */
+  pageNumbers(collection: string): number[] {
+    if (this.pageNumbersByCollection === undefined) {
+      const found = new Map<string, number[]>();
+      const prefix = this.layout.rootSegments().join('/');
+      const pattern = new RegExp(`^${prefix === '' ? '' : `${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`}([^/]+)/${PAGE_SEGMENT}/(\\d+)/${INDEX_FILE}$`);
+      for (const file of this.files.files()) {
+        const match = pattern.exec(file);
+        if (match === null) continue;
+        const list = found.get(match[1]!) ?? [];
+        list.push(Number(match[2]));
+        found.set(match[1]!, list);
+      }
+      for (const list of found.values()) list.sort((a, b) => a - b);
+      this.pageNumbersByCollection = found;
+    }
+    return this.pageNumbersByCollection.get(collection) ?? [];
+  }
+
+  private firstPage(collection: string): Promise<FirstPage> {
+    let first = this.firstPages.get(collection);
+    if (first === undefined) {
+      first = (async () => {
+        const pageNumbers = this.pageNumbers(collection);
+        const document = await this.files.readJson(this.pageFile(collection, pageNumbers[0] ?? 1));
+        return { records: dataOf(document), pages: pagesOf(document) ?? Math.max(1, pageNumbers.length), pageNumbers };
+      })();
+      this.firstPages.set(collection, first);
+    }
+    return first;
+  }
+
+  /** The collection with every record, loaded once. */
+  get(collection: string): Promise<SnapshotCollection> {
+    let entry = this.loaded.get(collection);
+    if (entry === undefined) {
+      entry = this.load(collection);
+      this.loaded.set(collection, entry);
+      // A failed read is tried again on the next request rather than remembered.
+      entry.catch(() => this.loaded.delete(collection));
+    }
+    return entry;
+  }
+
+  private async load(collection: string): Promise<SnapshotCollection> {
+    const first = await this.firstPage(collection);
+    const indexFile = this.layout.collectionIndex(collection).file;
+    let records: StoredResource[];
+    if (this.completeIndex && this.files.has(indexFile)) {
+      records = dataOf(await this.files.readJson(indexFile));
+    } else {
+      records = [];
+      for (const page of first.pageNumbers) records.push(...dataOf(await this.files.readJson(this.pageFile(collection, page))));
+    }
+    const byId = new Map(records.map((record) => [idOf(record), record]));
+    const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';
+    // The source's page size: page 1's length when there are more pages; else page 1 held them all.
+    const pageSize = first.pages > 1 ? Math.max(1, first.records.length) : Math.max(1, records.length);
+    const loaded = { name: collection, type, schema: schemaOf(records), records, byId: (id: string) => byId.get(id), pageSize };
+    this.settled.set(collection, loaded);
+    return loaded;
+  }
+
+  /** Resource type → collection name, from each collection's first page (read once, when a query needs it). */
+  private types(): Promise<Map<string, string>> {
+    this.typeIndex ??= (async () => {
+      const index = new Map<string, string>();
+      for (const name of this.names) {
+        const { records } = await this.firstPage(name);
+        const type = records[0]?.type;
+        if (typeof type === 'string' && !index.has(type)) index.set(type, name);
+      }
+      return index;
+    })();
+    return this.typeIndex;
+  }
+
+  /** Loads the collections that hold the targets of `relationships` of `collection`. */
+  async loadTargets(collection: SnapshotCollection, relationships: Iterable<string>): Promise<void> {
+    const index = await this.types();
+    for (const name of relationships) {
+      const targetType = collection.schema.relationships.get(name)?.targetType;
+      const target = targetType == null ? undefined : index.get(targetType);
+      if (target !== undefined) await this.get(target);
+    }
+  }
+
+  /** A loaded collection by type (after `loadTargets`). */
+  loadedOfType(type: string): SnapshotCollection | undefined {
+    for (const collection of this.settled.values()) if (collection.type === type) return collection;
+    return undefined;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The files `cv-snapshot serve` may answer: exactly those the snapshot's SHA256SUMS lists (the manifest's own file
+ * set), never anything else found in the directory, and never through a symbolic link. Files are opened read-only
+ * with O_NOFOLLOW; nothing here can write. Contents are kept in memory up to a byte budget (the snapshot is
+ * immutable while it is served), with a strong ETag from the checksum the snapshot already records.
+ */
+import { constants } from 'node:fs';
+import { open, readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { parseSums, SUMS_PATH } from '../snapshot/manifest.js';
+
+/** Host configuration files: part of the snapshot, but no static host answers them either. */
+const NOT_SERVED = new Set(['_headers', '_redirects', 'serve.json']);
+
+export interface StoredFile {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+export class SnapshotFiles {
+  private readonly cache = new Map<string, StoredFile>();
+  private cachedBytes = 0;
+
+  private constructor(
+    readonly dir: string,
+    private readonly sums: ReadonlyMap<string, string>,
+    private readonly cacheBudget: number,
+  ) {}
+
+  /** Opens the snapshot at `dir`; fails with a plain message when it has no SHA256SUMS. */
+  static async open(dir: string, cacheBudget = 64 * 1024 * 1024): Promise<SnapshotFiles> {
+    const root = await realpath(dir);
+    const text = await readFile(path.join(root, ...SUMS_PATH.split('/')), 'utf8');
+    return new SnapshotFiles(root, parseSums(text), cacheBudget);
+  }
+
+  has(file: string): boolean {
+    return this.sums.has(file) && !NOT_SERVED.has(file);
+  }
+
+  files(): Iterable<string> {
+    return this.sums.keys();
+  }
+
+  /** Reads a file of the snapshot (one that `has`), from memory when it was read before. */
+  async read(file: string): Promise<StoredFile> {
+    const cached = this.cache.get(file);
+    if (cached !== undefined) {
+      // Most recently used goes last; the oldest is evicted first.
+      this.cache.delete(file);
+      this.cache.set(file, cached);
+      return cached;
+    }
+    const sha256 = this.sums.get(file);
+    if (sha256 === undefined || NOT_SERVED.has(file)) throw new Error(`${file} is not a file of the snapshot`);
+    const target = path.join(this.dir, ...file.split('/'));
+    // A directory on the way that is a symbolic link could lead outside: the real path must stay inside.
+    if (!(await realpath(target)).startsWith(this.dir + path.sep)) throw new Error(`${file} leads outside the snapshot`);
+    const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
+    let body: Buffer;
+    try {
+      body = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+    const stored: StoredFile = { body, etag: `"${sha256.slice(0, 32)}"` };
+    if (body.length <= this.cacheBudget / 8) {
+      this.cache.set(file, stored);
+      this.cachedBytes += body.length;
+      for (const [key, value] of this.cache) {
+        if (this.cachedBytes <= this.cacheBudget) break;
+        this.cache.delete(key);
+        this.cachedBytes -= value.body.length;
+      }
+    }
+    return stored;
+  }
+
+  async readJson(file: string): Promise<unknown> {
+    return JSON.parse((await this.read(file)).body.toString('utf8'));
+  }
+}

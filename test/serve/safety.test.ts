@@ -1,0 +1,160 @@
+/**
+ * `cv-snapshot serve` is read-only and stays inside the snapshot (issues 3 and 4): methods, HEAD and OPTIONS, CORS,
+ * path traversal raw and encoded, files that are not the snapshot's, timeouts, and the command line.
+ */
+import net from 'node:net';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from '../../src/serve/index.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { treeHashes } from '../helpers/snapshot.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { get } from '../sample-api/http.js';
+import { rawRequest, startMirror, type Mirror } from './fixture.js';
+
+const SECRET = 'TOP-SECRET-outside-the-snapshot';
+let mirror: Mirror;
+let root: string;
+
+beforeAll(async () => {
+  mirror = await startMirror({ records: 4, pageSize: 3, seed: 2 }, {}, { cors: true });
+  root = mirror.serve.url;
+  // Things beside and inside the snapshot that are not its files.
+  await writeFile(path.join(mirror.base, 'secret.txt'), SECRET);
+  await writeFile(path.join(mirror.dir, 'stray.txt'), SECRET);
+  await symlink(path.join(mirror.base, 'secret.txt'), path.join(mirror.dir, 'sms', 'link.txt'));
+}, 60_000);
+afterAll(async () => {
+  await mirror.close();
+});
+
+describe('methods', () => {
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const [head, got] = [await get(`${root}units/`, { method: 'HEAD' }), await get(`${root}units/`)];
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-type']).toBe('application/vnd.api+json');
+    expect(head.headers['content-length']).toBe(got.headers['content-length']);
+    expect(head.headers.etag).toBe(got.headers.etag);
+  });
+
+  it('answers OPTIONS with Allow, and the CORS preflight with --cors', async () => {
+    const options = await get(`${root}units/`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
+    const preflight = await get(`${root}units/?page[size]=10000`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://sms.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'accept' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
+    expect(preflight.headers['access-control-allow-headers']).toBe('accept');
+    expect((await get(`${root}units/`)).headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('answers 405 with a JSON:API error document to POST, PUT, PATCH and DELETE, and changes nothing', async () => {
+    const before = await treeHashes(mirror.dir);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      for (const target of [`${root}units/`, `${root}units/1/`, `${root}../secret.txt`]) {
+        const answer = await get(target, { method, headers: { 'content-type': 'application/vnd.api+json' } });
+        expect(answer.status, `${method} ${target}`).toBe(405);
+        expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
+        expect(answer.headers['content-type']).toBe('application/vnd.api+json');
+        expect(JSON.parse(answer.text).errors[0]).toMatchObject({ status: '405' });
+      }
+    }
+    expect(await treeHashes(mirror.dir)).toEqual(before);
+  });
+
+  it('answers 404 with a JSON:API error document for an unknown path', async () => {
+    for (const target of [`${root}nope/`, `${root}units/999999/`, `${root}units/1/relationships/global_provenance/`]) {
+      const answer = await get(target);
+      expect(answer.status, target).toBe(404);
+      expect(answer.headers['content-type']).toBe('application/vnd.api+json');
+      expect(JSON.parse(answer.text).errors[0]).toMatchObject({ status: '404' });
+    }
+  });
+});
+
+describe('path traversal and files that are not the snapshot\u2019s', () => {
+  const attempts = [
+    '/../secret.txt',
+    '/sms/cv/api/v1/../../../../secret.txt',
+    '/%2e%2e/secret.txt',
+    '/%2E%2E/%2e%2e/secret.txt',
+    '/sms/cv/api/v1/units/..%2f..%2f..%2f..%2f..%2fsecret.txt',
+    '/sms/cv/api/v1/units/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/..\\..\\secret.txt',
+    '/sms/cv/api/v1/units/%5c..%5c..%5csecret.txt',
+    '/sms/cv/api/v1/units/%00/../../../secret.txt',
+    '/sms%00/cv/api/v1/',
+    '//../secret.txt',
+    '/stray.txt',
+    '/sms/link.txt',
+    '/_headers',
+    '/%2e%2e%2fsecret.txt',
+    '/sms/cv/api/v1/units/%252e%252e/%252e%252e/secret.txt',
+  ];
+
+  it('refuses every attempt with 400 or 404, never with a file from outside', async () => {
+    for (const target of attempts) {
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await rawRequest(mirror.serve.origin, target, method);
+        expect([400, 404], `${method} ${target}`).toContain(answer.status);
+        expect(answer.text).not.toContain(SECRET);
+      }
+    }
+  });
+});
+
+describe('timeouts', () => {
+  it('closes a connection whose request headers never finish', async () => {
+    const server = await startServe({ dir: mirror.dir, port: 0, headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    try {
+      const { port } = new URL(server.origin);
+      const started = performance.now();
+      const closed = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write('GET /sms/cv/api/v1/ HTTP/1.1\r\nHost: x\r\n'));
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(data));
+      });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(closed === '' || closed.startsWith('HTTP/1.1 408')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('cv-snapshot serve on the command line', () => {
+  it('prints the root URL first, logs each request, and stops cleanly on SIGINT', async () => {
+    const { child, firstLine } = await startCli(['serve', mirror.dir, '--port', '0']);
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sms\/cv\/api\/v1\/$/);
+    const answer = await get(`${firstLine}units/?page[size]=2`);
+    expect(answer.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/GET \/sms\/cv\/api\/v1\/units\/\?page\[size\]=2 200 \d+B/);
+  });
+
+  it('says plainly when the directory is not a snapshot', async () => {
+    const empty = await tempDir();
+    await mkdir(path.join(empty, 'x'));
+    const result = await runCli(['serve', empty, '--port', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('is not a snapshot that can be served');
+  });
+
+  it('documents every option in --help', async () => {
+    const result = await runCli(['serve', '--help']);
+    for (const option of ['--port', '--host', '--cors', '--quiet']) expect(result.stdout).toContain(option);
+  });
+});
