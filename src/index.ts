@@ -2,10 +2,10 @@
 export { createSnapshot, DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot/create-snapshot.js';
 export { verifySnapshot, type VerifyResult } from './snapshot/verify.js';
 export { packSnapshot, extractArchive, withSnapshotDir, ArchiveError, type PackResult } from './archive/index.js';
+export { diffSnapshots, diffSnapshotDirs, formatDiffJson, formatDiffMarkdown, snapshotDiffSchema, DiffError, DIFF_FORMAT_VERSION, type SnapshotDiff, type CollectionDiff } from './diff/index.js';
 export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';
 export type { LinkMode } from './snapshot/rewrite-links.js';
-export { startServe, ServeError, type ServeHandle, type ServeOptions } from './serve/index.js';
 export { startSampleApi, type SampleApi, type SampleApiOptions } from './sample-api/index.js';
 export { canonicalUrl, canonicalRoot, isInScope } from './url/canonical-url.js';
 export { locate, type ApiLocation } from './url/api-location.js';

@@ -1,0 +1,132 @@
+/**
+ * Comparing two versions of one record (same type and id): which attributes changed, and which relationships point
+ * at other targets. Relationships are compared by their `data` (type and id of each target), never by links, which
+ * differ between snapshots of the same state (ports, `--links` modes).
+ */
+import type { AttributeChange, Identifier, Linkage, RecordChange, RecordRef, RelationshipChange } from './diff-format.js';
+import type { DiffRecord } from './read-records.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON text with object members sorted, so that equal values compare equal whatever their member order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Ids in numeric order when both are numbers (spec 2.1: numeric text), else in code-unit order. */
+export function byId(a: string, b: string): number {
+  if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
+  return byName(a, b);
+}
+
+export function byIdentity(a: { type: string; id: string }, b: { type: string; id: string }): number {
+  return byId(a.id, b.id) || byName(a.type, b.type);
+}
+
+/** The attribute a record is known by: `term` (spec 2.3), or `name` for types without one (global provenances). */
+function labelAttribute(record: DiffRecord): string {
+  return 'term' in record.attributes || !('name' in record.attributes) ? 'term' : 'name';
+}
+
+export function labelOf(record: DiffRecord): string | null {
+  const value = record.attributes[labelAttribute(record)];
+  return typeof value === 'string' ? value : null;
+}
+
+export function statusOf(record: DiffRecord): string | null {
+  const value = record.attributes.status;
+  return typeof value === 'string' ? value : null;
+}
+
+export function recordRef(record: DiffRecord): RecordRef {
+  return { type: record.type, id: record.id, label: labelOf(record), status: statusOf(record) };
+}
+
+function identifierOf(value: unknown): Identifier | null {
+  if (!isObject(value) || typeof value.type !== 'string' || typeof value.id !== 'string') return null;
+  return { type: value.type, id: value.id };
+}
+
+/** The relationship's `data` as type and id only; undefined when the relationship or its data is absent. */
+function linkageOf(relationship: unknown): Linkage | undefined {
+  if (!isObject(relationship) || !('data' in relationship)) return undefined;
+  const { data } = relationship;
+  if (Array.isArray(data)) return data.map(identifierOf).filter((x): x is Identifier => x !== null);
+  return identifierOf(data);
+}
+
+function targets(linkage: Linkage | undefined): Identifier[] {
+  if (linkage === undefined || linkage === null) return [];
+  return (Array.isArray(linkage) ? linkage : [linkage]).slice().sort(byIdentity);
+}
+
+const identifierKey = (target: Identifier): string => `${target.type}\u0000${target.id}`;
+
+/** A to-many list compares as a set: its order carries no meaning for a vocabulary. */
+function sameLinkage(a: Linkage | undefined, b: Linkage | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (Array.isArray(a) !== Array.isArray(b) || (a === null) !== (b === null)) return false;
+  const left = new Set(targets(a).map(identifierKey));
+  const right = new Set(targets(b).map(identifierKey));
+  return left.size === right.size && [...left].every((key) => right.has(key));
+}
+
+function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChange[] {
+  const names = [...new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)])].sort(byName);
+  const changes: AttributeChange[] = [];
+  for (const name of names) {
+    const had = Object.hasOwn(before.attributes, name);
+    const has = Object.hasOwn(after.attributes, name);
+    const old = before.attributes[name];
+    const value = after.attributes[name];
+    if (had && has && canonicalJson(old) === canonicalJson(value)) continue;
+    changes.push({ name, ...(had ? { old } : {}), ...(has ? { new: value } : {}) });
+  }
+  return changes;
+}
+
+function compareRelationships(before: DiffRecord, after: DiffRecord): RelationshipChange[] {
+  const names = [...new Set([...Object.keys(before.relationships), ...Object.keys(after.relationships)])].sort(byName);
+  const changes: RelationshipChange[] = [];
+  for (const name of names) {
+    const old = linkageOf(before.relationships[name]);
+    const value = linkageOf(after.relationships[name]);
+    if (sameLinkage(old, value)) continue;
+    const oldKeys = new Set(targets(old).map(identifierKey));
+    const newKeys = new Set(targets(value).map(identifierKey));
+    changes.push({
+      name,
+      ...(old !== undefined ? { old } : {}),
+      ...(value !== undefined ? { new: value } : {}),
+      added: targets(value).filter((t) => !oldKeys.has(identifierKey(t))),
+      removed: targets(old).filter((t) => !newKeys.has(identifierKey(t))),
+    });
+  }
+  return changes;
+}
+
+/** What changed between two versions of a record, or null when nothing did. */
+export function compareRecords(before: DiffRecord, after: DiffRecord): RecordChange | null {
+  const attributes = compareAttributes(before, after);
+  const relationships = compareRelationships(before, after);
+  if (attributes.length === 0 && relationships.length === 0) return null;
+  return { type: after.type, id: after.id, label: labelOf(after), attributes, relationships };
+}
+
+/** The record's label before and after, when it changed (a rename). */
+export function renameOf(before: DiffRecord, after: DiffRecord): { old: string; new: string } | null {
+  const old = labelOf(before);
+  const value = labelOf(after);
+  return old !== null && value !== null && old !== value ? { old, new: value } : null;
+}

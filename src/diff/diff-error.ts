@@ -1,0 +1,4 @@
+import { CvSnapshotError } from '../errors.js';
+
+/** `diff` could not read a snapshot: the message names the snapshot and file, and suggests `verify`. */
+export class DiffError extends CvSnapshotError {}

@@ -1,0 +1,20 @@
+/** `diff`: what changed between two snapshots, as data, as JSON for scripts and as Markdown release notes. */
+export { DiffError } from './diff-error.js';
+export { diffSnapshotDirs, diffSnapshots } from './diff-snapshots.js';
+export {
+  DIFF_FORMAT_VERSION,
+  formatDiffJson,
+  snapshotDiffSchema,
+  type AttributeChange,
+  type CollectionDiff,
+  type DiffSide,
+  type Identifier,
+  type Linkage,
+  type RecordChange,
+  type RecordRef,
+  type RelationshipChange,
+  type Rename,
+  type SnapshotDiff,
+  type StatusChange,
+} from './diff-format.js';
+export { formatDiffMarkdown } from './format-markdown.js';

@@ -1,0 +1,235 @@
+/**
+ * `diff` against real sample APIs: release 0 and the "next release" of the same seed are crawled (with other ports,
+ * link modes and collection-index modes), and the diff must list exactly the changes the data definition says
+ * release 1 makes (SampleData.changes), nothing else, in both formats.
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packSnapshot } from '../../src/archive/index.js';
+import { createClock } from '../../src/clock.js';
+import { snapshotDiffSchema, type CollectionDiff, type SnapshotDiff } from '../../src/diff/index.js';
+import {
+  CATALOGUE,
+  createSampleData,
+  startSampleApi,
+  type RelationshipValue,
+  type SampleData,
+  type SampleRecord,
+} from '../../src/sample-api/index.js';
+import { createSnapshot, type SnapshotOptions } from '../../src/snapshot/create-snapshot.js';
+import { MANIFEST_PATH } from '../../src/snapshot/manifest.js';
+import { runCli } from '../helpers/cli.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const SEED = 4;
+const RECORDS = 6;
+const release0 = createSampleData({ seed: SEED, records: RECORDS });
+const release1 = createSampleData({ seed: SEED, records: RECORDS, release: 1 });
+
+let dir: string;
+let removeSuite: () => Promise<void>;
+/** Release 0 twice (relative links; original links and first-page index, from another API instance), release 1. */
+let old: string;
+let oldAgain: string;
+let next: string;
+
+async function crawlRelease(release: number, out: string, extra: Partial<SnapshotOptions>): Promise<string> {
+  const api = await startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release });
+  try {
+    const result = await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }), ...extra });
+    expect(result.report.errors).toBe(0);
+  } finally {
+    await api.close();
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  ({ dir, remove: removeSuite } = await suiteDir());
+  [old, oldAgain, next] = await Promise.all([
+    crawlRelease(0, path.join(dir, 'release-0'), {}),
+    crawlRelease(0, path.join(dir, 'release-0-again'), { links: 'original', collectionIndex: 'first-page' }),
+    crawlRelease(1, path.join(dir, 'release-1'), { links: 'absolute', baseUrl: 'https://cv.example.org/mirror/' }),
+  ]);
+}, 120_000);
+afterAll(() => removeSuite());
+
+async function diffJson(a: string, b: string): Promise<SnapshotDiff> {
+  const { code, stdout, stderr } = await runCli(['diff', a, b, '--format', 'json']);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return snapshotDiffSchema.parse(JSON.parse(stdout));
+}
+
+// ---- The expected diff, worked out from the data definition alone. ----
+
+const definition = (collection: string) => CATALOGUE.find((c) => c.name === collection)!;
+
+function record(data: SampleData, collection: string, id: string): SampleRecord {
+  return data.byName.get(collection)!.byId.get(id)!;
+}
+
+function ref(data: SampleData, collection: string, id: string) {
+  const r = record(data, collection, id);
+  const label = r.attributes.term ?? r.attributes.name ?? null;
+  return { type: definition(collection).type, id, label, status: r.attributes.status ?? null };
+}
+
+function linkage(collection: string, relationship: string, value: RelationshipValue) {
+  const targetType = definition(collection).relationships.find((r) => r.name === relationship)!.targetType;
+  if (value === null) return null;
+  if (typeof value === 'string') return { type: targetType, id: value };
+  return value.map((id) => ({ type: targetType, id }));
+}
+
+const byId = (a: { id: string }, b: { id: string }) => Number(a.id) - Number(b.id);
+
+function expectedCollections(): Map<string, Partial<CollectionDiff>> {
+  const expected = new Map<string, Partial<CollectionDiff>>();
+  for (const c of release1.collections) {
+    const mine = release1.changes.filter((x) => x.collection === c.name);
+    const changedIds = [...new Set(mine.filter((x) => x.kind === 'attribute' || x.kind === 'relationship').map((x) => x.id))];
+    const changed = changedIds.map((id) => ({
+      type: c.type,
+      id,
+      label: record(release1, c.name, id).attributes.term ?? null,
+      attributes: mine
+        .flatMap((x) => (x.kind === 'attribute' && x.id === id ? [{ name: x.attribute, old: x.old, new: x.new }] : []))
+        .sort((a, b) => (a.name < b.name ? -1 : 1)),
+      relationships: mine
+        .flatMap((x) =>
+          x.kind === 'relationship' && x.id === id
+            ? [{ name: x.relationship, old: linkage(c.name, x.relationship, x.old), new: linkage(c.name, x.relationship, x.new) }]
+            : [],
+        )
+        .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    }));
+    expected.set(c.name, {
+      name: c.name,
+      change: mine.length > 0 ? 'changed' : 'unchanged',
+      records: { old: release0.byName.get(c.name)!.records.length, new: c.records.length },
+      added: mine.filter((x) => x.kind === 'added').map((x) => ref(release1, c.name, x.id)).sort(byId),
+      removed: mine.filter((x) => x.kind === 'removed').map((x) => ref(release0, c.name, x.id)).sort(byId),
+      changed: changed.sort(byId),
+      statusChanges: mine
+        .flatMap((x) => (x.kind === 'attribute' && x.attribute === 'status' ? [{ type: c.type, id: x.id, label: record(release1, c.name, x.id).attributes.term ?? null, old: x.old, new: x.new }] : []))
+        .sort(byId),
+      renamed: mine
+        .flatMap((x) => (x.kind === 'attribute' && x.attribute === 'term' ? [{ type: c.type, id: x.id, old: x.old!, new: x.new! }] : []))
+        .sort(byId),
+    });
+  }
+  return expected;
+}
+
+describe('diff between release 0 and the next release', () => {
+  it('lists exactly the changes the data definition makes, and nothing else (JSON)', async () => {
+    const diff = await diffJson(old, next);
+    const expected = expectedCollections();
+    expect(diff.collections.map((c) => c.name)).toEqual([...expected.keys()].sort());
+    for (const c of diff.collections) {
+      const { changed, ...rest } = expected.get(c.name)!;
+      expect(c, c.name).toMatchObject(rest);
+      // Relationship changes: the data as the source serves it, plus the targets gained and lost.
+      expect(c.changed.map(({ relationships, ...r }) => ({ ...r, relationships: relationships.map(({ name, old, new: now }) => ({ name, old, new: now })) })), c.name).toEqual(changed);
+    }
+    const changes = release1.changes;
+    expect(diff.identical).toBe(false);
+    expect(diff.summary.records).toEqual({
+      added: changes.filter((x) => x.kind === 'added').length,
+      removed: changes.filter((x) => x.kind === 'removed').length,
+      changed: new Set(changes.filter((x) => x.kind === 'attribute' || x.kind === 'relationship').map((x) => `${x.collection}/${x.id}`)).size,
+    });
+    expect(diff.summary.statusChanges).toBe(1);
+    expect(diff.summary.renamed).toBe(1);
+    expect(diff.summary.collections).toMatchObject({ added: 0, removed: 0 });
+    expect(diff.old.records).toBe(release0.collections.reduce((n, c) => n + c.records.length, 0));
+    expect(diff.new.records).toBe(release1.collections.reduce((n, c) => n + c.records.length, 0));
+    expect(diff.new.lastModified).toBe(release1.lastModified.toUTCString());
+  });
+
+  it('gives the targets each changed relationship gained and lost', async () => {
+    const diff = await diffJson(old, next);
+    const usages = diff.collections.find((c) => c.name === 'siteusages')!;
+    const accepted = usages.statusChanges[0]!;
+    expect(accepted).toMatchObject({ old: 'PENDING', new: 'ACCEPTED' });
+    const siteTypes = usages.changed.find((c) => c.id === accepted.id)!.relationships.find((r) => r.name === 'site_types')!;
+    const change = release1.changes.find((x) => x.kind === 'relationship' && x.relationship === 'site_types')!;
+    expect(siteTypes.removed).toEqual([]);
+    expect(siteTypes.added).toEqual((change as { new: string[] }).new.map((id) => ({ type: 'SiteType', id })));
+  });
+
+  it('writes release notes: a summary table, then a section per changed collection, removals first', async () => {
+    const { code, stdout, stderr } = await runCli(['diff', old, next]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const expected = expectedCollections();
+    const changedNames = [...expected.values()].filter((c) => c.change === 'changed').map((c) => c.name!);
+    const sections = [...stdout.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
+    expect(sections.sort()).toEqual([...changedNames].sort());
+    for (const name of changedNames) {
+      const c = expected.get(name)!;
+      const cells = [c.records!.old, c.records!.new, c.added!.length, c.removed!.length, c.changed!.length, c.statusChanges!.length, c.renamed!.length];
+      expect(stdout).toContain(`| ${name} | ${cells.join(' | ')} |`);
+    }
+    // Removals break the URIs clients store, so their collections come first; then the accepted term.
+    const order = [...stdout.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1'));
+    const withRemovals = changedNames.filter((n) => expected.get(n)!.removed!.length > 0);
+    expect(order.slice(0, withRemovals.length).sort()).toEqual(withRemovals.sort());
+    expect(order[withRemovals.length]).toBe('siteusages');
+    const rename = release1.changes.find((x) => x.kind === 'attribute' && x.attribute === 'term') as { old: string; new: string };
+    expect(stdout).toContain(`\`${rename.old}\` → \`${rename.new}\``);
+    expect(stdout).toMatch(/: `PENDING` → `ACCEPTED`/);
+    for (const removed of release1.changes.filter((x) => x.kind === 'removed')) {
+      expect(stdout).toContain(`| ${definition(removed.collection).type} | ${removed.id} |`);
+    }
+  });
+
+  it('finds two crawls of the same state identical, whatever their ports, link modes and index modes', async () => {
+    const diff = await diffJson(old, oldAgain);
+    expect(diff.identical).toBe(true);
+    expect(diff.old.root).not.toBe(diff.new.root);
+    expect(diff.collections.every((c) => c.change === 'unchanged' && c.records.old === c.records.new)).toBe(true);
+    const md = await runCli(['diff', old, oldAgain, '--exit-code']);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain('No differences');
+  });
+
+  it('reads archives, and --exit-code exits 1 on differences with the diff on stdout and nothing on stderr', async () => {
+    const archive = (await packSnapshot(old, path.join(dir, 'release-0.tar.gz'))).output;
+    const fromArchive = await diffJson(archive, next);
+    expect(fromArchive.collections).toEqual((await diffJson(old, next)).collections);
+    const result = await runCli(['diff', archive, next, '--exit-code', '--format', 'json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout).identical).toBe(false);
+  });
+
+  it('fails with 1, nothing on stdout and the reason on stderr when a snapshot cannot be read', async () => {
+    const result = await runCli(['diff', path.join(dir, 'nowhere'), next, '--exit-code']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^cv-snapshot diff: .*nowhere.* manifest/);
+    expect((await runCli(['diff', old])).code).toBe(2);
+  });
+
+  it('reports a collection only one snapshot has as added or removed, with its records', async () => {
+    const fewer = path.join(dir, 'without-communities');
+    await cp(old, fewer, { recursive: true });
+    const manifestFile = path.join(fewer, ...MANIFEST_PATH.split('/'));
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { collections: Record<string, unknown> };
+    delete manifest.collections.communities;
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    const communities = release0.byName.get('communities')!.records;
+
+    const added = (await diffJson(fewer, old)).collections.find((c) => c.name === 'communities')!;
+    expect(added).toMatchObject({ change: 'added', records: { old: null, new: communities.length } });
+    expect(added.added.map((r) => r.id)).toEqual(communities.map((r) => r.id));
+    const removed = await diffJson(old, fewer);
+    expect(removed.summary.collections).toMatchObject({ added: 0, removed: 1, changed: 0 });
+    expect(removed.collections.find((c) => c.name === 'communities')).toMatchObject({ change: 'removed', records: { old: communities.length, new: null } });
+    const md = await runCli(['diff', old, fewer]);
+    expect(md.stdout).toContain('## communities');
+    expect(md.stdout).toContain('Collection removed');
+  });
+});
