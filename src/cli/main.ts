@@ -8,12 +8,13 @@ import { demoCommand } from './demo-command.js';
 import { diffCommand } from './diff-command.js';
 import { packCommand } from './pack-command.js';
 import { sampleApiCommand } from './sample-api-command.js';
+import { serveCommand } from './serve-command.js';
 import { verifyCommand } from './verify-command.js';
 import { CvSnapshotError, ExitCode } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 
 const PROGRAM = 'cv-snapshot';
-export const COMMANDS: CommandDef[] = [crawlCommand, verifyCommand, diffCommand, packCommand, sampleApiCommand, demoCommand];
+export const COMMANDS: CommandDef[] = [crawlCommand, verifyCommand, serveCommand, diffCommand, packCommand, sampleApiCommand, demoCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
