@@ -7,9 +7,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { FetchError } from '../errors.js';
+import { urlParts } from '../url/canonical-url.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { ResponseCollector, type ExchangeFailure, type RawResponse } from './response-collector.js';
 
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
@@ -62,10 +64,6 @@ class RetryableError extends Error {
 
 class FinalError extends Error {}
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /** Retry-After as seconds or as an HTTP-date (RFC 9110 §10.2.3). */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
@@ -74,17 +72,41 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
+/** Whether the environment names a proxy (as EnvHttpProxyAgent reads it). */
+function proxyConfigured(): boolean {
+  const env = process.env;
+  return Boolean(env.http_proxy || env.HTTP_PROXY || env.https_proxy || env.HTTPS_PROXY);
+}
+
+/** Statuses whose body the crawl reads: not redirects, not the errors that are retried. */
+function bodyWanted(status: number): boolean {
+  return !(status >= 500 || status === 429 || (status >= 300 && status < 400));
+}
+
 export class Fetcher {
   readonly stats: FetchStats = { requests: 0, retries: 0 };
   private readonly dispatcher: Dispatcher;
+  /** The same for every request, so built once. */
+  private readonly requestHeaders: Record<string, string>;
+  /** Exchanges in flight per abort signal: one listener per signal stops them all. */
+  private readonly inFlight = new WeakMap<AbortSignal, Set<ResponseCollector>>();
 
   constructor(private readonly options: FetcherOptions) {
-    this.dispatcher = new EnvHttpProxyAgent({
+    const agentOptions = {
       connections: options.concurrency,
       keepAliveTimeout: 30_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-    });
+    };
+    // Without a proxy in the environment EnvHttpProxyAgent sends everything through a plain Agent, but still reads
+    // NO_PROXY from the environment on every request.
+    this.dispatcher = proxyConfigured() ? new EnvHttpProxyAgent(agentOptions) : new Agent(agentOptions);
+    this.requestHeaders = {
+      ...options.headers,
+      accept: MEDIA_TYPE,
+      'accept-encoding': 'gzip, br',
+      'user-agent': options.userAgent,
+    };
   }
 
   async close(): Promise<void> {
@@ -99,7 +121,7 @@ export class Fetcher {
         this.stats.retries += 1;
         await sleep(this.backoffMs(attempt - 1, lastError?.retryAfterMs), undefined, { signal });
       }
-      await this.options.rateLimiter?.take(signal);
+      if (this.options.rateLimiter !== undefined) await this.options.rateLimiter.take(signal);
       signal?.throwIfAborted();
       try {
         const response = await this.attempt(url, signal);
@@ -123,64 +145,60 @@ export class Fetcher {
 
   private async attempt(url: string, signal?: AbortSignal): Promise<Omit<FetchedResponse, 'attempts'>> {
     this.stats.requests += 1;
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await this.dispatcher.request({
-        origin: new URL(url).origin,
-        path: url.slice(new URL(url).origin.length),
-        method: 'GET',
-        headers: {
-          ...this.options.headers,
-          accept: MEDIA_TYPE,
-          'accept-encoding': 'gzip, br',
-          'user-agent': this.options.userAgent,
-        },
-        signal: signal ?? null,
-      });
-    } catch (error) {
-      throw new RetryableError(describeNetworkError(error));
-    }
-    const status = response.statusCode;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) {
-      const text = headerValue(value);
-      if (text !== undefined) headers[name.toLowerCase()] = text;
-    }
+    const { status, headers, body } = await this.exchange(url, signal);
     if (status >= 500 || status === 429) {
-      await response.body.dump().catch(() => undefined);
-      throw new RetryableError(
-        `HTTP ${status}`,
-        status,
-        parseRetryAfter(headers['retry-after'], Date.now()),
-      );
+      throw new RetryableError(`HTTP ${status}`, status, parseRetryAfter(headers['retry-after'], Date.now()));
     }
-    if (status >= 300 && status < 400) {
-      await response.body.dump().catch(() => undefined);
-      return { status, headers, body: Buffer.alloc(0) };
-    }
-    const declared = Number(headers['content-length']);
-    if (Number.isFinite(declared) && declared > this.options.maxBytes) {
-      response.body.destroy();
-      throw new FinalError(`the response is ${declared} bytes, over the --max-bytes limit of ${this.options.maxBytes}`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.options.maxBytes) {
-          response.body.destroy();
-          throw new FinalError(`the response is over the --max-bytes limit of ${this.options.maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
+    if (status >= 300 && status < 400) return { status, headers, body };
+    return { status, headers, body: await this.decode(body, headers['content-encoding']) };
+  }
+
+  /** One request and its whole response; rejects with RetryableError or FinalError. */
+  private exchange(url: string, signal: AbortSignal | undefined): Promise<RawResponse> {
+    const { origin } = urlParts(url);
+    return new Promise((resolve, reject) => {
+      const collector: ResponseCollector = new ResponseCollector(this.options.maxBytes, bodyWanted, (failure, response) => {
+        if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
+        if (failure === null) resolve(response);
+        else reject(this.failureError(failure));
+      });
+      if (signal !== undefined) this.track(signal, collector);
+      try {
+        this.dispatcher.dispatch({ origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders }, collector);
+      } catch (error) {
+        if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
+        reject(new RetryableError(describeNetworkError(error)));
       }
-    } catch (error) {
-      if (error instanceof FinalError) throw error;
-      throw new RetryableError(`the body was cut off (${describeNetworkError(error)})`, status);
+    });
+  }
+
+  private track(signal: AbortSignal, collector: ResponseCollector): void {
+    let collectors = this.inFlight.get(signal);
+    if (collectors === undefined) {
+      const set = new Set<ResponseCollector>();
+      collectors = set;
+      this.inFlight.set(signal, set);
+      signal.addEventListener('abort', () => {
+        for (const inFlight of set) inFlight.abort(signal.reason);
+        set.clear();
+      }, { once: true });
     }
-    const raw = Buffer.concat(chunks, size);
-    const body = await this.decode(raw, headers['content-encoding']);
-    return { status, headers, body };
+    collectors.add(collector);
+  }
+
+  private failureError(failure: ExchangeFailure): Error {
+    switch (failure.kind) {
+      case 'too-large':
+        return new FinalError(
+          failure.declared !== null
+            ? `the response is ${failure.declared} bytes, over the --max-bytes limit of ${this.options.maxBytes}`
+            : `the response is over the --max-bytes limit of ${this.options.maxBytes} bytes`,
+        );
+      case 'cut-off':
+        return new RetryableError(`the body was cut off (${describeNetworkError(failure.error)})`, failure.status);
+      case 'network':
+        return new RetryableError(describeNetworkError(failure.error));
+    }
   }
 
   private async decode(raw: Buffer, encoding: string | undefined): Promise<Buffer> {

@@ -1,0 +1,111 @@
+/**
+ * One HTTP exchange on undici's dispatch API, collected into a status, headers and the raw body. The request API
+ * wraps every response in a Readable stream and an async iterator; for documents of a few kilobytes that wrapping
+ * cost more CPU than receiving them, so the fetcher collects the chunks itself. Bodies of errors that are retried
+ * (5xx, 429) and of redirects are read and dropped, so that the connection stays reusable.
+ */
+import type { Dispatcher } from 'undici';
+
+export interface RawResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Undecoded body; empty when it was not kept. */
+  body: Buffer;
+}
+
+/** Why an exchange failed, for the fetcher to turn into a retry or a final error. */
+export type ExchangeFailure =
+  | { kind: 'network'; error: unknown }
+  | { kind: 'cut-off'; error: unknown; status: number }
+  | { kind: 'too-large'; declared: number | null };
+
+const EMPTY = Buffer.alloc(0);
+
+export class ResponseCollector implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | undefined;
+  #abortReason: unknown;
+  #status = 0;
+  #headers: Record<string, string> = {};
+  #keep = false;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #tooLarge: ExchangeFailure | undefined;
+  #settled = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    /** Whether the body of a response with this status is wanted. */
+    private readonly wanted: (status: number) => boolean,
+    private readonly settle: (failure: ExchangeFailure | null, response: RawResponse) => void,
+  ) {}
+
+  /** Stops the exchange (the crawl was aborted); it then fails as a network error. */
+  abort(reason: unknown): void {
+    if (this.#controller !== undefined) this.#controller.abort(reason as Error);
+    else this.#abortReason = reason;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#abortReason !== undefined) controller.abort(this.#abortReason as Error);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.#status = statusCode;
+    const collected: Record<string, string> = {};
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined) collected[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    this.#headers = collected;
+    this.#keep = this.wanted(statusCode);
+    // Informational answers (1xx) are followed by the real one.
+    if (statusCode < 200) return;
+    const declared = Number(collected['content-length']);
+    if (this.#keep && Number.isFinite(declared) && declared > this.maxBytes) {
+      this.#tooLarge = { kind: 'too-large', declared };
+      controller.abort(new Error('over --max-bytes'));
+    }
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.#keep) return;
+    this.#size += chunk.length;
+    if (this.#size > this.maxBytes) {
+      this.#tooLarge = { kind: 'too-large', declared: null };
+      this.#chunks = [];
+      controller.abort(new Error('over --max-bytes'));
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    const chunks = this.#chunks;
+    const body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
+    this.#chunks = [];
+    this.settle(null, { status: this.#status, headers: this.#headers, body });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#chunks = [];
+    // A dropped body that breaks off changes nothing: the status is all that is read from such an answer.
+    if (this.#status >= 200 && !this.#keep) {
+      this.settle(null, { status: this.#status, headers: this.#headers, body: EMPTY });
+      return;
+    }
+    const failure: ExchangeFailure =
+      this.#tooLarge ??
+      (this.#status >= 200 ? { kind: 'cut-off', error, status: this.#status } : { kind: 'network', error });
+    this.settle(failure, { status: this.#status, headers: this.#headers, body: EMPTY });
+  }
+}
