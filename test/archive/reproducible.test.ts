@@ -1,0 +1,211 @@
+/**
+ * Issue 5's determinism promise, end to end with the built command line: one sample API whose answers arrive with
+ * per-URL jitter is crawled twice, at other concurrencies, time zones and locales, and the snapshots, then their
+ * archives, are the same bytes. Standard tools (tar, sha256sum) accept the archive, and `verify` takes it and
+ * notices a change. Without SOURCE_DATE_EPOCH, the recorded time is the only difference between two crawls.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE, createSampleData, startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { Layout } from '../../src/snapshot/layout.js';
+import { MANIFEST_PATH, manifestSchema, SUMS_PATH } from '../../src/snapshot/manifest.js';
+import { runCli } from '../helpers/cli.js';
+import { treeHashes } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const run = promisify(execFile);
+const EPOCH = '1700000000';
+const HERE = { TZ: 'UTC', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+const ELSEWHERE = { TZ: 'Pacific/Kiritimati', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8' };
+
+const DATA = { records: 3, pageSize: 2, seed: 21 };
+
+let api: SampleApi;
+let dir: string;
+let removeSuite: () => Promise<void>;
+let first: string;
+let second: string;
+/** URLs requested by each crawl, in the order they reached the API. */
+let firstOrder: string[];
+let secondOrder: string[];
+
+async function crawl(out: string, concurrency: number, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const from = api.requestLog.length;
+  const result = await runCli(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], { env });
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return api.requestLog.slice(from).map((entry) => entry.url);
+}
+
+async function pack(snapshot: string, output: string, env: NodeJS.ProcessEnv): Promise<{ output: string; sha256: string }> {
+  const result = await runCli(['pack', snapshot, '--output', output], { env });
+  expect(result.code).toBe(0);
+  const [written, sha256] = result.stdout.trimEnd().split('\n');
+  return { output: written!, sha256: sha256! };
+}
+
+beforeAll(async () => {
+  // The jitter (the same for a URL every time) makes responses overtake each other, differently at each concurrency.
+  api = await startSampleApi({ ...DATA, latencyMs: 1, latencyJitterMs: 8 });
+  ({ dir, remove: removeSuite } = await suiteDir());
+  first = path.join(dir, 'first');
+  second = path.join(dir, 'second');
+  firstOrder = await crawl(first, 2, { SOURCE_DATE_EPOCH: EPOCH, ...HERE });
+  secondOrder = await crawl(second, 16, { SOURCE_DATE_EPOCH: EPOCH, ...ELSEWHERE });
+}, 120_000);
+afterAll(async () => {
+  await api.close();
+  await removeSuite();
+});
+
+describe('two crawls of one source state', () => {
+  it('fetched the documents in different orders', () => {
+    expect(new Set(secondOrder)).toEqual(new Set(firstOrder));
+    expect(secondOrder).not.toEqual(firstOrder);
+  });
+
+  it('give byte-identical trees, whatever the concurrency, time zone and locale', async () => {
+    const hashes = await treeHashes(first);
+    expect(Object.keys(hashes).length).toBeGreaterThan(500);
+    expect(await treeHashes(second)).toEqual(hashes);
+    const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as { createdAt: string };
+    expect(manifest.createdAt).toBe(new Date(Number(EPOCH) * 1000).toISOString());
+  });
+
+  it('give archives with the same bytes and SHA-256, packed in other time zones and locales', async () => {
+    const a = await pack(first, path.join(dir, 'first.tar.gz'), HERE);
+    const b = await pack(second, path.join(dir, 'second.tar.gz'), ELSEWHERE);
+    expect(b.sha256).toBe(a.sha256);
+    expect((await readFile(b.output)).equals(await readFile(a.output))).toBe(true);
+  });
+});
+
+describe('the manifest', () => {
+  it('records the source, the tool, the options, counts per collection and validation, and no Date header', async () => {
+    const text = await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8');
+    const manifest = manifestSchema.parse(JSON.parse(text));
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const data = createSampleData({ seed: DATA.seed, records: DATA.records });
+    const root = await fetch(api.rootUrl, { headers: { accept: 'application/vnd.api+json' } });
+    await root.arrayBuffer();
+    expect(manifest).toMatchObject({
+      format: 'cv-snapshot',
+      formatVersion: 1,
+      tool: { name: pkg.name, version: pkg.version },
+      source: { root: api.rootUrl, etag: root.headers.get('etag'), lastModified: data.lastModified.toUTCString() },
+      options: { links: 'relative', baseUrl: null, collectionIndex: 'complete', strict: false, headers: [] },
+      partial: false,
+      missing: [],
+      validation: { errors: 0, warnings: 0 },
+    });
+    // The root index's Date is the moment of a response, not the state of the source (manifest.ts).
+    expect(Object.keys(manifest.source).sort()).toEqual(['etag', 'lastModified', 'root']);
+    expect(text).not.toContain(root.headers.get('date')!);
+    expect(Object.keys(manifest.collections)).toEqual(CATALOGUE.map((c) => c.name).sort());
+    for (const c of data.collections) {
+      expect(manifest.collections[c.name]).toMatchObject({ records: c.records.length, pages: Math.ceil(c.records.length / DATA.pageSize) });
+    }
+  });
+});
+
+describe('the archive, with standard tools and verify', () => {
+  let archive: string;
+  beforeAll(async () => {
+    archive = (await pack(first, path.join(dir, 'snapshot.tar.gz'), HERE)).output;
+  });
+
+  it('extracts with tar -xzf to a tree identical to the snapshot, where sha256sum -c SHA256SUMS passes', async () => {
+    const copy = path.join(dir, 'extracted');
+    await mkdir(copy);
+    await run('tar', ['-xzf', archive, '-C', copy]);
+    expect(await treeHashes(copy)).toEqual(await treeHashes(first));
+    const { stdout } = await run('sha256sum', ['--strict', '-c', SUMS_PATH], { cwd: copy });
+    expect(stdout.trimEnd().split('\n').every((line) => line.endsWith(': OK'))).toBe(true);
+  });
+
+  it('has a sidecar that sha256sum -c accepts', async () => {
+    const { stdout } = await run('sha256sum', ['--strict', '-c', `${path.basename(archive)}.sha256`], { cwd: dir });
+    expect(stdout).toBe(`${path.basename(archive)}: OK\n`);
+  });
+
+  it('passes verify', async () => {
+    const result = await runCli(['verify', archive]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('fails verify with one byte of the compressed data changed, with or without its sidecar', async () => {
+    const bytes = await readFile(archive);
+    // Past the 10-byte gzip header and before the 8-byte trailer: inside the deflate stream.
+    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    const withSidecar = path.join(dir, 'changed.tar.gz');
+    await writeFile(withSidecar, bytes);
+    await cp(`${archive}.sha256`, `${withSidecar}.sha256`);
+    const caught = await runCli(['verify', withSidecar]);
+    expect(caught.code).toBe(1);
+    expect(caught.stderr).toMatch(/changed\.tar\.gz was changed/);
+
+    const alone = path.join(dir, 'alone', 'changed.tar.gz');
+    await mkdir(path.dirname(alone));
+    await writeFile(alone, bytes);
+    const result = await runCli(['verify', alone]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).not.toBe('');
+  });
+
+  it('fails verify, naming the file, when a document is changed and the snapshot repacked without new SHA256SUMS', async () => {
+    const tampered = path.join(dir, 'tampered');
+    await cp(first, tampered, { recursive: true });
+    const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as { source: { root: string } };
+    const file = new Layout(manifest.source.root).collectionIndex('licenses').file;
+    const target = path.join(tampered, ...file.split('/'));
+    const text = await readFile(target, 'utf8');
+    expect(text).toContain('CC BY 4.0');
+    await writeFile(target, text.replace('CC BY 4.0', 'CC BY 4.1'));
+    const repacked = await pack(tampered, path.join(dir, 'tampered.tar.gz'), HERE);
+    await run('sha256sum', ['-c', `${path.basename(repacked.output)}.sha256`], { cwd: dir });
+    const result = await runCli(['verify', repacked.output]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${file} was changed`);
+  });
+});
+
+describe('without SOURCE_DATE_EPOCH', () => {
+  it('the recorded time is the only difference between two crawls, and it is the crawl start', async () => {
+    const outs = [path.join(dir, 'now-1'), path.join(dir, 'now-2')];
+    const windows: Array<[number, number]> = [];
+    for (const out of outs) {
+      // A second apart at least, so that the two recorded times differ.
+      const last = windows.at(-1);
+      if (last !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.floor(last[0] / 1000) * 1000 + 1000 - Date.now())));
+      const started = Date.now();
+      await crawl(out, 8, { SOURCE_DATE_EPOCH: undefined });
+      windows.push([started, Date.now()]);
+    }
+    const [a, b] = await Promise.all(outs.map((out) => treeHashes(out)));
+    const differing = Object.keys(a!).filter((file) => a![file] !== b![file]);
+    expect(Object.keys(b!)).toEqual(Object.keys(a!));
+    expect(differing.sort()).toEqual([MANIFEST_PATH, SUMS_PATH].sort());
+
+    const manifests = await Promise.all(outs.map(async (out) => JSON.parse(await readFile(path.join(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Record<string, unknown>));
+    manifests.forEach((manifest, i) => {
+      const recorded = Date.parse(manifest.createdAt as string);
+      const [started, ended] = windows[i]!;
+      expect(recorded).toBeGreaterThanOrEqual(Math.floor(started / 1000) * 1000);
+      expect(recorded).toBeLessThanOrEqual(ended);
+    });
+    expect(manifests[0]!.createdAt).not.toBe(manifests[1]!.createdAt);
+    const { createdAt: _a, ...restA } = manifests[0]!;
+    const { createdAt: _b, ...restB } = manifests[1]!;
+    expect(restB).toEqual(restA);
+
+    // SHA256SUMS differs in the manifest's line alone.
+    const sums = await Promise.all(outs.map(async (out) => (await readFile(path.join(out, ...SUMS_PATH.split('/')), 'utf8')).split('\n')));
+    const changedLines = sums[0]!.filter((line, i) => line !== sums[1]![i]);
+    expect(changedLines).toHaveLength(1);
+    expect(changedLines[0]).toMatch(new RegExp(`  ${MANIFEST_PATH}$`));
+  });
+});
