@@ -17,24 +17,43 @@ export const COLLECTION_INDEX_MODES = ['complete', 'first-page'] as const;
 export type CollectionIndexMode = (typeof COLLECTION_INDEX_MODES)[number];
 
 const collectionCountsSchema = z.object({
+  /** Records over the collection's list pages as crawled (the complete collection holds as many). */
   records: z.number().int().nonnegative(),
+  /** List pages fetched. */
   pages: z.number().int().nonnegative(),
+  /** Documents fetched below the collection: list pages, records, relationship and related documents. */
   documents: z.number().int().nonnegative(),
 });
 export type CollectionCounts = z.infer<typeof collectionCountsSchema>;
 
+/**
+ * Every field is documented in README "The manifest". Everything here depends only on the source's responses, the
+ * options below and the tool's version, except `createdAt`: two crawls of one source state differ in nothing else.
+ */
 export const manifestSchema = z.object({
   format: z.literal('cv-snapshot'),
+  /** Version of the snapshot format (this manifest, the layout, the metadata files); raised on a breaking change. */
   formatVersion: z.literal(MANIFEST_FORMAT_VERSION),
+  /** The package that wrote the snapshot (package.json's name and version, as in the User-Agent). */
   tool: z.object({ name: z.string(), version: z.string() }),
+  /**
+   * Where the snapshot came from: the canonical root URL, and the root index's response headers that identify the
+   * source's state, or null when the source does not send them. The root index's `Date` header is deliberately
+   * not recorded: it is the moment of the response, not the state of the source, so it would make two crawls of
+   * the same state differ beyond `createdAt` (and their archives differ even with SOURCE_DATE_EPOCH set). The
+   * moment of the crawl is `createdAt`.
+   */
   source: z.object({
     root: z.string(),
-    /** Response headers of the root index that identify the source's state, where the source sends them. */
     etag: z.string().nullable(),
     lastModified: z.string().nullable(),
   }),
-  /** SOURCE_DATE_EPOCH when set, else the crawl's start (whole seconds, UTC). */
+  /** SOURCE_DATE_EPOCH when set, else the crawl's start (whole seconds, UTC, ISO 8601). Also every mtime `pack` writes. */
   createdAt: z.string(),
+  /**
+   * The options that shape the snapshot's content. Options that change only how it is fetched (concurrency,
+   * retries, timeout, rate, size and document limits) are not recorded, so they cannot change its bytes.
+   */
   options: z.object({
     links: z.enum(LINK_MODES as unknown as [string, ...string[]]),
     baseUrl: z.string().nullable(),
@@ -45,10 +64,13 @@ export const manifestSchema = z.object({
   }),
   /** True when documents could not be fetched and the snapshot was published anyway (--allow-partial). */
   partial: z.boolean(),
-  /** Canonical URLs of the documents a partial snapshot lacks. */
+  /** Canonical URLs of the documents a partial snapshot lacks, sorted. */
   missing: z.array(z.string()),
+  /** Documents fetched from the source (the complete collections built from them are not counted). */
   documents: z.number().int().nonnegative(),
+  /** Counts per collection, by collection name (sorted). */
   collections: z.record(z.string(), collectionCountsSchema),
+  /** Validation findings by severity; each finding is in report.json. */
   validation: z.object({
     errors: z.number().int().nonnegative(),
     warnings: z.number().int().nonnegative(),
