@@ -44,13 +44,20 @@ export function redirectsFile(layout: Layout): string {
   return `${rules.map(([from, to]) => `${from} ${to} 200`).join('\n')}\n`;
 }
 
+/**
+ * serve-handler resolves a directory to its index.html only through `cleanUrls` (with it off, every URL ending in
+ * `/` answers 404), and with it on `/units/3` answers `units/3/index.html` with a 200, no redirect; it redirects
+ * only paths ending in `.html` or `/index`, which no API URL of this service does (ids are numbers).
+ * `trailingSlash` stays unset: true would redirect the extensionless relationship files. No `etag` member: the
+ * `serve` command line refuses a serve.json that has one ("must NOT have additional properties"), and sends
+ * ETags by default anyway.
+ */
 export function serveJson(layout: Layout): string {
   const root = bareRoot(layout).replace(/^\//, '');
   const headers = JSONAPI_HEADERS.map(([key, value]) => ({ key, value }));
   const config = {
-    cleanUrls: false,
+    cleanUrls: true,
     directoryListing: false,
-    etag: true,
     headers: [
       ...(root === '' ? [{ source: '**', headers }] : [{ source: `${root}/**`, headers }, { source: root, headers }]),
       { source: '404.html', headers },

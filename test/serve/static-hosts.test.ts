@@ -1,0 +1,150 @@
+/**
+ * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (DESIGN.md §6, issue 3): plain
+ * `npx serve <dir>` (its serve.json), serve-handler under a sub-path for `--links absolute --base-url .../sub/path/`,
+ * and — when `npm run check:hosts` provides it — Cloudflare's local engine `wrangler pages dev`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { treeHashes } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+import { checkStaticHost, fetchFollowing, freePort, waitForHttp } from './host-check.js';
+
+const require = createRequire(import.meta.url);
+const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+
+let api: SampleApi;
+let base: string;
+let out: string;
+let removeBase: () => Promise<void>;
+
+beforeAll(async () => {
+  api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
+  ({ dir: base, remove: removeBase } = await suiteDir('cv-snapshot-hosts-'));
+  out = path.join(base, 'out');
+  await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+}, 60_000);
+afterAll(async () => {
+  await api.close();
+  await removeBase();
+});
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+describe('npx serve <dir> (serve.json)', () => {
+  it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
+    const before = await treeHashes(out);
+    const port = await freePort();
+    const bin = path.join(path.dirname(require.resolve('serve/package.json')), 'build', 'main.js');
+    const child = spawn(process.execPath, [bin, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'], {
+      env: { ...process.env, NO_UPDATE_CHECK: '1' },
+      stdio: 'ignore',
+    });
+    try {
+      const origin = `http://127.0.0.1:${port}/`;
+      await waitForHttp(origin, 15_000);
+      const result = await checkStaticHost(out, origin);
+      expect(result.failures).toEqual([]);
+      expect(result.checked).toBeGreaterThan(300);
+      const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toBe('application/vnd.api+json');
+    } finally {
+      await stop(child);
+    }
+    expect(await treeHashes(out)).toEqual(before);
+  }, 60_000);
+});
+
+describe('--links absolute --base-url under a sub-path', () => {
+  it('works when the tree is hosted under that sub-path (serve-handler behind a prefix)', async () => {
+    const handler = require('serve-handler') as (req: http.IncomingMessage, res: http.ServerResponse, config: object) => Promise<void>;
+    const subPath = '/mirror/cv/v2024/';
+    const dir = path.join(base, 'absolute');
+    const serveJson = () => require(path.join(dir, 'serve.json')) as object;
+    const server = http.createServer((req, res) => {
+      const url = req.url ?? '/';
+      if (!url.startsWith(subPath)) {
+        res.writeHead(404).end();
+        return;
+      }
+      req.url = url.slice(subPath.length - 1);
+      void handler(req, res, { ...serveJson(), public: dir });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const baseUrl = `http://127.0.0.1:${port}${subPath}`;
+      await createSnapshot({ rootUrl: api.rootUrl, out: dir, clock: clock(), links: 'absolute', baseUrl });
+      const result = await checkStaticHost(dir, baseUrl);
+      expect(result.failures).toEqual([]);
+
+      // Every link of every document a client reaches from the root answers under the sub-path.
+      const seen = new Set<string>([`${baseUrl}sms/cv/api/v1/`]);
+      const queue = [...seen];
+      while (queue.length > 0) {
+        const url = queue.shift()!;
+        const answer = await fetchFollowing(url, 0);
+        expect(answer.status, url).toBe(200);
+        const text = answer.body.toString('utf8');
+        for (const match of text.matchAll(/"(https?:\/\/[^"]+)"/g)) {
+          const link = match[1]!;
+          if (!link.startsWith(baseUrl) || seen.has(link)) continue;
+          seen.add(link);
+          queue.push(link);
+        }
+      }
+      expect(seen.size).toBeGreaterThan(300);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
+});
+
+/** Set by `npm run check:hosts` (scripts/check-hosts.mjs), which installs wrangler and a Node 22 to run it. */
+const wrangler = process.env.CV_SNAPSHOT_WRANGLER;
+const node22 = process.env.CV_SNAPSHOT_NODE22;
+
+describe.runIf(wrangler !== undefined && node22 !== undefined)('wrangler pages dev (Cloudflare Pages, _headers and _redirects)', () => {
+  it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
+    const before = await treeHashes(out);
+    const port = await freePort();
+    // wrangler keeps its state in the working directory: a temporary one, so the tree stays untouched.
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-wrangler-'));
+    let log = '';
+    const child = spawn(node22!, [wrangler!, 'pages', 'dev', out, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2024-01-01'], {
+      cwd,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      const origin = `http://127.0.0.1:${port}/`;
+      await waitForHttp(origin, 60_000);
+      expect(log).toMatch(/Parsed 4 valid redirect rules/);
+      const result = await checkStaticHost(out, origin);
+      expect(result.failures, log).toEqual([]);
+      const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toBe('application/vnd.api+json');
+    } finally {
+      await stop(child);
+      await rm(cwd, { recursive: true, force: true });
+    }
+    expect(await treeHashes(out)).toEqual(before);
+  }, 120_000);
+});
