@@ -90,7 +90,7 @@ function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChan
     const has = Object.hasOwn(after.attributes, name);
     const old = before.attributes[name];
     const value = after.attributes[name];
-    if (had && has && canonicalJson(old) === canonicalJson(value)) continue;
+    if (had && has && (old === value || (typeof old === 'object' && typeof value === 'object' && canonicalJson(old) === canonicalJson(value)))) continue;
     changes.push({ name, ...(had ? { old } : {}), ...(has ? { new: value } : {}) });
   }
   return changes;
