@@ -7,7 +7,8 @@
  */
 import { visitLinks } from '../jsonapi/links.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
-import { canonicalUrl, isInScope } from '../url/canonical-url.js';
+import { canonicalUrl, isAbsoluteHttpUrl, isInScope } from '../url/canonical-url.js';
+import { Memo } from '../url/memo.js';
 import type { Layout } from './layout.js';
 
 export type LinkMode = 'relative' | 'absolute' | 'original';
@@ -29,16 +30,24 @@ export function linkPrefix(mode: LinkMode, baseUrl?: string): string {
 export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: string): LinkRewriter | undefined {
   if (mode === 'original') return undefined;
   const prefix = linkPrefix(mode, baseUrl);
-  return (link, documentUrl, fromListPage) => {
-    let target: string;
+  /** The absolute source URL a link leaves the snapshot as; undefined when the link is already that. */
+  const leaving = (link: string, documentUrl: string): string | undefined => {
     let absolute: string;
     try {
-      target = canonicalUrl(link, documentUrl);
       absolute = new URL(link, documentUrl).href;
     } catch {
       return undefined;
     }
-    if (!isInScope(target, layout.root)) return absolute === link ? undefined : absolute;
+    return absolute === link ? undefined : absolute;
+  };
+  const rewrite: LinkRewriter = (link, documentUrl, fromListPage) => {
+    let target: string;
+    try {
+      target = canonicalUrl(link, documentUrl);
+    } catch {
+      return undefined;
+    }
+    if (!isInScope(target, layout.root)) return leaving(link, documentUrl);
     if (!fromListPage) {
       const location = locate(target, layout.root);
       if (location.kind === 'list' && location.page === 1) {
@@ -46,8 +55,21 @@ export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: str
       }
     }
     const placement = layout.place(target);
-    if (!placement.ok) return absolute === link ? undefined : absolute;
+    if (!placement.ok) return leaving(link, documentUrl);
     return prefix + placement.servedPath.slice(1);
+  };
+  // The same link turns up in several documents (a record's self link on its list page, in the record, in related
+  // documents); an absolute one is rewritten alike wherever it is found. null: left as it is.
+  const inListPages = new Memo<string | null>(8192);
+  const elsewhere = new Memo<string | null>(8192);
+  return (link, documentUrl, fromListPage) => {
+    if (!isAbsoluteHttpUrl(link)) return rewrite(link, documentUrl, fromListPage);
+    const memo = fromListPage ? inListPages : elsewhere;
+    const known = memo.get(link);
+    if (known !== undefined) return known ?? undefined;
+    const rewritten = rewrite(link, documentUrl, fromListPage);
+    memo.set(link, rewritten ?? null);
+    return rewritten;
   };
 }
 

@@ -2,7 +2,7 @@
  * Where a canonical URL sits in the API (spec §4): the root index, a collection list page, a record, a
  * relationship self address or a related address. Pure: it reads only the URL and the root.
  */
-import { pageNumberOf, urlParts } from './canonical-url.js';
+import { pageNumberOf, rootParts, urlParts } from './canonical-url.js';
 import { Memo } from './memo.js';
 
 export type ApiLocation =
@@ -18,7 +18,7 @@ export type ApiLocationKind = ApiLocation['kind'];
 /** Path segments of `canonical` below `root`, percent-decoded; null when outside the root's path. */
 export function segmentsBelowRoot(canonical: string, root: string): string[] | null {
   const url = urlParts(canonical);
-  const rootUrl = urlParts(root);
+  const rootUrl = rootParts(root);
   if (url.origin !== rootUrl.origin) return null;
   let rest: string;
   if (url.pathname.startsWith(rootUrl.pathname)) rest = url.pathname.slice(rootUrl.pathname.length);
@@ -39,12 +39,21 @@ export function segmentsBelowRoot(canonical: string, root: string): string[] | n
 /** Locations of recently asked URLs, per root (a process rarely has more than one). Frozen: they are shared. */
 const memos = new Map<string, Memo<ApiLocation>>();
 
-export function locate(canonical: string, root: string): ApiLocation {
+let lastMemo: { root: string; memo: Memo<ApiLocation> } | undefined;
+
+function memoFor(root: string): Memo<ApiLocation> {
+  if (lastMemo?.root === root) return lastMemo.memo;
   let memo = memos.get(root);
   if (memo === undefined) {
     if (memos.size >= 8) memos.clear();
     memos.set(root, (memo = new Memo<ApiLocation>(16_384)));
   }
+  lastMemo = { root, memo };
+  return memo;
+}
+
+export function locate(canonical: string, root: string): ApiLocation {
+  const memo = memoFor(root);
   let location = memo.get(canonical);
   if (location === undefined) {
     location = Object.freeze(computeLocation(canonical, root));

@@ -43,10 +43,28 @@ export function urlParts(url: string): UrlParts {
   return parts;
 }
 
+/** The last base found parsable: every link of a document is resolved against the same one. */
+let lastParsableBase: string | undefined;
+
+let lastRoot: { root: string; parts: UrlParts } | undefined;
+
+/** urlParts of a root URL: a crawl asks about one root all the time. */
+export function rootParts(root: string): UrlParts {
+  if (lastRoot?.root !== root) lastRoot = { root, parts: urlParts(root) };
+  return lastRoot.parts;
+}
+
 /** Whether `base` parses as a URL, as `new URL(input, base)` requires even when `input` is absolute. */
 function parsableBase(base: string): boolean {
-  if (partsMemo.get(base) !== undefined) return true;
-  return URL.canParse(base);
+  if (base === lastParsableBase) return true;
+  if (partsMemo.get(base) === undefined && !URL.canParse(base)) return false;
+  lastParsableBase = base;
+  return true;
+}
+
+/** Whether `link` is an absolute http(s) URL, whose meaning does not depend on the document it is found in. */
+export function isAbsoluteHttpUrl(link: string): boolean {
+  return ABSOLUTE_HTTP.test(link);
 }
 
 /** Thrown for text that is not an absolute http(s) URL. */
@@ -123,7 +141,7 @@ export function canonicalRoot(input: string): string {
  */
 export function isInScope(canonical: string, root: string): boolean {
   const url = urlParts(canonical);
-  const rootUrl = urlParts(root);
+  const rootUrl = rootParts(root);
   if (url.origin !== rootUrl.origin) return false;
   return url.pathname.startsWith(rootUrl.pathname) || `${url.pathname}/` === rootUrl.pathname;
 }
