@@ -6,7 +6,7 @@
  * thread-pool round trips (open, write, close), which profiling showed to dominate the crawl's CPU time.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export interface WrittenFile {
@@ -63,14 +63,27 @@ export class TreeWriter {
 
   ensureDir(dir: string): void {
     if (this.createdDirs.has(dir)) return;
-    try {
+    const parent = path.dirname(dir);
+    if (dir === this.dir || parent === dir) {
       mkdirSync(dir, { recursive: true });
+      this.createdDirs.add(dir);
+      return;
+    }
+    // Parents first, from what is known: one mkdir per new directory, none that fails and is retried (a recursive
+    // mkdir tries the leaf first, and does not tell which parents it made).
+    this.ensureDir(parent);
+    try {
+      mkdirSync(dir);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST' || code === 'ENOTDIR') {
-        throw new FileCollisionError(path.relative(this.dir, dir).split(path.sep).join('/'), error);
+      // A directory left by an interrupted run is reused; a symlink planted in its place is not followed.
+      const existingDir = code === 'EEXIST' && lstatSync(dir).isDirectory();
+      if (!existingDir) {
+        if (code === 'EEXIST' || code === 'ENOTDIR') {
+          throw new FileCollisionError(path.relative(this.dir, dir).split(path.sep).join('/'), error);
+        }
+        throw error;
       }
-      throw error;
     }
     this.createdDirs.add(dir);
   }
