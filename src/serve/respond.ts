@@ -3,6 +3,7 @@
  * the ones Cloudflare Pages or Netlify send for the same tree), the JSON:API media type for generated documents,
  * ETag and If-None-Match for stored files, HEAD without a body, CORS with `--cors`.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorDocument } from '../snapshot/host-files.js';
 import { headersFor, type HeaderRule } from './headers-rules.js';
@@ -34,12 +35,15 @@ export interface Answer {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** A generated JSON:API document; a 200 gets an ETag from its bytes, so clients can revalidate it. */
 export function jsonApiAnswer(status: number, document: unknown, headers?: Record<string, string>): Answer {
+  const body = Buffer.from(JSON.stringify(document));
   return {
     status,
-    body: Buffer.from(JSON.stringify(document)),
+    body,
     contentType: JSON_API,
     forceContentType: true,
+    ...(status === 200 ? { etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` } : {}),
     ...(headers === undefined ? {} : { headers }),
   };
 }

@@ -121,3 +121,34 @@ describe('the real clients\u2019 queries', () => {
     expect(new Set(document.included.map((r: { type: string }) => r.type))).toEqual(new Set(['Unit']));
   });
 });
+
+describe('other snapshot options', () => {
+  it('--collection-index first-page: every record still comes from the page files', async () => {
+    const firstPage = await startMirror({ records: 7, pageSize: 3, seed: 4 }, { collectionIndex: 'first-page' });
+    try {
+      const root = firstPage.api.rootUrl;
+      for (const url of [`${root}units/?page[size]=10000`, `${root}units/?sort=-term&page[size]=4&page[number]=2`, `${root}units/`]) {
+        const { mirror: onMirror, sourceDocument, mirrorDocument } = await compare(firstPage, url);
+        expect(onMirror.status, url).toBe(200);
+        expect(mirrorDocument, url).toEqual(sourceDocument);
+      }
+    } finally {
+      await firstPage.close();
+    }
+  });
+
+  it('--links absolute: the pages serve generates link under the base URL, as the stored documents do', async () => {
+    const baseUrl = 'https://cv.example.org/mirror/';
+    const absolute = await startMirror({ records: 5, pageSize: 2, seed: 4 }, { links: 'absolute', baseUrl });
+    try {
+      const answer = await get(`${absolute.serve.url}units/?page[size]=2&sort=term`);
+      const document = JSON.parse(answer.text);
+      expect(document.links.next).toBe(`${baseUrl}sms/cv/api/v1/units/?page%5Bnumber%5D=2&page%5Bsize%5D=2&sort=term`);
+      expect(document.data[0].links.self.startsWith(`${baseUrl}sms/cv/api/v1/units/`)).toBe(true);
+      const again = await get(`${absolute.serve.url}units/?page[size]=2&sort=term`, { headers: { 'if-none-match': answer.headers.etag! } });
+      expect(again.status).toBe(304);
+    } finally {
+      await absolute.close();
+    }
+  });
+});

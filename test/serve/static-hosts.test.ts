@@ -1,10 +1,11 @@
 /**
  * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (DESIGN.md §6, issue 3): plain
  * `npx serve <dir>` (its serve.json), serve-handler under a sub-path for `--links absolute --base-url .../sub/path/`,
- * and — when `npm run check:hosts` provides it — Cloudflare's local engine `wrangler pages dev`.
+ * nginx with the README's configuration (where nginx is installed), and — when `npm run check:hosts` provides it —
+ * Cloudflare's local engine `wrangler pages dev`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,6 +111,64 @@ describe('--links absolute --base-url under a sub-path', () => {
       expect(seen.size).toBeGreaterThan(300);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 60_000);
+});
+
+/** The README's nginx recipe, word for word inside the server block. */
+function nginxConfig(root: string, port: number, prefix: string): string {
+  // The test's temporary directories are private to this user: the workers run as it too.
+  return `
+user ${os.userInfo().username};
+worker_processes 1;
+error_log ${prefix}/error.log;
+pid ${prefix}/nginx.pid;
+events {}
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  client_body_temp_path ${prefix};
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+
+    location /sms/cv/api/v1 {
+      types { }
+      default_type application/vnd.api+json;
+      add_header Vary Accept always;
+      try_files $uri $uri/index.html =404;
+      error_page 404 /404.html;
+    }
+    location = /404.html {
+      types { }
+      default_type application/vnd.api+json;
+      add_header Vary Accept always;
+    }
+    location ~ ^/(_headers|_redirects|serve\\.json)$ { return 404; }
+  }
+}
+`;
+}
+
+const hasNginx = spawnSync('nginx', ['-v']).status === 0;
+
+describe.runIf(hasNginx)('nginx with the README recipe', () => {
+  it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
+    const prefix = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-nginx-'));
+    const port = await freePort();
+    await writeFile(path.join(prefix, 'nginx.conf'), nginxConfig(out, port, prefix));
+    const child = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+    try {
+      const origin = `http://127.0.0.1:${port}/`;
+      await waitForHttp(origin, 15_000);
+      const result = await checkStaticHost(out, origin);
+      expect(result.failures).toEqual([]);
+      const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toBe('application/vnd.api+json');
+    } finally {
+      await stop(child);
+      await rm(prefix, { recursive: true, force: true });
     }
   }, 60_000);
 });
