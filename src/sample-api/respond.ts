@@ -54,15 +54,28 @@ export function resetConnection(req: IncomingMessage): void {
 }
 
 /**
- * Sends `reply` and returns what the request log records: the status, or the fault that broke the answer. A body
- * fault on an answer without a body (HEAD, redirect, 304) becomes a reset.
+ * An answer ready to go on the wire: everything costly (serialising, hashing, compressing) is done, so that a
+ * simulated latency can run while it is being prepared, as on a server with its own CPUs.
  */
-export function send(
+export type PreparedReply =
+  | { readonly action: 'reset' }
+  | {
+      readonly action: 'send';
+      readonly status: number;
+      readonly headers: Record<string, string>;
+      /** null: headers only (HEAD, 304). */
+      readonly payload: Buffer | null;
+      /** What the request log records. */
+      readonly logged: number | string;
+      readonly truncate: boolean;
+    };
+
+/** Prepares `reply`. A body fault on an answer without a body (HEAD, redirect, 304) becomes a reset. */
+export function prepareReply(
   req: IncomingMessage,
-  res: ServerResponse,
   reply: Reply,
   options: { compress: boolean; fault: BodyFault | null },
-): number | string {
+): PreparedReply {
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.contentType !== undefined) headers['Content-Type'] = reply.contentType;
   const body = Buffer.from(reply.body, 'utf8');
@@ -71,16 +84,11 @@ export function send(
     headers.ETag = etag;
     if (options.fault === null && etagMatches(req.headers['if-none-match'], etag)) {
       delete headers['Content-Type'];
-      res.writeHead(304, headers);
-      res.end();
-      return 304;
+      return { action: 'send', status: 304, headers, payload: null, logged: 304, truncate: false };
     }
   }
   const head = req.method === 'HEAD';
-  if (options.fault !== null && (head || body.length === 0)) {
-    resetConnection(req);
-    return 'reset';
-  }
+  if (options.fault !== null && (head || body.length === 0)) return { action: 'reset' };
   let payload: Buffer = body;
   if (options.fault === 'corrupt-gzip') {
     payload = CORRUPT_GZIP;
@@ -91,16 +99,40 @@ export function send(
     if (compressed.encoding !== null) headers['Content-Encoding'] = compressed.encoding;
   }
   headers['Content-Length'] = String(payload.length);
-  res.writeHead(reply.status, headers);
-  if (head) {
-    res.end();
-    return reply.status;
+  const logged = options.fault ?? reply.status;
+  return { action: 'send', status: reply.status, headers, payload: head ? null : payload, logged, truncate: options.fault === 'truncated' };
+}
+
+/** Puts a prepared answer on the wire; returns what the request log records. */
+export function deliver(req: IncomingMessage, res: ServerResponse, prepared: PreparedReply): number | string {
+  if (prepared.action === 'reset') {
+    resetConnection(req);
+    return 'reset';
   }
-  if (options.fault === 'truncated') {
+  res.writeHead(prepared.status, prepared.headers);
+  const { payload } = prepared;
+  if (payload === null) {
+    res.end();
+    return prepared.logged;
+  }
+  if (prepared.truncate) {
     // Content-Length promises the whole body; half of it arrives, then the connection ends.
     res.write(payload.subarray(0, Math.floor(payload.length / 2)), () => res.socket?.destroy());
-    return 'truncated';
+    return prepared.logged;
   }
   res.end(payload);
-  return options.fault === 'corrupt-gzip' ? 'corrupt-gzip' : reply.status;
+  return prepared.logged;
+}
+
+/**
+ * Sends `reply` and returns what the request log records: the status, or the fault that broke the answer. A body
+ * fault on an answer without a body (HEAD, redirect, 304) becomes a reset.
+ */
+export function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  options: { compress: boolean; fault: BodyFault | null },
+): number | string {
+  return deliver(req, res, prepareReply(req, reply, options));
 }

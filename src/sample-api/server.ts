@@ -10,7 +10,7 @@ import { listDocumentUrls } from './document-urls.js';
 import { answer, errorReply, type EndpointContext } from './endpoints.js';
 import { FaultPlan, faultKey, jitterFor, type FaultKind } from './faults.js';
 import { acceptsGzip } from './negotiation.js';
-import { resetConnection, send, type BodyFault } from './respond.js';
+import { deliver, prepareReply, type BodyFault, type PreparedReply } from './respond.js';
 import { createSampleData } from './sample-data.js';
 
 export interface SampleApiOptions {
@@ -21,7 +21,7 @@ export interface SampleApiOptions {
   /** Base records per collection. */
   records?: number;
   pageSize?: number;
-  /** Delay before each answer. */
+  /** Time from a request's arrival to its answer (prepared meanwhile, as by a server with CPUs of its own). */
   latencyMs?: number;
   /** Extra delay per URL in [0, jitter), the same every time that URL is asked. */
   latencyJitterMs?: number;
@@ -121,16 +121,10 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
       : new ApiError(500, 'A server error occurred.', 'error');
   };
 
-  const respond = (req: IncomingMessage, res: ServerResponse, fault: FaultKind | null): number | string => {
-    if (fault === 'reset') {
-      resetConnection(req);
-      return 'reset';
-    }
-    if (fault === 'stall') {
-      later(stallMs, () => req.socket.destroy());
-      return 'stall';
-    }
-    if (typeof fault === 'number') return send(req, res, errorReply(statusFault(fault)), { compress, fault: null });
+  /** The answer to `req`, prepared at once; a 'stall' fault is not an answer, and is handled when it is due. */
+  const prepare = (req: IncomingMessage, fault: Exclude<FaultKind, 'stall'> | null): PreparedReply => {
+    if (fault === 'reset') return { action: 'reset' };
+    if (typeof fault === 'number') return prepareReply(req, errorReply(statusFault(fault)), { compress, fault: null });
     const target = req.url ?? '/';
     const queryAt = target.indexOf('?');
     const hostHeader = req.headers.host;
@@ -141,7 +135,7 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
       rawQuery: queryAt < 0 ? '' : target.slice(queryAt + 1),
       accept: req.headers.accept,
     });
-    return send(req, res, reply, { compress, fault: fault satisfies BodyFault | null });
+    return prepareReply(req, reply, { compress, fault: fault satisfies BodyFault | null });
   };
 
   const server = createServer((req, res) => {
@@ -157,13 +151,28 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
     // The attempt is counted on arrival, so concurrent retries of one URL are numbered in arrival order.
     const fault =
       method === 'GET' || method === 'HEAD' ? faults.next(key, acceptsGzip(req.headers['accept-encoding'])) : null;
-    const run = (): void => {
-      if (res.destroyed || req.socket.destroyed) return;
+    // The answer is prepared on arrival and sent when the latency has passed: the latency is the time to answer,
+    // not a wait before the work (which, on this one event loop, would queue behind other requests' work).
+    let prepared: PreparedReply | null = null;
+    if (fault !== 'stall') {
       try {
-        entry.status = respond(req, res, fault);
+        prepared = prepare(req, fault);
       } catch (error) {
         // A bug must not take the server down mid-benchmark; answer 500 and keep serving.
-        entry.status = send(req, res, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null });
+        prepared = prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null });
+      }
+    }
+    const run = (): void => {
+      if (res.destroyed || req.socket.destroyed) return;
+      if (prepared === null) {
+        later(stallMs, () => req.socket.destroy());
+        entry.status = 'stall';
+        return;
+      }
+      try {
+        entry.status = deliver(req, res, prepared);
+      } catch (error) {
+        entry.status = deliver(req, res, prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null }));
       }
     };
     const delay = latencyMs + jitterFor(seed, key, jitterMs);
