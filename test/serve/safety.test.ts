@@ -145,6 +145,17 @@ describe('cv-snapshot serve on the command line', () => {
     expect(output).toMatch(/GET \/sms\/cv\/api\/v1\/units\/\?page\[size\]=2 200 \d+B/);
   });
 
+  it('logs nothing but the URL with --quiet', async () => {
+    const { child, firstLine } = await startCli(['serve', mirror.dir, '--port', '0', '--quiet']);
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    expect((await get(`${firstLine}units/`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toBe('');
+  });
+
   it('says plainly when the directory is not a snapshot', async () => {
     const empty = await tempDir();
     await mkdir(path.join(empty, 'x'));
