@@ -58,13 +58,13 @@ export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: str
     if (!placement.ok) return leaving(link, documentUrl);
     return prefix + placement.servedPath.slice(1);
   };
-  // The same link turns up in several documents (a record's self link on its list page, in the record, in related
-  // documents); an absolute one is rewritten alike wherever it is found. null: left as it is.
-  const inListPages = new Memo<string | null>(8192);
-  const elsewhere = new Memo<string | null>(8192);
+  // Outside list pages the same link turns up in several documents (a record's self link in the record and in
+  // related documents, relationship links in the record and in the relationship document); an absolute one is
+  // rewritten alike wherever it is found. (Links on list pages are rarely met again soon: not worth remembering.)
+  // null: left as it is.
+  const memo = new Memo<string | null>(16_384);
   return (link, documentUrl, fromListPage) => {
-    if (!isAbsoluteHttpUrl(link)) return rewrite(link, documentUrl, fromListPage);
-    const memo = fromListPage ? inListPages : elsewhere;
+    if (fromListPage || !isAbsoluteHttpUrl(link)) return rewrite(link, documentUrl, fromListPage);
     const known = memo.get(link);
     if (known !== undefined) return known ?? undefined;
     const rewritten = rewrite(link, documentUrl, fromListPage);
