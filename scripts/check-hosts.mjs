@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * npm run check:hosts — the static-host check against Cloudflare's own local engine, `wrangler pages dev`, besides
- * `npx serve` and serve-handler under a sub-path (test/serve/static-hosts.test.ts).
+ * npm run check:hosts — the static-host checks that need programs of their own: Cloudflare's local engine
+ * `wrangler pages dev`, and nginx with the README's recipe where nginx is installed
+ * (test/serve/external-hosts.check.ts). `npx serve` and serve-handler are checked by `npm test`.
  *
  * wrangler and the Node 22 it needs (the npm package node-<os>-<arch>@22 ships the binary) are about 380 MB, so they
  * are not dev dependencies: every `npm ci` would pay for them, and a `node` 22 binary in node_modules/.bin would
@@ -38,7 +39,10 @@ if (!existsSync(wrangler) || !existsSync(node22)) {
   run(npm, ['install', '--prefix', tools, '--no-save', '--no-audit', '--no-fund', '--loglevel', 'error', WRANGLER, NODE22]);
 }
 
+if (spawnSync('nginx', ['-v']).status !== 0) {
+  console.error('check:hosts: nginx is not installed (apt-get install nginx), so the nginx recipe is not checked.');
+}
 const vitest = path.join(project, 'node_modules', 'vitest', 'vitest.mjs');
-run(process.execPath, [vitest, 'run', 'test/serve/static-hosts.test.ts'], {
+run(process.execPath, [vitest, 'run', '--config', 'vitest.hosts.config.ts'], {
   env: { ...process.env, CV_SNAPSHOT_WRANGLER: wrangler, CV_SNAPSHOT_NODE22: node22, WRANGLER_SEND_METRICS: 'false' },
 });

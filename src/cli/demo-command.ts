@@ -30,7 +30,7 @@ export const demoCommand: CommandDef = {
     }
     io.stderr.write(
       `verify: ${result.files} files match SHA256SUMS, ${result.links} links resolve, every document validates.\n` +
-        `Serve it with: npx serve ${path.relative(process.cwd(), path.resolve(out)) || '.'}\n`,
+        `Serve it like the live API: node dist/cli.js serve ${path.relative(process.cwd(), path.resolve(out)) || '.'}\n`,
     );
     return 0;
   },

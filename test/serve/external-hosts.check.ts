@@ -1,0 +1,135 @@
+/**
+ * Static hosts that need programs of their own, run by `npm run check:hosts` (scripts/check-hosts.mjs), not by
+ * `npm test`: nginx with the README's configuration (where nginx is installed; the script says when it is not), and
+ * Cloudflare's local engine `wrangler pages dev`, which the script installs with a Node 22 to run it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { treeHashes } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+import { checkStaticHost, fetchFollowing, freePort, waitForHttp } from './host-check.js';
+
+const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+
+let api: SampleApi;
+let base: string;
+let out: string;
+let removeBase: () => Promise<void>;
+
+beforeAll(async () => {
+  api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
+  ({ dir: base, remove: removeBase } = await suiteDir('cv-snapshot-hosts-'));
+  out = path.join(base, 'out');
+  await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+}, 60_000);
+afterAll(async () => {
+  await api.close();
+  await removeBase();
+});
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** The README's nginx recipe, word for word inside the server block. */
+function nginxConfig(root: string, port: number, prefix: string): string {
+  // The test's temporary directories are private to this user: the workers run as it too.
+  return `
+user ${os.userInfo().username};
+worker_processes 1;
+error_log ${prefix}/error.log;
+pid ${prefix}/nginx.pid;
+events {}
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  client_body_temp_path ${prefix};
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+
+    location /sms/cv/api/v1 {
+      types { }
+      default_type application/vnd.api+json;
+      add_header Vary Accept always;
+      try_files $uri $uri/index.html =404;
+      error_page 404 /404.html;
+    }
+    location = /404.html {
+      types { }
+      default_type application/vnd.api+json;
+      add_header Vary Accept always;
+    }
+    location ~ ^/(_headers|_redirects|serve\\.json)$ { return 404; }
+  }
+}
+`;
+}
+
+const hasNginx = spawnSync('nginx', ['-v']).status === 0;
+
+describe.runIf(hasNginx)('nginx with the README recipe', () => {
+  it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
+    const prefix = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-nginx-'));
+    const port = await freePort();
+    await writeFile(path.join(prefix, 'nginx.conf'), nginxConfig(out, port, prefix));
+    const child = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+    try {
+      const origin = `http://127.0.0.1:${port}/`;
+      await waitForHttp(origin, 15_000);
+      const result = await checkStaticHost(out, origin);
+      expect(result.failures).toEqual([]);
+      const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toBe('application/vnd.api+json');
+    } finally {
+      await stop(child);
+      await rm(prefix, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+/** Set by `npm run check:hosts` (scripts/check-hosts.mjs), which installs wrangler and a Node 22 to run it. */
+const wrangler = process.env.CV_SNAPSHOT_WRANGLER;
+const node22 = process.env.CV_SNAPSHOT_NODE22;
+
+describe.runIf(wrangler !== undefined && node22 !== undefined)('wrangler pages dev (Cloudflare Pages, _headers and _redirects)', () => {
+  it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
+    const before = await treeHashes(out);
+    const port = await freePort();
+    // wrangler keeps its state in the working directory: a temporary one, so the tree stays untouched.
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-wrangler-'));
+    let log = '';
+    const child = spawn(node22!, [wrangler!, 'pages', 'dev', out, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2024-01-01'], {
+      cwd,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      const origin = `http://127.0.0.1:${port}/`;
+      await waitForHttp(origin, 60_000);
+      expect(log).toMatch(/Parsed 4 valid redirect rules/);
+      const result = await checkStaticHost(out, origin);
+      expect(result.failures, log).toEqual([]);
+      const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers['content-type']).toBe('application/vnd.api+json');
+    } finally {
+      await stop(child);
+      await rm(cwd, { recursive: true, force: true });
+    }
+    expect(await treeHashes(out)).toEqual(before);
+  }, 120_000);
+});
