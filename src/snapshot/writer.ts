@@ -83,25 +83,40 @@ export class TreeWriter {
 
   /** Writes `bytes` at the relative POSIX path `file`. */
   write(file: string, content: Buffer | string): WrittenFile {
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+    return this.writeParts(file, [content]);
+  }
+
+  /**
+   * Writes the concatenation of `parts` at `file`, one part at a time (a large file never has to be in memory as a
+   * whole), hashing as it goes.
+   */
+  writeParts(file: string, parts: Iterable<Buffer | string>): WrittenFile {
     const target = path.join(this.dir, ...file.split('/'));
     this.ensureDir(path.dirname(target));
+    let fd: number;
     try {
       // O_NOFOLLOW: a symlink planted in the tree is never written through.
-      const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
-      try {
-        for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
-      } finally {
-        closeSync(fd);
-      }
+      fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') throw new FileCollisionError(file, error);
       throw error;
     }
-    const digest = createHash('sha256').update(bytes).digest();
-    this.files.set(file, bytes.length, digest);
-    return { size: bytes.length, sha256: digest.toString('hex') };
+    const hash = createHash('sha256');
+    let size = 0;
+    try {
+      for (const part of parts) {
+        const bytes = typeof part === 'string' ? Buffer.from(part) : part;
+        for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+        hash.update(bytes);
+        size += bytes.length;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const digest = hash.digest();
+    this.files.set(file, size, digest);
+    return { size, sha256: digest.toString('hex') };
   }
 
   /** Records a file written by other means (a stream) so that it is listed in SHA256SUMS. */
