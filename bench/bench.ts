@@ -61,7 +61,7 @@ function gitCommit(): string | null {
 
 function printCpu(result: CpuScenario, options: BenchOptions): void {
   console.log(
-    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
+    `CPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
       (options.runs > 1 ? `, median of ${options.runs} runs` : ''),
   );
   console.log(runTable(result.runs));
@@ -72,7 +72,7 @@ function printCpu(result: CpuScenario, options: BenchOptions): void {
 
 function printLatency(result: LatencyScenario): void {
   console.log(
-    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s`,
+    `Latency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s`,
   );
   console.log(
     runTable(result.runs, { header: 'of ideal', cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %` }),
@@ -84,7 +84,7 @@ function printLatency(result: LatencyScenario): void {
 }
 
 function printMemory(result: MemoryScenario): void {
-  console.log(`\nMemory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
+  console.log(`Memory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
   console.log(runTable(result.runs));
   const large = result.runs.filter((run) => run.documents >= TARGETS.peakRssAtDocuments);
   const within = large.length === 0 ? null : large.every((run) => run.peakRssMb !== null && run.peakRssMb <= TARGETS.peakRssMb);
@@ -142,8 +142,12 @@ async function main(): Promise<number> {
   if (curl !== null && !machine.gnuTime) console.log('GNU time (/usr/bin/time) is not installed: curl\'s CPU time and peak RSS are not measured.');
 
   const results: { cpu?: CpuScenario; latency?: LatencyScenario; memory?: MemoryScenario } = {};
+  const loads: Record<string, number> = {};
   try {
     for (const scenario of options.scenarios) {
+      // Other work on the machine shows in every figure: the load average says how much there was.
+      console.log(`\nload average before the ${scenario} scenario: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${machine.cpus} CPUs)`);
+      loads[scenario] = os.loadavg()[0]!;
       if (scenario === 'cpu') printCpu((results.cpu = await cpuScenario(context)), options);
       if (scenario === 'latency') printLatency((results.latency = await latencyScenario(context)));
       if (scenario === 'memory') printMemory((results.memory = await memoryScenario(context)));
@@ -152,7 +156,7 @@ async function main(): Promise<number> {
     if (!options.keep) rmSync(base, { recursive: true, force: true });
   }
   if (options.json !== undefined) {
-    const document = { date: new Date().toISOString(), machine, targets: TARGETS, options, ...results };
+    const document = { date: new Date().toISOString(), machine, targets: TARGETS, options, loadAverageBefore: loads, ...results };
     writeFileSync(options.json, `${JSON.stringify(document, null, 2)}\n`);
     console.log(`\nfigures written to ${options.json}`);
   }
