@@ -61,8 +61,8 @@ function gitCommit(): string | null {
 
 function printCpu(result: CpuScenario, options: BenchOptions): void {
   console.log(
-    `CPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
-      (options.runs > 1 ? `, median of ${options.runs} runs` : ''),
+    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
+      (options.runs > 1 ? `, median of ${options.runs} runs (walls in the JSON)` : ''),
   );
   console.log(runTable(result.runs));
   console.log(`sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ${result.server.peakRssMb ?? 'n/a'} MB`);
@@ -72,7 +72,7 @@ function printCpu(result: CpuScenario, options: BenchOptions): void {
 
 function printLatency(result: LatencyScenario): void {
   console.log(
-    `Latency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s`,
+    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s`,
   );
   console.log(
     runTable(result.runs, { header: 'of ideal', cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %` }),
@@ -84,7 +84,7 @@ function printLatency(result: LatencyScenario): void {
 }
 
 function printMemory(result: MemoryScenario): void {
-  console.log(`Memory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
+  console.log(`\nMemory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
   console.log(runTable(result.runs));
   const large = result.runs.filter((run) => run.documents >= TARGETS.peakRssAtDocuments);
   const within = large.length === 0 ? null : large.every((run) => run.peakRssMb !== null && run.peakRssMb <= TARGETS.peakRssMb);

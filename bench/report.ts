@@ -35,7 +35,7 @@ export function figures(name: string, documents: number, run: ChildRun, serverCp
   };
 }
 
-/** The run with the median wall time; the others' walls are kept in `wallsS`. */
+/** The run with the median wall time (the lower of the two middle ones for an even count); all walls in `wallsS`. */
 export function median(runs: RunFigures[]): RunFigures {
   const sorted = [...runs].sort((a, b) => a.wallS - b.wallS);
   const middle = sorted[Math.floor((sorted.length - 1) / 2)]!;
