@@ -3,43 +3,22 @@
  * `npm test`: nginx with the README's configuration (where nginx is installed; the script says when it is not), and
  * Cloudflare's local engine `wrangler pages dev`, which the script installs with a Node 22 to run it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/clock.js';
-import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { treeHashes } from '../helpers/snapshot.js';
-import { suiteDir } from '../helpers/temp-dir.js';
-import { checkStaticHost, fetchFollowing, freePort, waitForHttp } from './host-check.js';
+import { checkStaticHost, crawledTree, fetchFollowing, freePort, stopProcess, waitForHttp, type CrawledTree } from './host-check.js';
 
-const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
-
-let api: SampleApi;
-let base: string;
+let tree: CrawledTree;
 let out: string;
-let removeBase: () => Promise<void>;
 
 beforeAll(async () => {
-  api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
-  ({ dir: base, remove: removeBase } = await suiteDir('cv-snapshot-hosts-'));
-  out = path.join(base, 'out');
-  await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+  tree = await crawledTree();
+  ({ out } = tree);
 }, 60_000);
-afterAll(async () => {
-  await api.close();
-  await removeBase();
-});
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
+afterAll(() => tree.close());
 
 /** The README's nginx recipe, word for word inside the server block. */
 function nginxConfig(root: string, port: number, prefix: string): string {
@@ -93,7 +72,7 @@ describe.runIf(hasNginx)('nginx with the README recipe', () => {
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toBe('application/vnd.api+json');
     } finally {
-      await stop(child);
+      await stopProcess(child);
       await rm(prefix, { recursive: true, force: true });
     }
   }, 60_000);
@@ -127,7 +106,7 @@ describe.runIf(wrangler !== undefined && node22 !== undefined)('wrangler pages d
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toBe('application/vnd.api+json');
     } finally {
-      await stop(child);
+      await stopProcess(child);
       await rm(cwd, { recursive: true, force: true });
     }
     expect(await treeHashes(out)).toEqual(before);

@@ -5,13 +5,18 @@
  * slash; and the bare collection URL gives every record. Used against `npx serve`, serve-handler under a sub-path,
  * and Cloudflare's local engine (`wrangler pages dev`, `npm run check:hosts`).
  */
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import net from 'node:net';
 import { Agent, request } from 'undici';
+import { createClock } from '../../src/clock.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { Layout, INDEX_FILE } from '../../src/snapshot/layout.js';
 import { readManifest, parseSums, SUMS_PATH } from '../../src/snapshot/manifest.js';
 import { eachLimited } from '../sample-api/http.js';
+import { suiteDir } from '../helpers/temp-dir.js';
 
 const agent = new Agent({ connections: 8, keepAliveTimeout: 1000 });
 
@@ -115,4 +120,38 @@ export async function checkStaticHost(dir: string, base: string): Promise<HostCh
     }
   }
   return { checked: urls.length, failures };
+}
+
+/** Stops a host's process and waits for it to exit. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export interface CrawledTree {
+  api: SampleApi;
+  /** A temporary directory for the suite; the tree is `out` inside it. */
+  base: string;
+  out: string;
+  close(): Promise<void>;
+}
+
+/** A sample API and a snapshot of it, shared by a host suite (beforeAll / afterAll). */
+export async function crawledTree(): Promise<CrawledTree> {
+  const api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
+  const { dir: base, remove } = await suiteDir('cv-snapshot-hosts-');
+  const out = path.join(base, 'out');
+  await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }) });
+  return {
+    api,
+    base,
+    out,
+    close: async () => {
+      await api.close();
+      await remove();
+    },
+  };
 }

@@ -4,44 +4,30 @@
  * Hosts that need programs of their own (nginx, Cloudflare's `wrangler pages dev`) are checked by
  * `npm run check:hosts` (external-hosts.check.ts), so that this suite never skips a test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
-import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import type { SampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { treeHashes } from '../helpers/snapshot.js';
-import { suiteDir } from '../helpers/temp-dir.js';
-import { checkStaticHost, fetchFollowing, freePort, waitForHttp } from './host-check.js';
+import { checkStaticHost, crawledTree, fetchFollowing, freePort, stopProcess, waitForHttp, type CrawledTree } from './host-check.js';
 
 const require = createRequire(import.meta.url);
 const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
+let tree: CrawledTree;
 let api: SampleApi;
 let base: string;
 let out: string;
-let removeBase: () => Promise<void>;
 
 beforeAll(async () => {
-  api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
-  ({ dir: base, remove: removeBase } = await suiteDir('cv-snapshot-hosts-'));
-  out = path.join(base, 'out');
-  await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+  tree = await crawledTree();
+  ({ api, base, out } = tree);
 }, 60_000);
-afterAll(async () => {
-  await api.close();
-  await removeBase();
-});
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
+afterAll(() => tree.close());
 
 describe('npx serve <dir> (serve.json)', () => {
   it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
@@ -62,7 +48,7 @@ describe('npx serve <dir> (serve.json)', () => {
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toBe('application/vnd.api+json');
     } finally {
-      await stop(child);
+      await stopProcess(child);
     }
     expect(await treeHashes(out)).toEqual(before);
   }, 60_000);
