@@ -93,17 +93,21 @@ function checkIncluded(out: DocumentFindings, doc: JsonObject): void {
   for (let i = 0; i < included.length; i++) checkResource(out, included[i], ['included', i], undefined);
 }
 
+/** Where a link of the document points in the API, or undefined when it is not a usable URL. */
+function locateLink(address: string, out: DocumentFindings): ApiLocation | undefined {
+  try {
+    return locate(canonicalUrl(address, out.url), out.root);
+  } catch {
+    return undefined;
+  }
+}
+
 function checkRootIndex(out: DocumentFindings, doc: JsonObject): DocumentSummary {
   const data = isObject(doc.data) ? doc.data : {};
   for (const name in data) {
     const address = data[name];
     if (typeof address !== 'string') continue;
-    let target: ApiLocation | undefined;
-    try {
-      target = locate(canonicalUrl(address, out.url), out.root);
-    } catch {
-      target = undefined;
-    }
+    const target = locateLink(address, out);
     if (target?.kind !== 'list' || target.collection !== name || target.page !== 1) {
       out.add(
         `/data/${escapePointerSegment(name)}`,
@@ -158,12 +162,7 @@ function checkListPage(
   for (const [name, expectedPage] of expected) {
     const address = links[name];
     if (typeof address !== 'string') continue;
-    let target: ApiLocation | undefined;
-    try {
-      target = locate(canonicalUrl(address, out.url), out.root);
-    } catch {
-      target = undefined;
-    }
+    const target = locateLink(address, out);
     if (
       target?.kind !== 'list' ||
       target.collection !== collection ||
