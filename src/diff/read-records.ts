@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Layout } from '../snapshot/layout.js';
-import { readManifest, type Manifest } from '../snapshot/manifest.js';
+import { readManifest, unreadableSnapshot, type Manifest } from '../snapshot/manifest.js';
 import { DiffError } from './diff-error.js';
 
 /** The parts of a JSON:API resource object that diff compares. */
@@ -30,10 +30,7 @@ export async function openSnapshot(name: string, dir: string): Promise<OpenSnaps
   try {
     manifest = await readManifest(dir);
   } catch (error) {
-    throw new DiffError(
-      `${name} is not a readable cv-snapshot snapshot: its manifest could not be read (${(error as Error).message.split('\n')[0]}). ` +
-        'Give a directory that crawl wrote (--out) or an archive that pack wrote.',
-    );
+    throw new DiffError(unreadableSnapshot(name, error));
   }
   return { name, dir, manifest, layout: new Layout(manifest.source.root) };
 }

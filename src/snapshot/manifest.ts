@@ -82,6 +82,14 @@ export function serializeManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
+/** The sentence for a snapshot whose manifest cannot be read (verify, diff and pack say it alike). */
+export function unreadableSnapshot(name: string, error: unknown): string {
+  return (
+    `${name} is not a readable cv-snapshot snapshot: its manifest could not be read ` +
+    `(${(error as Error).message.split('\n')[0]}). Give a directory that crawl wrote (--out) or an archive that pack wrote.`
+  );
+}
+
 export async function readManifest(dir: string): Promise<Manifest> {
   const text = await readFile(path.join(dir, ...MANIFEST_PATH.split('/')), 'utf8');
   return manifestSchema.parse(JSON.parse(text));

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { VerifyError } from '../errors.js';
+import { CvSnapshotError, VerifyError } from '../errors.js';
 import { visitLinks } from '../jsonapi/links.js';
 import { locate } from '../url/api-location.js';
 import { canonicalUrl, isInScope } from '../url/canonical-url.js';
@@ -21,7 +21,7 @@ import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
 import { Layout, TOP_LEVEL_FILES } from './layout.js';
-import { parseSums, readManifest, REPORT_PATH, SUMS_PATH, type Manifest } from './manifest.js';
+import { parseSums, readManifest, REPORT_PATH, SUMS_PATH, unreadableSnapshot, type Manifest } from './manifest.js';
 import { sha256 } from './writer.js';
 import { linkPrefix } from './rewrite-links.js';
 
@@ -73,10 +73,8 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
   try {
     manifest = await readManifest(dir);
   } catch (error) {
-    throw new VerifyError(
-      `${dir} is not a readable cv-snapshot snapshot: its manifest could not be read (${(error as Error).message.split('\n')[0]}). ` +
-        'Give the directory that crawl wrote (--out).',
-    );
+    // Exit 1 (not a snapshot at all), as verify --help says; 3 is for a snapshot that fails its checks.
+    throw new CvSnapshotError(unreadableSnapshot(dir, error));
   }
   const layout = new Layout(manifest.source.root);
   const files = new Set(await listFiles(dir));

@@ -44,6 +44,13 @@ describe('cv-snapshot CLI', () => {
     expect(result.stderr).toContain('http://127.0.0.1:9/sms/cv/api/v1/ could not be fetched: the connection was refused');
   });
 
+  it('verify exits 1 on a directory that is not a snapshot, and says what to give it', async () => {
+    const result = await runCli(['verify', await tempDir()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('is not a readable cv-snapshot snapshot');
+    expect(result.stderr).toContain('Give a directory that crawl wrote (--out)');
+  });
+
   it('demo builds, verifies and summarises a snapshot', async () => {
     const out = path.join(await tempDir(), 'out');
     const result = await runCli(['demo', '--out', out, '--records', '3']);
