@@ -3,7 +3,7 @@
  * answers from in-memory records indexed by collection and id, so each request costs one page of work whatever
  * the data set's size. Latency and faults are deterministic (seeded by URL and attempt) and use timers only.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from './api-error.js';
 import { listDocumentUrls } from './document-urls.js';

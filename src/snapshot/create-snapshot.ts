@@ -13,7 +13,6 @@ import {
   CrawlStoppedError,
   CvSnapshotError,
   InterruptedError,
-  OutputDirError,
   StrictValidationError,
   UsageError,
 } from '../errors.js';
