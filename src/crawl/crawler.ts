@@ -40,7 +40,7 @@ export interface CrawlerOptions {
    * failing the crawl (`--allow-partial`). The root index is always required.
    */
   allowPartial?: boolean;
-  /** Validation and writing; called once per document, concurrently. A throw stops the crawl. */
+  /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
   onDocument(document: CrawledDocument): Promise<void>;
   /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
   onSettled?(settled: SettledUrl): Promise<void> | void;
@@ -83,19 +83,56 @@ function declaredPages(json: unknown): number | undefined {
   return typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : undefined;
 }
 
+/** A first-in, first-out queue of URLs: strings in an array, not a task and a promise per URL. */
+class Frontier {
+  #urls: string[] = [];
+  #head = 0;
+
+  get size(): number {
+    return this.#urls.length - this.#head;
+  }
+
+  push(url: string): void {
+    this.#urls.push(url);
+  }
+
+  shift(): string | undefined {
+    const url = this.#urls[this.#head];
+    this.#head += 1;
+    // Drop the consumed part now and then, so the array does not keep every URL the crawl ever queued.
+    if (this.#head >= 4096 && this.#head * 2 >= this.#urls.length) {
+      this.#urls = this.#urls.slice(this.#head);
+      this.#head = 0;
+    }
+    return url;
+  }
+}
+
+/** A response that has arrived and waits to be processed (or the error that came instead). */
+type Arrival = { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
+
 export async function crawl(options: CrawlerOptions): Promise<void> {
-  const { root, fetcher } = options;
-  const limit = pLimit(options.concurrency);
+  const { root, fetcher, concurrency } = options;
+  // Only the fetch holds one of the `concurrency` slots: a slot is handed to the next URL the moment its response
+  // has arrived, before that response is processed, so the connection is never idle while the CPU is busy.
+  const limit = pLimit(concurrency);
+  const frontier = new Frontier();
+  /** Arrived responses not yet processed: at most `concurrency`, so memory stays bounded when the CPU is slower. */
+  const arrivals: Arrival[] = [];
+  let fetching = 0;
+  let draining = false;
+  let drainScheduled = false;
   const seen = new Set<string>();
   const outOfScope = new Set<string>();
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   let firstError: unknown;
-  const pending = new Set<Promise<void>>();
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
 
   const fail = (error: unknown): void => {
     if (firstError === undefined) firstError = error;
-    // Queued visits see the abort and return at once (p-limit's clearQueue would leave their promises unsettled).
+    // Requests in flight see the abort and settle at once; nothing new is started.
     failure.abort(error);
   };
 
@@ -158,28 +195,70 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   };
 
   const schedule = (url: string): void => {
-    if (signal.aborted) return;
-    const task = limit(() => visit(url)).then(
-      () => undefined,
-      (error: unknown) => fail(error),
-    );
-    pending.add(task);
-    void task.finally(() => pending.delete(task));
+    frontier.push(url);
+    pump();
   };
 
-  const visit = async (url: string): Promise<void> => {
-    if (signal.aborted) return;
+  /**
+   * Starts fetches while a slot is free, URLs wait, and the processing keeps up. `limit` holds the bound; URLs wait
+   * here, in the frontier, as strings rather than as queued tasks.
+   */
+  const pump = (): number => {
+    let started = 0;
+    while (!signal.aborted && fetching < concurrency && arrivals.length < concurrency && frontier.size > 0) {
+      const url = frontier.shift()!;
+      fetching += 1;
+      started += 1;
+      limit(() => fetcher.fetch(url, signal)).then(
+        (response) => arrive({ url, response }),
+        (error: unknown) => arrive({ url, error }),
+      );
+    }
+    return started;
+  };
+
+  const arrive = (arrival: Arrival): void => {
+    fetching -= 1;
+    arrivals.push(arrival);
+    pump();
+    // Processed from a later turn of the event loop: the requests just started are written out first (undici
+    // writes to a reused connection from setImmediate), instead of waiting behind the CPU work.
+    if (!draining && !drainScheduled) {
+      drainScheduled = true;
+      setImmediate(() => void drain());
+    }
+  };
+
+  const drain = async (): Promise<void> => {
+    drainScheduled = false;
+    draining = true;
+    while (arrivals.length > 0) {
+      const arrival = arrivals.shift()!;
+      if (!signal.aborted) await visit(arrival);
+      // One document per turn of the event loop: responses that arrive meanwhile are read, and the requests they
+      // free are started, without waiting for the whole backlog to be processed.
+      pump();
+      await new Promise(setImmediate);
+    }
+    draining = false;
+    if (fetching === 0 && (signal.aborted || frontier.size === 0)) finished();
+  };
+
+  const visit = async ({ url, response, error }: Arrival): Promise<void> => {
     try {
-      await fetchAndHandle(url);
+      if (response === undefined) throw error;
+      await handle(url, response);
     } catch (error) {
       const unfetchable = error instanceof FetchError || error instanceof NotJsonError;
-      if (!options.allowPartial || url === root || signal.aborted || !unfetchable) throw error;
+      if (!options.allowPartial || url === root || signal.aborted || !unfetchable) {
+        fail(error);
+        return;
+      }
       options.onFinding({ url, pointer: '', rule: 'fetch.failed', severity: 'error', message: error.message });
     }
   };
 
-  const fetchAndHandle = async (url: string): Promise<void> => {
-    const response = await fetcher.fetch(url, signal);
+  const handle = async (url: string, response: FetchedResponse): Promise<void> => {
     if (response.status >= 300 && response.status < 400) {
       const location = response.headers.location;
       if (location === undefined) throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
@@ -238,17 +317,14 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
 
   if (options.resume) {
     for (const url of options.resume.seen) seen.add(url);
-    for (const url of options.resume.pending) schedule(url);
+    for (const url of options.resume.pending) frontier.push(url);
   } else {
-    // The root first: a wrong root URL ends the crawl with one clear message before anything else happens.
+    // The root alone first: a wrong root URL ends the crawl with one clear message before anything else happens.
     seen.add(root);
-    try {
-      await visit(root);
-    } catch (error) {
-      fail(error);
-    }
+    frontier.push(root);
   }
-  while (pending.size > 0) await Promise.all([...pending]);
+  if (pump() === 0) finished();
+  await done;
   if (firstError !== undefined) throw firstError;
   if (options.signal?.aborted) throw options.signal.reason;
 }
