@@ -47,10 +47,10 @@ export interface CrawlerOptions {
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
   onFinding(finding: Finding): void;
   /**
-   * Continue an earlier crawl: `seen` are the URLs known to it, `pending` those of them still to fetch. Without
-   * it the crawl starts at the root.
+   * Continue an earlier crawl: `seen` are the URLs known to it (the crawl takes the set over and adds to it),
+   * `pending` those of them still to fetch. Without it the crawl starts at the root.
    */
-  resume?: { seen: Iterable<string>; pending: Iterable<string> };
+  resume?: { seen: Set<string>; pending: Iterable<string> };
 }
 
 const DEAD_STATUSES = new Set([404, 410]);
@@ -122,7 +122,8 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   let fetching = 0;
   let draining = false;
   let drainScheduled = false;
-  const seen = new Set<string>();
+  // Adopted, not copied, on --resume: the largest structure of a crawl is not held twice.
+  const seen = options.resume?.seen ?? new Set<string>();
   const outOfScope = new Set<string>();
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
@@ -316,7 +317,6 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   };
 
   if (options.resume) {
-    for (const url of options.resume.seen) seen.add(url);
     for (const url of options.resume.pending) frontier.push(url);
   } else {
     // The root alone first: a wrong root URL ends the crawl with one clear message before anything else happens.

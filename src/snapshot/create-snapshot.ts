@@ -159,7 +159,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const writer = new TreeWriter(paths.stagedTree);
   const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
   const invariants = new InvariantChecker(root);
-  const state = new RunState(root, invariants, writer);
+  const state = new RunState(root, invariants, writer, { resuming: options.resume === true });
   if (options.resume) await replayJournal(paths, state);
   const resumed = state.documents;
   const journal = Journal.open(paths.journal);
@@ -215,7 +215,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     ? new ProgressLine(
         options.progress.stream,
         options.progress.mode,
-        () => ({ ...fetcher.stats, done: state.documents, discovered: state.seen.size, errors: state.errors }),
+        () => ({ ...fetcher.stats, done: state.documents, discovered: state.discovered, errors: state.errors }),
         options.progress.intervalMs,
       )
     : undefined;
@@ -227,7 +227,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
       onDocument,
       onSettled: ({ url, discovered }) => record({ t: 'settled', url, discovered }),
       onFinding: (finding) => record({ t: 'finding', finding }),
-      ...(options.resume ? { resume: { seen: state.seen, pending: state.pending() } } : {}),
+      ...(options.resume ? { resume: state.takeResume() } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
       allowPartial: options.allowPartial === true,

@@ -18,18 +18,27 @@ export class RunState {
   errors = 0;
   documents = 0;
   source: { etag: string | null; lastModified: string | null } = { etag: null, lastModified: null };
-  readonly seen = new Set<string>();
-  readonly settled = new Set<string>();
+  /** URLs known to the crawl: the root and every link it discovered (for the progress line). */
+  discovered = 1;
+  /** URLs that could not be fetched (`--allow-partial`) and have not been settled since: few, so kept as a set. */
+  readonly #failed = new Set<string>();
+  /**
+   * Every URL known and every URL settled: kept only while a journal is replayed for --resume, to tell the
+   * continued crawl where to start. A live crawl does not need them (the crawler has its own set of URLs seen).
+   */
+  #resume: { seen: Set<string>; settled: Set<string> } | undefined;
 
   constructor(
     private readonly root: string,
     private readonly invariants: InvariantChecker,
     private readonly writer: TreeWriter,
+    options: { resuming: boolean },
   ) {
-    this.seen.add(root);
+    if (options.resuming) this.#resume = { seen: new Set([root]), settled: new Set() };
   }
 
   addFinding(finding: Finding): void {
+    if (finding.rule === 'fetch.failed') this.#failed.add(finding.url);
     // A document fetched again after an interruption reports its findings again.
     const key = `${finding.url}\u0000${finding.pointer}\u0000${finding.rule}\u0000${finding.message}`;
     if (this.findingKeys.has(key)) return;
@@ -43,15 +52,22 @@ export class RunState {
       this.addFinding(entry.finding);
       return;
     }
-    this.settled.add(entry.url);
-    for (const url of entry.discovered) this.seen.add(url);
+    this.#failed.delete(entry.url);
+    this.discovered += entry.discovered.length;
+    if (this.#resume !== undefined) {
+      const { seen, settled } = this.#resume;
+      settled.add(entry.url);
+      seen.add(entry.url);
+      for (const url of entry.discovered) seen.add(url);
+    }
     if (entry.t === 'settled') return;
 
     this.documents += 1;
     this.invariants.add(entry.url, entry.summary);
     if (entry.source) this.source = entry.source;
     if (entry.file === null) return;
-    this.writer.record(entry.file.path, { size: entry.file.size, sha256: entry.file.sha256 });
+    // A replayed document's file was written by an earlier run; a live crawl's writer listed its file as it wrote it.
+    if (this.#resume !== undefined) this.writer.record(entry.file.path, { size: entry.file.size, sha256: entry.file.sha256 });
     const location = locate(entry.url, this.root);
     if (location.kind === 'root' || location.kind === 'other') return;
     const counts = this.collections.get(location.collection) ?? { records: 0, pages: 0, documents: 0 };
@@ -68,12 +84,18 @@ export class RunState {
 
   /** URLs that could not be fetched (`--allow-partial`) and were not fetched later either, sorted. */
   missing(): string[] {
-    const failed = this.findings.filter((f) => f.rule === 'fetch.failed' && !this.settled.has(f.url)).map((f) => f.url);
-    return [...new Set(failed)].sort();
+    return [...this.#failed].sort();
   }
 
-  /** URLs known but not settled: what a resumed crawl fetches. */
-  pending(): string[] {
-    return [...this.seen].filter((url) => !this.settled.has(url)).sort();
+  /**
+   * After a replay: the URLs the journal knows, and those of them still to fetch (sorted). The sets are handed over
+   * and no longer kept here.
+   */
+  takeResume(): { seen: Set<string>; pending: string[] } {
+    if (this.#resume === undefined) throw new Error('takeResume() needs a RunState made with resuming: true.');
+    const { seen, settled } = this.#resume;
+    this.#resume = undefined;
+    this.discovered = seen.size;
+    return { seen, pending: [...seen].filter((url) => !settled.has(url)).sort() };
   }
 }
