@@ -2,8 +2,6 @@
  * Finalize (DESIGN.md §2): once every document is written, build what depends on all of them — the complete
  * collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Clock } from '../clock.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { buildReport, type ValidationReport } from '../validate/report.js';
@@ -72,6 +70,6 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest
     validation: { errors: report.errors, warnings: report.warnings },
   };
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
-  await writeFile(path.join(writer.dir, ...SUMS_PATH.split('/')), formatSums(writer.listing()));
+  writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
   return { manifest, report };
 }

@@ -93,7 +93,7 @@ export class Layout {
   readonly root: string;
   private readonly rootSegmentCount: number;
   /** Placements of recently asked canonical URLs (the rewriter asks for every link of every document). Frozen. */
-  readonly #placements = new Memo<Placement>(16_384);
+  readonly #placements = new Memo<Placement>(4096);
 
   /** `root` is the canonical root URL (ending in `/`). */
   constructor(root: string) {

@@ -95,9 +95,20 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return manifestSchema.parse(JSON.parse(text));
 }
 
-/** `sha256sum` format, one line per file, sorted by path; paths are relative to the snapshot directory. */
-export function formatSums(files: Array<[string, { sha256: string }]>): string {
-  return files.map(([file, { sha256 }]) => `${sha256}  ${file}\n`).join('');
+/**
+ * `sha256sum` format, one line per file in the order given (sorted by path); paths are relative to the snapshot
+ * directory. Yields the text in pieces of about 64 kB, so a large listing is never one string.
+ */
+export function* formatSums(files: Iterable<[string, string]>): Generator<string> {
+  let piece = '';
+  for (const [file, sha256] of files) {
+    piece += `${sha256}  ${file}\n`;
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield piece;
 }
 
 export function parseSums(text: string): Map<string, string> {

@@ -62,7 +62,7 @@ export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: str
   // related documents, relationship links in the record and in the relationship document); an absolute one is
   // rewritten alike wherever it is found. (Links on list pages are rarely met again soon: not worth remembering.)
   // null: left as it is.
-  const memo = new Memo<string | null>(16_384);
+  const memo = new Memo<string | null>(4096);
   return (link, documentUrl, fromListPage) => {
     if (fromListPage || !isAbsoluteHttpUrl(link)) return rewrite(link, documentUrl, fromListPage);
     const known = memo.get(link);

@@ -1,7 +1,7 @@
 /**
- * Writes files into a snapshot tree and remembers each file's size and SHA-256 for the manifest and SHA256SUMS.
- * Directories are created once each (parents first, from a bounded memory of recent ones); the hash is taken from
- * the bytes being written, never by reading back.
+ * Writes files into a snapshot tree and remembers each file's SHA-256 for SHA256SUMS (and returns its size and hash
+ * for the journal). Directories are created once each (parents first, from a bounded memory of recent ones); the hash
+ * is taken from the bytes being written, never by reading back.
  *
  * Documents are small and many, so they are written with synchronous calls: an asynchronous write costs three
  * thread-pool round trips (open, write, close), which profiling showed to dominate the crawl's CPU time.
@@ -29,45 +29,57 @@ export function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Size of one piece of the file log. */
+const LOG_CHUNK = 1024 * 1024;
+
 /**
- * Size and SHA-256 of every file written, for SHA256SUMS: one entry per document, so kept compactly (the path, an
- * index, 32 bytes of digest and a size) rather than as an object and a 64-character hex string per file.
+ * Path and SHA-256 of every file written, for SHA256SUMS. There is one entry per document, so they are kept off the
+ * JavaScript heap, in an append-only log of 1 MB buffers (path length, path, 32 bytes of digest), rather than as a
+ * string, a map entry and a hex string per file: the heap stays small and the garbage collector never walks them.
  */
-class FileTable {
-  readonly #index = new Map<string, number>();
-  #digests = Buffer.alloc(32 * 1024);
-  #sizes = new Float64Array(1024);
+class FileLog {
+  /** Full pieces, each cut to the bytes used. */
+  readonly #full: Buffer[] = [];
+  #chunk = Buffer.alloc(0);
+  #used = 0;
 
-  set(file: string, size: number, digest: Buffer | string): void {
-    let i = this.#index.get(file);
-    if (i === undefined) {
-      i = this.#index.size;
-      this.#index.set(file, i);
-      if (i === this.#sizes.length) this.#grow();
+  add(file: string, digest: Buffer | string): void {
+    const length = Buffer.byteLength(file);
+    const need = 4 + length + 32;
+    if (this.#used + need > this.#chunk.length) {
+      if (this.#used > 0) this.#full.push(this.#chunk.subarray(0, this.#used));
+      this.#chunk = Buffer.allocUnsafe(Math.max(LOG_CHUNK, need));
+      this.#used = 0;
     }
-    if (typeof digest === 'string') this.#digests.write(digest, i * 32, 32, 'hex');
-    else digest.copy(this.#digests, i * 32);
-    this.#sizes[i] = size;
+    const chunk = this.#chunk;
+    let at = chunk.writeUInt32LE(length, this.#used);
+    at += chunk.write(file, at, 'utf8');
+    if (typeof digest === 'string') chunk.write(digest, at, 32, 'hex');
+    else digest.copy(chunk, at, 0, 32);
+    this.#used = at + 32;
   }
 
-  has(file: string): boolean {
-    return this.#index.has(file);
-  }
-
-  /** Every file, sorted by path (byte order, so independent of locale). */
-  sorted(): Array<[string, WrittenFile]> {
-    return [...this.#index]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([file, i]) => [file, { size: this.#sizes[i]!, sha256: this.#digests.toString('hex', i * 32, i * 32 + 32) }]);
-  }
-
-  #grow(): void {
-    const digests = Buffer.alloc(this.#digests.length * 2);
-    this.#digests.copy(digests);
-    this.#digests = digests;
-    const sizes = new Float64Array(this.#sizes.length * 2);
-    sizes.set(this.#sizes);
-    this.#sizes = sizes;
+  /**
+   * Every file and its SHA-256 (hex), sorted by path (byte order, so independent of locale), each path once with
+   * the digest it was last written with (a document fetched again after --resume is written again).
+   */
+  *sorted(): Generator<[string, string]> {
+    const entries: Array<{ file: string; chunk: Buffer; digestAt: number }> = [];
+    for (const chunk of [...this.#full, this.#chunk.subarray(0, this.#used)]) {
+      for (let at = 0; at < chunk.length; ) {
+        const length = chunk.readUInt32LE(at);
+        const file = chunk.toString('utf8', at + 4, at + 4 + length);
+        entries.push({ file, chunk, digestAt: at + 4 + length });
+        at += 4 + length + 32;
+      }
+    }
+    // Stable: of the entries for one path, the last one written is the last of its run.
+    entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    for (let i = 0; i < entries.length; i += 1) {
+      const { file, chunk, digestAt } = entries[i]!;
+      if (entries[i + 1]?.file === file) continue;
+      yield [file, chunk.toString('hex', digestAt, digestAt + 32)];
+    }
   }
 }
 
@@ -76,8 +88,8 @@ export class TreeWriter {
    * Directories made or found recently. Bounded: a directory that has dropped out is met with EEXIST and found to
    * be one, which costs a system call, not memory that grows with the snapshot.
    */
-  private readonly createdDirs = new Memo<true>(8192);
-  private readonly files = new FileTable();
+  private readonly createdDirs = new Memo<true>(4096);
+  private readonly files = new FileLog();
 
   constructor(readonly dir: string) {}
 
@@ -115,13 +127,13 @@ export class TreeWriter {
       closeSync(fd);
     }
     const digest = hash.digest();
-    this.files.set(file, size, digest);
+    this.files.add(file, digest);
     return { size, sha256: digest.toString('hex') };
   }
 
   /** Records a file written by other means (a stream) so that it is listed in SHA256SUMS. */
   record(file: string, written: WrittenFile): void {
-    this.files.set(file, written.size, written.sha256);
+    this.files.add(file, written.sha256);
   }
 
   ensureDir(dir: string): void {
@@ -151,12 +163,8 @@ export class TreeWriter {
     this.createdDirs.set(dir, true);
   }
 
-  /** Every file written, sorted by path (byte order, so independent of locale). */
-  listing(): Array<[string, WrittenFile]> {
+  /** Every file written and its SHA-256 (hex), sorted by path (byte order, so independent of locale); lazy. */
+  listing(): Generator<[string, string]> {
     return this.files.sorted();
-  }
-
-  has(file: string): boolean {
-    return this.files.has(file);
   }
 }

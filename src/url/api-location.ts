@@ -46,7 +46,7 @@ function memoFor(root: string): Memo<ApiLocation> {
   let memo = memos.get(root);
   if (memo === undefined) {
     if (memos.size >= 8) memos.clear();
-    memos.set(root, (memo = new Memo<ApiLocation>(16_384)));
+    memos.set(root, (memo = new Memo<ApiLocation>(4096)));
   }
   lastMemo = { root, memo };
   return memo;
