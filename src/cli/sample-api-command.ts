@@ -6,7 +6,7 @@ import type { CommandDef, OptionDef, OptionValues } from './command.js';
 export const SAMPLE_API_OPTIONS: OptionDef[] = [
   { name: 'records', type: 'number', placeholder: 'n', default: 12, min: 0, max: 1_000_000, description: 'Base records per global collection (community collections and relationships scale with it).' },
   { name: 'page-size', type: 'number', placeholder: 'n', default: 10, min: 1, max: 10_000, description: 'Records per list page.' },
-  { name: 'latency', type: 'number', placeholder: 'ms', default: 0, min: 0, description: 'Delay before each response.' },
+  { name: 'latency', type: 'number', placeholder: 'ms', default: 0, min: 0, description: 'Time from each request\'s arrival to its response.' },
   { name: 'fault-rate', type: 'number', placeholder: 'p', default: 0, min: 0, max: 1, description: 'Share of requests answered with a fault (500, 503, 429, reset, stall, truncated or corrupt body); at most 3 in a row per URL.' },
   { name: 'seed', type: 'number', placeholder: 's', default: 1, min: 0, description: 'Seed of the deterministic data set and faults.' },
   {
@@ -52,6 +52,8 @@ export const sampleApiCommand: CommandDef = {
       port: options.port as number,
       host: options.host as string,
       rootPath: options['root-path'] as string,
+      // Nobody reads the log of a server run from the command line, and it would grow with every request.
+      logRequests: false,
     });
     io.stdout.write(`${api.rootUrl}\n`);
     if (!io.signal.aborted) await once(io.signal, 'abort');

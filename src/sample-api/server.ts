@@ -36,6 +36,11 @@ export interface SampleApiOptions {
   stallMs?: number;
   /** Retry-After of 429 faults. */
   retryAfterSeconds?: number;
+  /**
+   * Keep `requestLog` (default true: tests read it). A long-running server (the `sample-api` command, the bench)
+   * turns it off, since the log grows by an entry per request.
+   */
+  logRequests?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -54,7 +59,7 @@ export interface SampleApi {
    * present: drop it before fetching). One per distinct document: page 1 of a collection is the collection URL.
    */
   documentUrls(): string[];
-  /** Every request received, in order. */
+  /** Every request received, in order (empty with `logRequests: false`). */
   readonly requestLog: RequestLogEntry[];
   close(): Promise<void>;
 }
@@ -98,6 +103,7 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   const context: EndpointContext = { data, rootPath, pageSize, collections: new Set(data.byName.keys()) };
   const faults = new FaultPlan(seed, faultRate);
   const requestLog: RequestLogEntry[] = [];
+  const logRequests = options.logRequests ?? true;
   const timers = new Set<NodeJS.Timeout>();
   let origin = '';
 
@@ -141,11 +147,14 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
+    const arrivedMs = performance.now();
     const entry: RequestLogEntry = { method, url: target, status: 'pending' };
-    requestLog.push(entry);
-    res.on('close', () => {
-      if (entry.status === 'pending') entry.status = 'aborted';
-    });
+    if (logRequests) {
+      requestLog.push(entry);
+      res.on('close', () => {
+        if (entry.status === 'pending') entry.status = 'aborted';
+      });
+    }
     const queryAt = target.indexOf('?');
     const key = queryAt < 0 ? target : faultKey(target.slice(0, queryAt), target.slice(queryAt + 1));
     // The attempt is counted on arrival, so concurrent retries of one URL are numbered in arrival order.
@@ -175,7 +184,8 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
         entry.status = deliver(req, res, prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null }));
       }
     };
-    const delay = latencyMs + jitterFor(seed, key, jitterMs);
+    // The latency counts from the request's arrival, so the time spent preparing the answer is part of it.
+    const delay = latencyMs + jitterFor(seed, key, jitterMs) - (performance.now() - arrivedMs);
     if (delay > 0) later(delay, run);
     else run();
   });
