@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 /** The `cv-snapshot` executable: signals become an abort, and `main` does the rest (cli/main.ts). */
-import { ExitCode } from './errors.js';
-import { main } from './cli/main.js';
+import { useLeanHeap } from './cli/lean-heap.js';
+
+// Before the commands' modules load: loading them alone would grow V8's young generation to 16 MB (lean-heap.ts).
+const command = process.argv[2];
+if (command === 'crawl' || command === 'demo') useLeanHeap();
+const { ExitCode } = await import('./errors.js');
+const { main } = await import('./cli/main.js');
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,4 +1,3 @@
-import { useLeanHeap } from './lean-heap.js';
 import { progressMode } from '../crawl/progress.js';
 import { createSnapshot, DEFAULTS } from '../snapshot/create-snapshot.js';
 import { COLLECTION_INDEX_MODES, type CollectionIndexMode } from '../snapshot/manifest.js';
@@ -28,7 +27,6 @@ export const CRAWL_OPTIONS: OptionDef[] = [
 ];
 
 export async function runCrawl(rootUrl: string, options: OptionValues, io: Parameters<CommandDef['run']>[2]): Promise<number> {
-  useLeanHeap();
   const result = await createSnapshot({
     rootUrl,
     out: options.out as string,

@@ -3,12 +3,13 @@
  * By default V8 lets the old generation grow to several times the live data between full collections, and the young
  * generation to two 16 MB halves. A crawl allocates fast (every document is parsed, checked and serialised) while
  * its live data stays small (mostly the set of URLs seen), so most of that memory is garbage waiting to be
- * collected: 533 MB of RSS for 60–100 MB of live data at 202,951 documents. With these settings the old generation
- * grows by at most 30 % past the live data, and the young generation stays at its starting size (1 MB halves).
- * Measured by `npm run bench`; see the README's performance section.
+ * collected: about 260 MB of RSS for 60 MB of live data at 202,951 documents. With these settings the old
+ * generation grows by at most 30 % past the live data, and the young generation stays at its starting size (two
+ * 1 MB halves): about 185 MB, for about 25 % more CPU time (more, shorter collections). Measured by `npm run bench`;
+ * see the README's performance section.
  *
- * Set by the command line only (a library caller owns its process's flags), before the crawl allocates. Both flags
- * are read by V8 at each collection, so they take effect when set at run time.
+ * Set by the executable only (a library caller owns its process's flags), for `crawl` and `demo`, before the
+ * commands' modules load. Both flags are read by V8 at each collection, so they take effect when set at run time.
  */
 import v8 from 'node:v8';
 
