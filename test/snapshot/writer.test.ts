@@ -1,0 +1,48 @@
+/**
+ * The writer's list of files, which becomes SHA256SUMS: every file once, with the hash of the bytes last written
+ * there, sorted by path, however many 1 MB pieces of its off-heap log it spans.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TreeWriter } from '../../src/snapshot/writer.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+function hashOf(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+describe('TreeWriter listing', () => {
+  it('lists each file once, with the hash of what is on disk, sorted by path', async () => {
+    const dir = await tempDir();
+    const writer = new TreeWriter(dir);
+    writer.write('b/index.html', '{"first":true}');
+    writer.write('a', 'alpha');
+    writer.writeParts('b/c', ['{"data":', '[1,2]', '}']);
+    // Written again (a document fetched again after --resume): listed once, with the new bytes' hash.
+    writer.write('b/index.html', '{"second":true}');
+    writer.write('ä/x', 'non-ASCII path');
+
+    const listing = [...writer.listing()];
+    expect(listing.map(([file]) => file)).toEqual(['a', 'b/c', 'b/index.html', 'ä/x']);
+    for (const [file, sha256] of listing) {
+      expect(sha256).toBe(hashOf(await readFile(path.join(dir, ...file.split('/')))));
+    }
+  });
+
+  it('keeps every entry across the 1 MB pieces of its log, the last one of a path winning', async () => {
+    const writer = new TreeWriter(await tempDir());
+    const files = 12_000; // about 1.7 MB of log entries
+    const name = (i: number): string => `sms/cv/api/v1/collection-with-a-long-name/${String(i).padStart(6, '0')}/relationships/${'r'.repeat(60)}`;
+    for (let i = 0; i < files; i += 1) writer.record(name(i), { size: 1, sha256: hashOf(`first ${i}`) });
+    for (let i = 0; i < files; i += 7) writer.record(name(i), { size: 1, sha256: hashOf(`again ${i}`) });
+
+    const listing = [...writer.listing()];
+    expect(listing).toHaveLength(files);
+    listing.forEach(([file, sha256], i) => {
+      expect(file).toBe(name(i));
+      expect(sha256).toBe(hashOf(i % 7 === 0 ? `again ${i}` : `first ${i}`));
+    });
+  });
+});
