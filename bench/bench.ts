@@ -72,7 +72,8 @@ function printCpu(result: CpuScenario, options: BenchOptions): void {
 
 function printLatency(result: LatencyScenario): void {
   console.log(
-    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s`,
+    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s` +
+      (result.runs[0]?.wallsS ? `, median of ${result.runs[0].wallsS.length} runs (walls in the JSON)` : ''),
   );
   console.log(
     runTable(result.runs, { header: 'of ideal', cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %` }),

@@ -36,7 +36,7 @@ const SPECS: OptionSpec[] = [
   { name: 'latency', value: 'ms', default: '20', description: 'Latency-bound scenario: delay of every response.' },
   { name: 'latency-records', value: 'n', default: '60', description: 'Latency-bound scenario: records per collection (60 gives 11,071 documents).' },
   { name: 'memory-records', value: 'n,n', default: '110,1100', description: 'Memory scenario: sizes to crawl (110 gives 20,296 documents, 1100 gives 202,951).' },
-  { name: 'runs', value: 'n', default: '1', description: 'CPU-bound scenario: repetitions of the crawl and of curl; the median is reported.' },
+  { name: 'runs', value: 'n', default: '1', description: 'CPU-bound and latency-bound scenarios: repetitions of the crawl and of curl; the median is reported.' },
   { name: 'no-sequential', description: 'Skip the sequential baseline (one request at a time) of the CPU-bound scenario.' },
   { name: 'no-curl', description: 'Skip curl even when it is installed.' },
   { name: 'dir', value: 'path', description: 'Where the runs write (default: /dev/shm when writable, else the temp dir); every run gets a fresh directory.' },

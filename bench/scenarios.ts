@@ -195,18 +195,29 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
 }
 
 export async function latencyScenario(context: BenchContext): Promise<LatencyScenario> {
-  const { latencyRecords: records, pageSize, concurrency, latencyMs } = context.options;
+  const { latencyRecords: records, pageSize, concurrency, latencyMs, runs } = context.options;
   const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, latencyMs), context.base);
   try {
     const urls = documentUrls(api.rootUrl, records, pageSize);
     const idealPerS = (concurrency * 1000) / latencyMs;
     context.log(`latency: ${urls.length} documents at ${latencyMs} ms each; ideal ${idealPerS} req/s`);
-    const crawl = await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency);
-    const rows = [crawl.figures];
+    const crawls: Array<{ figures: RunFigures; summary: CrawlSummary }> = [];
+    const curls: RunFigures[] = [];
+    for (let i = 1; i <= runs; i += 1) {
+      context.log(`latency: cv-snapshot crawl, run ${i} of ${runs}`);
+      crawls.push(await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency));
+      if (context.curl) {
+        context.log(`latency: curl --parallel, run ${i} of ${runs}`);
+        curls.push(await curlOnce(context, api, urls, concurrency));
+      }
+    }
+    // The median run by wall time, with its own request count and in-process time.
+    const middle = median(crawls.map((run) => run.figures));
+    const crawl = crawls.find((run) => run.figures.wallS === middle.wallS)!;
+    const rows = [middle];
     let curlFraction: number | null = null;
-    if (context.curl) {
-      context.log('latency: curl --parallel');
-      const curl = await curlOnce(context, api, urls, concurrency);
+    if (curls.length > 0) {
+      const curl = median(curls);
       rows.push(curl);
       curlFraction = Number((curl.documents / curl.wallS / idealPerS).toFixed(3));
     }
