@@ -286,3 +286,19 @@ describe('real-framework behaviour (DESIGN.md §6)', () => {
     ]);
   });
 });
+
+describe('request log', () => {
+  it('records every request by default, and none with logRequests: false (a long-running server)', async () => {
+    const quiet = await startSampleApi({ records: 2, logRequests: false });
+    try {
+      const { answer } = await getJson(quiet.rootUrl);
+      expect(answer.status).toBe(200);
+      expect(quiet.requestLog).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+    const logged = api.requestLog.length;
+    await getJson(api.rootUrl);
+    expect(api.requestLog.slice(logged)).toEqual([{ method: 'GET', url: new URL(api.rootUrl).pathname, status: 200 }]);
+  });
+});
