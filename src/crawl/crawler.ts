@@ -96,8 +96,9 @@ class Frontier {
     this.#urls.push(url);
   }
 
-  shift(): string | undefined {
-    const url = this.#urls[this.#head];
+  /** The oldest URL; only called when size > 0. */
+  shift(): string {
+    const url = this.#urls[this.#head]!;
     this.#head += 1;
     // Drop the consumed part now and then, so the array does not keep every URL the crawl ever queued.
     if (this.#head >= 4096 && this.#head * 2 >= this.#urls.length) {
@@ -207,7 +208,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const pump = (): number => {
     let started = 0;
     while (!signal.aborted && fetching < concurrency && arrivals.length < concurrency && frontier.size > 0) {
-      const url = frontier.shift()!;
+      const url = frontier.shift();
       fetching += 1;
       started += 1;
       limit(() => fetcher.fetch(url, signal)).then(

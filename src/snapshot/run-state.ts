@@ -67,7 +67,7 @@ export class RunState {
     if (entry.source) this.source = entry.source;
     if (entry.file === null) return;
     // A replayed document's file was written by an earlier run; a live crawl's writer listed its file as it wrote it.
-    if (this.#resume !== undefined) this.writer.record(entry.file.path, { size: entry.file.size, sha256: entry.file.sha256 });
+    if (this.#resume !== undefined) this.writer.record(entry.file.path, entry.file.sha256);
     const location = locate(entry.url, this.root);
     if (location.kind === 'root' || location.kind === 'other') return;
     const counts = this.collections.get(location.collection) ?? { records: 0, pages: 0, documents: 0 };

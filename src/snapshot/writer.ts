@@ -131,10 +131,11 @@ export class TreeWriter {
     return { size, sha256: digest.toString('hex') };
   }
 
-  /** Records a file written by other means (a stream) so that it is listed in SHA256SUMS. */
-  record(file: string, written: WrittenFile): void {
-    this.files.add(file, written.sha256);
+  /** Lists a file written by an earlier run (replayed from the journal), so that it is in SHA256SUMS. */
+  record(file: string, sha256: string): void {
+    this.files.add(file, sha256);
   }
+
 
   ensureDir(dir: string): void {
     if (this.createdDirs.get(dir) !== undefined) return;

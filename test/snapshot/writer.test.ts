@@ -35,8 +35,8 @@ describe('TreeWriter listing', () => {
     const writer = new TreeWriter(await tempDir());
     const files = 12_000; // about 1.7 MB of log entries
     const name = (i: number): string => `sms/cv/api/v1/collection-with-a-long-name/${String(i).padStart(6, '0')}/relationships/${'r'.repeat(60)}`;
-    for (let i = 0; i < files; i += 1) writer.record(name(i), { size: 1, sha256: hashOf(`first ${i}`) });
-    for (let i = 0; i < files; i += 7) writer.record(name(i), { size: 1, sha256: hashOf(`again ${i}`) });
+    for (let i = 0; i < files; i += 1) writer.record(name(i), hashOf(`first ${i}`));
+    for (let i = 0; i < files; i += 7) writer.record(name(i), hashOf(`again ${i}`));
 
     const listing = [...writer.listing()];
     expect(listing).toHaveLength(files);
