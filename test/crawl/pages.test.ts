@@ -1,0 +1,126 @@
+/**
+ * Page numbers and path spellings that a source links to (issue 10, §4): only a canonical whole number ≥ 1 is a
+ * page; any other `page[number]` is fetched, reported and never stored on or merged into a page; two spellings of
+ * one path are one URL, fetched once.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
+import { listFiles, readJson } from '../helpers/snapshot.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** Records of the three real pages. */
+const PAGES: Record<string, number[]> = { '1': [1, 2], '2': [3, 4], '3': [5] };
+/** page[number] spellings that are no page; the server answers each with a page of its own (ids from 900 up). */
+const ODD = ['1.0', '+2', '%2B2', '01', '-1', '1e0', '2&page[number]=3', '2&page%5bnumber%5d=2'];
+
+interface ListDocument {
+  data: Array<{ id: string }>;
+  links: Record<string, string | null>;
+  meta: { pagination: { page: number; pages: number; count: number } };
+}
+
+describe('page numbers a source links to', () => {
+  it('stores only canonical pages; 1.0, +2, 0, 01, -1, 1e0 and a repeated page[number] are reported, never stored over a page', async () => {
+    const server = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const url = new URL(req.url ?? '/', base);
+      if (url.pathname === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (url.pathname.startsWith('/api/units/') && url.pathname !== '/api/units/') {
+        const id = decodeURIComponent(url.pathname.split('/')[3]!);
+        return sendJson(res, 200, { data: { type: 'Unit', id, attributes: { raw: url.pathname }, links: { self: `${base}units/${id}/` } } });
+      }
+      if (url.pathname !== '/api/units/') return sendJson(res, 404, { errors: [{ status: '404' }] });
+      const raw = url.search.slice(1);
+      const given = url.searchParams.get('page[number]');
+      // A server that clamps: 0 answers page 1, as the issue's source did. Other odd spellings get pages of
+      // their own records, so that a file they overwrote would show.
+      const number = given === null || given === '0' ? '1' : given;
+      const odd = ODD.findIndex((spelling) => raw === `page[number]=${spelling}` || raw === `page%5Bnumber%5D=${spelling}`);
+      const ids = odd >= 0 ? [900 + odd] : (PAGES[number] ?? []);
+      const page = (n: number) => `${base}units/?page%5Bnumber%5D=${n}`;
+      const current = Number(number);
+      const links: Record<string, string | null> = {
+        first: page(1),
+        last: page(3),
+        next: current < 3 ? page(current + 1) : null,
+        prev: current > 1 ? page(current - 1) : null,
+      };
+      if (number === '1' && odd < 0) ODD.concat('0').forEach((spelling, i) => (links[`odd${i}`] = `${base}units/?page[number]=${spelling}`));
+      sendJson(res, 200, {
+        links,
+        data: ids.map((id) => ({ type: 'Unit', id: String(id), attributes: {}, ...(id < 900 ? { links: { self: `${base}units/${id}/` } } : {}) })),
+        meta: { pagination: { page: current, pages: 3, count: 5 } },
+      });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+
+      // Each odd spelling was fetched (it is a document of the source) and reported, naming its URL.
+      const refused = result.report.findings.filter((f) => f.rule === 'layout.refused');
+      const values = (search: string) => JSON.stringify(new URLSearchParams(search).getAll('page[number]'));
+      expect(refused.map((f) => values(new URL(f.url).search)).sort()).toEqual(ODD.concat('0').map((s) => values(`page[number]=${s}`)).sort());
+      for (const finding of refused) expect(finding.message).toMatch(/not a page number|page\[number\] more than once/);
+      expect(server.requests.filter((r) => r.startsWith('/api/units/?')).length).toBe(ODD.length + 1 + 2);
+
+      // The pages hold what the source's pages hold, and the complete collection every record once, in order.
+      const stored = await listFiles(out);
+      expect(stored.filter((file) => file.includes('/page/'))).toEqual([1, 2, 3].map((n) => `api/units/page/${n}/index.html`));
+      for (const [n, ids] of Object.entries(PAGES)) {
+        const document = (await readJson(out, `api/units/page/${n}/index.html`)) as ListDocument;
+        expect(document.data.map((record) => record.id)).toEqual(ids.map(String));
+      }
+      const complete = (await readJson(out, 'api/units/index.html')) as ListDocument;
+      expect(complete.data.map((record) => record.id)).toEqual(['1', '2', '3', '4', '5']);
+      expect(complete.meta.pagination).toEqual({ page: 1, pages: 1, count: 5 });
+      expect(result.collections.units).toEqual({ records: 5, pages: 3, documents: 8 });
+      // No record of an odd page reached the tree, and links to them leave the mirror as source URLs.
+      for (const file of stored) expect(await readFile(path.join(out, file), 'utf8'), file).not.toMatch(/"9\d\d"/);
+      const page1 = (await readJson(out, 'api/units/page/1/index.html')) as ListDocument;
+      expect(page1.links.odd0).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?page\[number\]=1\.0$/);
+
+      // verify finds the tree as the report describes it: the refused URLs are the report's errors, nothing else.
+      const verified = await verifySnapshot(out);
+      expect(verified.problems).toEqual([]);
+      expect(verified.recordedErrors).toBeGreaterThanOrEqual(ODD.length + 1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('path spellings a source links to', () => {
+  it('fetches /units/%41/ and /units/A/ once, as one URL, and stores one file', async () => {
+    const server = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const url = req.url ?? '/';
+      if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (url === '/api/units/') {
+        const links = ['units/%41/', 'units/A/', 'units/%7e/', 'units/~/', 'units/%7E/', 'units/%21/', 'units/!/', 'units/[x]/', 'units/%5bx%5d/'];
+        return sendJson(res, 200, {
+          links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+          data: links.map((link, i) => ({ type: 'Unit', id: String(i + 1), attributes: {}, links: { self: `${base}${link}` } })),
+          meta: { pagination: { page: 1, pages: 1, count: links.length } },
+        });
+      }
+      // Each spelling answers a document that names the spelling it was asked with.
+      return sendJson(res, 200, { data: { type: 'Unit', id: '1', attributes: { asked: url }, links: { self: `http://${req.headers.host}${url}` } } });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const records = server.requests.filter((r) => r !== '/api/' && r !== '/api/units/').sort();
+      expect(records, records.join(' ')).toEqual(['/api/units/!/', '/api/units/%5Bx%5D/', '/api/units/A/', '/api/units/~/']);
+      const stored = (await listFiles(out)).filter((file) => /^api\/units\/[^/]+\/index\.html$/.test(file));
+      expect(stored).toEqual(['api/units/!/index.html', 'api/units/A/index.html', 'api/units/[x]/index.html', 'api/units/~/index.html']);
+      expect(result.report.findings.filter((f) => f.rule.startsWith('layout.'))).toEqual([]);
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
