@@ -6,6 +6,7 @@
  */
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../snapshot/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
+import type { ListPages } from './list-pages.js';
 
 /** A resource object as stored (its links already rewritten by the crawl). */
 export interface StoredResource {
@@ -94,7 +95,6 @@ export class SnapshotCollections {
   private readonly loaded = new Map<string, Promise<SnapshotCollection>>();
   private readonly settled = new Map<string, SnapshotCollection>();
   private typeIndex: Promise<Map<string, string>> | undefined;
-  private pageNumbersByCollection: Map<string, number[]> | undefined;
 
   constructor(
     private readonly layout: Layout,
@@ -102,31 +102,22 @@ export class SnapshotCollections {
     /** The collection names the root index lists. */
     readonly names: ReadonlySet<string>,
     private readonly completeIndex: boolean,
+    private readonly listPages: ListPages,
   ) {}
+
+  /** The directory of a collection's files, e.g. `sms/cv/api/v1/units/`. */
+  private dirOf(collection: string): string {
+    return this.layout.collectionIndex(collection).file.slice(0, -INDEX_FILE.length);
+  }
 
   /** The stored file of page n of a collection. */
   pageFile(collection: string, page: number): string {
-    const dir = this.layout.collectionIndex(collection).file.slice(0, -INDEX_FILE.length);
-    return `${dir}${PAGE_SEGMENT}/${page}/${INDEX_FILE}`;
+    return `${this.dirOf(collection)}${PAGE_SEGMENT}/${page}/${INDEX_FILE}`;
   }
 
   /** Stored page numbers of a collection, ascending (from the snapshot's file list). */
-  pageNumbers(collection: string): number[] {
-    if (this.pageNumbersByCollection === undefined) {
-      const found = new Map<string, number[]>();
-      const prefix = this.layout.rootSegments().join('/');
-      const pattern = new RegExp(`^${prefix === '' ? '' : `${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`}([^/]+)/${PAGE_SEGMENT}/(\\d+)/${INDEX_FILE}$`);
-      for (const file of this.files.files()) {
-        const match = pattern.exec(file);
-        if (match === null) continue;
-        const list = found.get(match[1]!) ?? [];
-        list.push(Number(match[2]));
-        found.set(match[1]!, list);
-      }
-      for (const list of found.values()) list.sort((a, b) => a - b);
-      this.pageNumbersByCollection = found;
-    }
-    return this.pageNumbersByCollection.get(collection) ?? [];
+  pageNumbers(collection: string): readonly number[] {
+    return this.listPages.numbers(this.dirOf(collection).slice(0, -1));
   }
 
   private firstPage(collection: string): Promise<FirstPage> {
