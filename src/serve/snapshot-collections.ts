@@ -7,6 +7,7 @@
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../snapshot/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
 import type { ListPages } from './list-pages.js';
+import { storedList } from './stored-json.js';
 
 /** A resource object as stored (its links already rewritten by the crawl). */
 export interface StoredResource {
@@ -29,8 +30,8 @@ interface FirstPage {
 }
 
 export interface CollectionFiles {
-  /** Reads and parses a file of the snapshot (relative POSIX path). */
-  readJson(file: string): Promise<unknown>;
+  /** Reads a file of the snapshot (relative POSIX path). */
+  read(file: string): Promise<{ readonly body: Buffer }>;
   /** True when the file is one of the snapshot's. */
   has(file: string): boolean;
   /** Every file of the snapshot. */
@@ -110,6 +111,11 @@ export class SnapshotCollections {
     return this.layout.collectionIndex(collection).file.slice(0, -INDEX_FILE.length);
   }
 
+  /** A stored list document, its records tied to their stored bytes (stored-json.ts). */
+  private async readList(file: string): Promise<unknown> {
+    return storedList((await this.files.read(file)).body);
+  }
+
   /** The stored file of page n of a collection. */
   pageFile(collection: string, page: number): string {
     return `${this.dirOf(collection)}${PAGE_SEGMENT}/${page}/${INDEX_FILE}`;
@@ -125,7 +131,7 @@ export class SnapshotCollections {
     if (first === undefined) {
       first = (async () => {
         const pageNumbers = this.pageNumbers(collection);
-        const document = await this.files.readJson(this.pageFile(collection, pageNumbers[0] ?? 1));
+        const document = await this.readList(this.pageFile(collection, pageNumbers[0] ?? 1));
         return { records: dataOf(document), pages: pagesOf(document) ?? Math.max(1, pageNumbers.length), pageNumbers };
       })();
       this.firstPages.set(collection, first);
@@ -150,10 +156,10 @@ export class SnapshotCollections {
     const indexFile = this.layout.collectionIndex(collection).file;
     let records: StoredResource[];
     if (this.completeIndex && this.files.has(indexFile)) {
-      records = dataOf(await this.files.readJson(indexFile));
+      records = dataOf(await this.readList(indexFile));
     } else {
       records = [];
-      for (const page of first.pageNumbers) records.push(...dataOf(await this.files.readJson(this.pageFile(collection, page))));
+      for (const page of first.pageNumbers) records.push(...dataOf(await this.readList(this.pageFile(collection, page))));
     }
     const byId = new Map(records.map((record) => [idOf(record), record]));
     const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';
