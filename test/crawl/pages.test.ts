@@ -31,7 +31,9 @@ describe('page numbers a source links to', () => {
       if (url.pathname === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
       if (url.pathname.startsWith('/api/units/') && url.pathname !== '/api/units/') {
         const id = decodeURIComponent(url.pathname.split('/')[3]!);
-        return sendJson(res, 200, { data: { type: 'Unit', id, attributes: { raw: url.pathname }, links: { self: `${base}units/${id}/` } } });
+        // Record 1 names record 900 as its successor: a record that only the refused page `1.0` holds.
+        const relationships = id === '1' ? { successor: { data: { type: 'Unit', id: '900' } } } : {};
+        return sendJson(res, 200, { data: { type: 'Unit', id, attributes: { raw: url.pathname }, relationships, links: { self: `${base}units/${id}/` } } });
       }
       if (url.pathname !== '/api/units/') return sendJson(res, 404, { errors: [{ status: '404' }] });
       const raw = url.search.slice(1);
@@ -79,10 +81,12 @@ describe('page numbers a source links to', () => {
       expect(complete.meta.pagination).toEqual({ page: 1, pages: 1, count: 5 });
       expect(result.collections.units).toEqual({ records: 5, pages: 3, documents: 8 });
       // No record of an odd page reached the tree, and links to them leave the mirror as source URLs.
-      for (const file of stored) expect(await readFile(path.join(out, file), 'utf8'), file).not.toMatch(/"9\d\d"/);
+      for (const file of stored) expect(await readFile(path.join(out, file), 'utf8'), file).not.toMatch(/"id":"9\d\d","attributes"/);
       const page1 = (await readJson(out, 'api/units/page/1/index.html')) as ListDocument;
       expect(page1.links.odd0).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?page\[number\]=1\.0$/);
 
+      // A record seen only in a document that was not stored is not in the snapshot: its reference is dangling.
+      expect(result.report.findings.filter((f) => f.rule === 'reference.target').map((f) => f.url)).toEqual([`${server.url}/api/units/1/`]);
       // verify finds the tree as the report describes it: the refused URLs are the report's errors, nothing else.
       const verified = await verifySnapshot(out);
       expect(verified.problems).toEqual([]);
