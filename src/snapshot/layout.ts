@@ -165,7 +165,7 @@ export class Layout {
 
   /** The canonical URL of the bare collection list. */
   collectionUrl(collection: string): string {
-    return `${this.root}${encodeURIComponent(collection)}/`;
+    return canonicalUrl(`${this.root}${encodeURIComponent(collection)}/`);
   }
 
   /**

@@ -105,6 +105,10 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
       expect(layout.fileOfServedPath(servedPath)).toBe(file);
       expect(layout.sourceUrlOfServedPath(servedPath)).toBe(canonicalUrl(url));
     }
+    // The bare collection URL in its canonical spelling, whatever characters the name holds.
+    for (const name of ['units', 'a:b', "it's", 'x[1]', 'é']) {
+      expect(layout.collectionUrl(name), name).toBe(canonicalUrl(`${root}${name}/`));
+    }
     expect(layout.isCollectionIndexFile('sms/cv/api/v1/units/index.html')).toBe(true);
     expect(layout.isCollectionIndexFile('sms/cv/api/v1/units/page/1/index.html')).toBe(false);
   });
