@@ -126,6 +126,15 @@ describe('a related list that the source paginates', () => {
     expect(verified.findings.filter((f) => /^(pagination|reference|layout)\./.test(f.rule))).toEqual([]);
   });
 
+  it('passes verify with the source links kept (--links original) and with absolute links too', async () => {
+    for (const links of [{ links: 'original' as const }, { links: 'absolute' as const, baseUrl: 'https://mirror.example/sub/' }]) {
+      const other = path.join(path.dirname(out), `out-${links.links}`);
+      const made = await createSnapshot({ rootUrl: `${server.url}/api/`, out: other, retries: 0, ...links });
+      expect(made.report.findings.filter((f) => f.rule.startsWith('layout.')), links.links).toEqual([]);
+      expect((await verifySnapshot(other)).problems, links.links).toEqual([]);
+    }
+  });
+
   it('is answered by serve at every page URL the source answered, in any spelling, with the source document', async () => {
     const spellings: Array<[string, string]> = [
       ['', ''],
