@@ -81,7 +81,7 @@ describe('methods', () => {
 
 describe('answers a client can read, for every error', () => {
   it('answers /404.html with 404 and the JSON:API error document, never 200', async () => {
-    for (const method of ['GET', 'HEAD']) {
+    for (const method of ['GET', 'HEAD'] as const) {
       const answer = await get(`${mirror.serve.origin}/404.html`, { method });
       expect(answer.status, method).toBe(404);
       expect(answer.headers['content-type']).toBe('application/vnd.api+json');
