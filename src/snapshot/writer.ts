@@ -26,12 +26,22 @@ export interface WriteOptions {
 }
 
 export class FileCollisionError extends Error {
-  constructor(readonly file: string, cause: unknown) {
+  constructor(
+    readonly file: string,
+    /** What is in the way: the path itself as a file or a directory, or a file where a directory of it should be. */
+    claimed: 'file' | 'directory' | 'parent',
+  ) {
     super(
-      `${file} cannot be written: another document of the snapshot already claims that path as a ` +
-        `${(cause as NodeJS.ErrnoException).code === 'EISDIR' ? 'directory' : 'file'}.`,
+      `${file} cannot be written: another document of the snapshot already claims ` +
+        `${claimed === 'parent' ? 'a directory of that path as a file' : `that path as a ${claimed}`}.`,
     );
   }
+}
+
+/** What holds `target` when it cannot be created (`code` from open or mkdir). */
+function claimedAs(target: string, code: string | undefined): 'file' | 'directory' | 'parent' {
+  if (code === 'ENOTDIR') return 'parent';
+  return lstatSync(target, { throwIfNoEntry: false })?.isDirectory() === true ? 'directory' : 'file';
 }
 
 export function sha256(bytes: Buffer | string): string {
@@ -121,7 +131,9 @@ export class TreeWriter {
       fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | replace | constants.O_NOFOLLOW, 0o644);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') throw new FileCollisionError(file, error);
+      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') {
+        throw new FileCollisionError(file, claimedAs(target, code));
+      }
       throw error;
     }
     const hash = createHash('sha256');
@@ -166,7 +178,7 @@ export class TreeWriter {
       const existingDir = code === 'EEXIST' && lstatSync(dir).isDirectory();
       if (!existingDir) {
         if (code === 'EEXIST' || code === 'ENOTDIR') {
-          throw new FileCollisionError(path.relative(this.dir, dir).split(path.sep).join('/'), error);
+          throw new FileCollisionError(path.relative(this.dir, dir).split(path.sep).join('/'), claimedAs(dir, code));
         }
         throw error;
       }
