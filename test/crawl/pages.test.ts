@@ -3,7 +3,7 @@
  * page; any other `page[number]` is fetched, reported and never stored on or merged into a page; two spellings of
  * one path are one URL, fetched once.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
@@ -128,3 +128,39 @@ describe('path spellings a source links to', () => {
     }
   });
 });
+
+describe('two names a file system folds into one file', () => {
+  it('keeps the first file and reports the second URL (layout.collision) in a fresh crawl', async () => {
+    const out = path.join(await tempDir(), 'out');
+    // What a case-insensitive file system does with units/A/ and units/a/: the second name finds the first's file.
+    // Simulated on any file system: the server plants that file in the staging tree before it answers units/a/.
+    const planted = path.join(`${out}.staging`, 'tree', 'api', 'units', 'a', 'index.html');
+    const server = await startServer(async (req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const url = req.url ?? '/';
+      if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (url === '/api/units/') {
+        return sendJson(res, 200, {
+          links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+          data: [{ type: 'Unit', id: 'a', attributes: {}, links: { self: `${base}units/a/` } }],
+          meta: { pagination: { page: 1, pages: 1, count: 1 } },
+        });
+      }
+      if (url === '/api/units/a/') {
+        await mkdir(path.dirname(planted), { recursive: true });
+        await writeFile(planted, '{"written":"first"}');
+      }
+      sendJson(res, 200, { data: { type: 'Unit', id: 'a', attributes: {}, links: { self: `${base}units/a/` } } });
+    });
+    try {
+      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const collisions = result.report.findings.filter((f) => f.rule === 'layout.collision');
+      expect(collisions.map((f) => f.url)).toEqual([`${server.url}/api/units/a/`]);
+      expect(collisions[0]!.message).toContain('api/units/a/index.html cannot be written: another document of the snapshot');
+      expect(await readFile(path.join(out, 'api', 'units', 'a', 'index.html'), 'utf8')).toBe('{"written":"first"}');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
