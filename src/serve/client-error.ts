@@ -21,7 +21,11 @@ const ANSWERS: Readonly<Record<string, readonly [number, string, string]>> = {
 };
 const BAD_REQUEST = [400, 'Bad Request', 'The request is not valid HTTP/1.1.'] as const;
 
-export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, response: ServerResponse | undefined): void {
+export function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: Duplex,
+  response: ServerResponse | undefined,
+): void {
   if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
     socket.destroy();
     return;

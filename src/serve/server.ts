@@ -241,14 +241,19 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     },
   );
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, inFlight.get(socket)));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    answerClientError(error, socket, inFlight.get(socket));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const port = options.port ?? 3000;
       reject(
         error.code === 'EADDRINUSE'
-          ? new ServeError(`Port ${port} on ${host} is in use by another program; give another port with --port, or --port 0 to pick a free one.`)
+          ? new ServeError(
+              `Port ${port} on ${host} is in use by another program; ` +
+                'give another port with --port, or --port 0 to pick a free one.',
+            )
           : new ServeError(`Cannot listen on ${host}:${port}: ${error.message}.`),
       );
     });

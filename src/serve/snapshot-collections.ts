@@ -159,7 +159,9 @@ export class SnapshotCollections {
       records = dataOf(await this.readList(indexFile));
     } else {
       records = [];
-      for (const page of first.pageNumbers) records.push(...dataOf(await this.readList(this.pageFile(collection, page))));
+      for (const page of first.pageNumbers) {
+        records.push(...dataOf(await this.readList(this.pageFile(collection, page))));
+      }
     }
     const byId = new Map(records.map((record) => [idOf(record), record]));
     const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';

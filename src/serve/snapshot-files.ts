@@ -47,7 +47,8 @@ export async function notADirectory(dir: string): Promise<string | null> {
   const target = path.join(path.dirname(dir), base === path.basename(dir) || base === '' ? 'snapshot' : base);
   return (
     `${dir} is an archive; serve needs a directory. Extract it first, then serve that directory: ` +
-    `mkdir ${shellWord(target)} && tar -xzf ${shellWord(dir)} -C ${shellWord(target)} && cv-snapshot serve ${shellWord(target)}`
+    `mkdir ${shellWord(target)} && tar -xzf ${shellWord(dir)} -C ${shellWord(target)} && ` +
+    `cv-snapshot serve ${shellWord(target)}`
   );
 }
 

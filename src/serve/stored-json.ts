@@ -31,6 +31,11 @@ function skipSpace(body: Buffer, at: number): number {
   return at;
 }
 
+/** Whether a byte ends a number, `true`, `false` or `null`. */
+function endsLiteral(byte: number | undefined): boolean {
+  return byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || isSpace(byte);
+}
+
 /** The index after the string that starts at `at` (a quote). */
 function stringEnd(body: Buffer, at: number): number {
   for (let i = at + 1; i < body.length; i += 1) {
@@ -46,7 +51,7 @@ function valueEnd(body: Buffer, at: number): number {
   if (first === QUOTE) return stringEnd(body, at);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
     let i = at;
-    while (i < body.length && body[i] !== COMMA && body[i] !== CLOSE_BRACE && body[i] !== CLOSE_BRACKET && !isSpace(body[i])) i += 1;
+    while (i < body.length && !endsLiteral(body[i])) i += 1;
     return i;
   }
   let depth = 0;

@@ -145,7 +145,8 @@ export class Layout {
     if (parsed.search !== '') {
       const invalid = invalidPageNumbers(canonical);
       if (invalid.length === 1) {
-        return { ok: false, reason: `its page[number] "${invalid[0]}" is not a page number (a whole number from 1, no sign or leading zero)` };
+        const rule = 'a whole number from 1, no sign or leading zero';
+        return { ok: false, reason: `its page[number] "${invalid[0]}" is not a page number (${rule})` };
       }
       if (invalid.length > 1) return { ok: false, reason: 'it gives page[number] more than once' };
       return { ok: false, reason: 'it has a query that the snapshot cannot store as a file' };

@@ -30,8 +30,15 @@ function drfPage(raw: string | null, pages: number): number | null {
 function source(req: http.IncomingMessage, res: http.ServerResponse): void {
   const base = `http://${req.headers.host}/api/`;
   const url = new URL(req.url ?? '/', base);
-  const notFound = () => sendJson(res, 404, { errors: [{ status: '404', title: 'Not Found', detail: 'Invalid page.' }] });
-  const actionType = (id: string) => ({ type: 'ActionType', id, attributes: { term: `type ${id}` }, links: { self: `${base}actiontypes/${id}/` } });
+  const notFound = () => sendJson(res, 404, { errors: [{ status: '404', detail: 'Invalid page.' }] });
+  const actionType = (id: string) => ({
+    type: 'ActionType',
+    id,
+    attributes: { term: `type ${id}` },
+    links: { self: `${base}actiontypes/${id}/` },
+  });
+  const linkage = TYPE_IDS.map((id) => ({ type: 'ActionType', id }));
+  const relationshipLink = `${base}actioncategories/1/relationships/action_types`;
   const category = {
     type: 'ActionCategory',
     id: '1',
@@ -39,8 +46,8 @@ function source(req: http.IncomingMessage, res: http.ServerResponse): void {
     relationships: {
       action_types: {
         meta: { count: TYPE_IDS.length },
-        data: TYPE_IDS.map((id) => ({ type: 'ActionType', id })),
-        links: { self: `${base}actioncategories/1/relationships/action_types`, related: `${base}actioncategories/1/action_types/` },
+        data: linkage,
+        links: { self: relationshipLink, related: `${base}actioncategories/1/action_types/` },
       },
     },
     links: { self: `${base}actioncategories/1/` },
@@ -48,20 +55,27 @@ function source(req: http.IncomingMessage, res: http.ServerResponse): void {
   const list = (path: string, items: unknown[], page: number, pages: number, count: number) => {
     const link = (n: number) => `${base}${path}?format=api&page%5Bnumber%5D=${n}`;
     return {
-      links: { first: link(1), last: link(pages), next: page < pages ? link(page + 1) : null, prev: page > 1 ? link(page - 1) : null },
+      links: {
+        first: link(1),
+        last: link(pages),
+        next: page < pages ? link(page + 1) : null,
+        prev: page > 1 ? link(page - 1) : null,
+      },
       data: items,
       meta: { pagination: { page, pages, count } },
     };
   };
   switch (url.pathname) {
     case '/api/':
-      return sendJson(res, 200, { data: { actioncategories: `${base}actioncategories/`, actiontypes: `${base}actiontypes/` } });
+      return sendJson(res, 200, {
+        data: { actioncategories: `${base}actioncategories/`, actiontypes: `${base}actiontypes/` },
+      });
     case '/api/actioncategories/':
       return sendJson(res, 200, list('actioncategories/', [category], 1, 1, 1));
     case '/api/actioncategories/1/':
       return sendJson(res, 200, { data: category });
     case '/api/actioncategories/1/relationships/action_types':
-      return sendJson(res, 200, { data: TYPE_IDS.map((id) => ({ type: 'ActionType', id })), links: { self: `${base}actioncategories/1/relationships/action_types` }, meta: { count: TYPE_IDS.length } });
+      return sendJson(res, 200, { data: linkage, links: { self: relationshipLink }, meta: { count: TYPE_IDS.length } });
     case '/api/actioncategories/1/action_types/': {
       const page = drfPage(url.searchParams.get('page[number]'), PAGES);
       if (page === null) return notFound();
@@ -113,9 +127,11 @@ describe('a related list that the source paginates', () => {
     expect(result.report.findings.filter((f) => f.rule.startsWith('layout.'))).toEqual([]);
     const first = (await readJson(out, `${dir}/index.html`)) as { links: Record<string, string | null> };
     expect(first.links).toEqual({ first: `/${dir}/`, last: `/${dir}/page/3/`, next: `/${dir}/page/2/`, prev: null });
-    const second = (await readJson(out, `${dir}/page/2/index.html`)) as { data: Array<{ id: string }>; links: Record<string, string | null> };
+    type Page = { data: Array<{ id: string }>; links: Record<string, string | null> };
+    const second = (await readJson(out, `${dir}/page/2/index.html`)) as Page;
     expect(second.data.map((item) => item.id)).toEqual(['13', '14']);
-    expect(second.links).toEqual({ first: `/${dir}/`, last: `/${dir}/page/3/`, next: `/${dir}/page/3/`, prev: `/${dir}/` });
+    const last = `/${dir}/page/3/`;
+    expect(second.links).toEqual({ first: `/${dir}/`, last, next: last, prev: `/${dir}/` });
   });
 
   it('passes verify: every link resolves to a stored page', async () => {
@@ -127,7 +143,11 @@ describe('a related list that the source paginates', () => {
   });
 
   it('passes verify with the source links kept (--links original) and with absolute links too', async () => {
-    for (const links of [{ links: 'original' as const }, { links: 'absolute' as const, baseUrl: 'https://mirror.example/sub/' }]) {
+    const modes = [
+      { links: 'original' as const },
+      { links: 'absolute' as const, baseUrl: 'https://mirror.example/sub/' },
+    ];
+    for (const links of modes) {
       const other = path.join(path.dirname(out), `out-${links.links}`);
       const made = await createSnapshot({ rootUrl: `${server.url}/api/`, out: other, retries: 0, ...links });
       expect(made.report.findings.filter((f) => f.rule.startsWith('layout.')), links.links).toEqual([]);
@@ -135,7 +155,7 @@ describe('a related list that the source paginates', () => {
     }
   });
 
-  it('is answered by serve at every page URL the source answered, in any spelling, with the source document', async () => {
+  it('is answered by serve at every page URL the source answered, in any spelling, as the source answers', async () => {
     const spellings: Array<[string, string]> = [
       ['', ''],
       ['?page[number]=1', '?page%5Bnumber%5D=1'],
@@ -159,14 +179,15 @@ describe('a related list that the source paginates', () => {
       );
     }
     // The stored page paths themselves, with and without their slash, and a slash-less related address.
-    for (const target of ['actioncategories/1/action_types/page/2/', 'actioncategories/1/action_types/page/2', 'actioncategories/1/action_types?page[number]=2']) {
+    const list = 'actioncategories/1/action_types';
+    for (const target of [`${list}/page/2/`, `${list}/page/2`, `${list}?page[number]=2`]) {
       const answer = await getJson(`${serve.url}${target}`);
       expect(answer.status, target).toBe(200);
       expect((answer.json as { meta: unknown }).meta, target).toEqual({ pagination: { page: 2, pages: 3, count: 5 } });
     }
   });
 
-  it('answers a page number that names no page with 404, as the source does, and other parameters with 400', async () => {
+  it('answers a page number that names no page with 404, as the source does, other parameters with 400', async () => {
     for (const query of ['?page[number]=4', '?page[number]=0', '?page[number]=-1', '?page[number]=x']) {
       const [fromSource, fromMirror] = await Promise.all([
         getJson(`${related()}${query}`),

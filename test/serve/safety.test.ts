@@ -85,7 +85,8 @@ describe('answers a client can read, for every error', () => {
       const answer = await get(`${mirror.serve.origin}/404.html`, { method });
       expect(answer.status, method).toBe(404);
       expect(answer.headers['content-type']).toBe('application/vnd.api+json');
-      if (method === 'GET') expect(JSON.parse(answer.text)).toMatchObject({ errors: [{ status: '404', title: 'Not Found' }] });
+      const error = { errors: [{ status: '404', title: 'Not Found' }] };
+      if (method === 'GET') expect(JSON.parse(answer.text)).toMatchObject(error);
     }
   });
 
@@ -100,7 +101,8 @@ describe('answers a client can read, for every error', () => {
       socket.on('error', reject);
       socket.on('close', () => {
         const end = data.indexOf('\r\n\r\n');
-        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), headers: data.slice(0, end), body: data.slice(end + 4) });
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+        resolve({ status, headers: data.slice(0, end), body: data.slice(end + 4) });
       });
     });
   }
@@ -114,7 +116,8 @@ describe('answers a client can read, for every error', () => {
       const answer = await rawExchange(request);
       expect(answer.status).toBe(431);
       expect(answer.headers).toMatch(/\r\nContent-Type: application\/vnd\.api\+json\r\n/i);
-      expect(JSON.parse(answer.body)).toMatchObject({ errors: [{ status: '431', title: 'Request Header Fields Too Large' }] });
+      const error = { errors: [{ status: '431', title: 'Request Header Fields Too Large' }] };
+      expect(JSON.parse(answer.body)).toMatchObject(error);
     }
     const malformed = await rawExchange('NOT HTTP AT ALL\r\n\r\n');
     expect(malformed.status).toBe(400);
@@ -224,7 +227,8 @@ describe('cv-snapshot serve on the command line', () => {
     // A gzip file by its bytes, whatever its name.
     const renamed = path.join(dir, 'snapshot.bin');
     await writeFile(renamed, await readFile(archive));
-    expect((await runCli(['serve', renamed, '--port', '0'])).stderr).toContain('is an archive; serve needs a directory');
+    const byBytes = await runCli(['serve', renamed, '--port', '0']);
+    expect(byBytes.stderr).toContain('is an archive; serve needs a directory');
   });
 
   it('names the port in use and what to try, exit 1, no stack trace', async () => {
@@ -232,7 +236,8 @@ describe('cv-snapshot serve on the command line', () => {
     const result = await runCli(['serve', mirror.dir, '--port', port]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `cv-snapshot serve: Port ${port} on 127.0.0.1 is in use by another program; give another port with --port, or --port 0 to pick a free one.\n`,
+      `cv-snapshot serve: Port ${port} on 127.0.0.1 is in use by another program; ` +
+        'give another port with --port, or --port 0 to pick a free one.\n',
     );
   });
 

@@ -25,7 +25,8 @@ async function build(pages: unknown[]): Promise<string> {
   const writer = new TreeWriter(dir);
   const files = pages.map((_, i) => `api/units/page/${i + 1}/index.html`);
   pages.forEach((document, i) => writer.write(files[i]!, JSON.stringify(document)));
-  await writeCollectionIndex(writer, { pageFiles: files, file: 'api/units/index.html', selfLink: self, mode: 'complete' });
+  const file = 'api/units/index.html';
+  await writeCollectionIndex(writer, { pageFiles: files, file, selfLink: self, mode: 'complete' });
   return readFile(path.join(dir, 'api', 'units', 'index.html'), 'utf8');
 }
 
@@ -41,11 +42,14 @@ describe('the complete collection file', () => {
   });
 
   it('keeps the source member order, data first or last, and members other than links, data and meta', async () => {
-    const first = { jsonapi: { version: '1.0' }, data: [unit(1)], meta: { pagination: { page: 1, pages: 2, count: 2 } }, links: { self: 'x' } };
+    const jsonapi = { version: '1.0' };
+    const pagination = { page: 1, pages: 2, count: 2 };
+    const complete = { page: 1, pages: 1, count: 2 };
+    const first = { jsonapi, data: [unit(1)], meta: { pagination }, links: { self: 'x' } };
     const second = { data: [unit(2)], meta: { pagination: { page: 2, pages: 2, count: 2 } } };
     const text = await build([first, second]);
     expect(text).toBe(
-      JSON.stringify({ jsonapi: { version: '1.0' }, data: [unit(1), unit(2)], meta: { pagination: { page: 1, pages: 1, count: 2 } }, links: { self } }),
+      JSON.stringify({ jsonapi, data: [unit(1), unit(2)], meta: { pagination: complete }, links: { self } }),
     );
   });
 
@@ -54,7 +58,8 @@ describe('the complete collection file', () => {
     const first = page(1, 2, [1, 2, 3], { note: marker, [marker]: [marker] });
     const second = page(2, 2, [4, 5]);
     second.data[0]!.attributes.term = marker;
-    const document = JSON.parse(await build([first, second])) as { data: Array<{ id: string; attributes: { term: string } }>; meta: unknown };
+    type Complete = { data: Array<{ id: string; attributes: { term: string } }>; meta: unknown };
+    const document = JSON.parse(await build([first, second])) as Complete;
     expect(document.data.map((record) => record.id)).toEqual(['1', '2', '3', '4', '5']);
     expect(document.data[3]!.attributes.term).toBe(marker);
     expect(document.meta).toEqual({ note: marker, [marker]: [marker], pagination: { page: 1, pages: 1, count: 5 } });

@@ -71,7 +71,7 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
   it('stores the pages of a related list under page/<n>/, page 1 at the related address itself', () => {
     const related = `${root}actioncategories/1/action_types/`;
     expect(placed(related).file).toBe('sms/cv/api/v1/actioncategories/1/action_types/index.html');
-    expect(placed(`${related}?page[number]=1&format=api`).file).toBe('sms/cv/api/v1/actioncategories/1/action_types/index.html');
+    expect(placed(`${related}?page[number]=1&format=api`).file).toBe(placed(related).file);
     expect(placed(`${related}?page%5Bnumber%5D=2&format=api`)).toEqual({
       file: 'sms/cv/api/v1/actioncategories/1/action_types/page/2/index.html',
       servedPath: '/sms/cv/api/v1/actioncategories/1/action_types/page/2/',
@@ -85,7 +85,9 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
     // Records and relationships take no page.
     expect(layout.place(`${root}actioncategories/1/?page[number]=2`).ok).toBe(false);
     expect(layout.place(`${root}actioncategories/1/relationships/action_types?page[number]=2`).ok).toBe(false);
-    for (const value of ['0', '02', '1.0']) expect(layout.place(`${related}?page[number]=${value}`).ok, value).toBe(false);
+    for (const value of ['0', '02', '1.0']) {
+      expect(layout.place(`${related}?page[number]=${value}`).ok, value).toBe(false);
+    }
   });
 
   it('maps files back to the URLs they answer', () => {
@@ -116,9 +118,11 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
   it('never places a file outside the tree, and never two URLs on one file', () => {
     const segment = fc.oneof(
       fc.string({ maxLength: 12 }),
-      fc.constantFrom('..', '.', '%2e%2e', '%2E.', 'a%2Fb', '%5C', 'page', '%70age', 'index.html', 'NUL', 'é', '%C3%A9', '%c3%a9', '%', '%zz'),
+      fc.constantFrom('..', '.', '%2e%2e', '%2E.', 'a%2Fb', '%5C', 'page', '%70age', 'index.html', 'NUL'),
+      fc.constantFrom('é', '%C3%A9', '%c3%a9', '%', '%zz'),
       // Spellings a decoder folds into one name: each pair must give one URL, or one of them no file.
-      fc.constantFrom('A', '%41', '~', '%7E', '%7e', '!', '%21', ':', '%3A', '[', '%5B', '%5b', '+', '%2B', ' ', '%20', "'", '%27'),
+      fc.constantFrom('A', '%41', '~', '%7E', '%7e', '!', '%21', ':', '%3A', '[', '%5B', '%5b'),
+      fc.constantFrom('+', '%2B', ' ', '%20', "'", '%27'),
     );
     const query = fc.constantFrom(
       '',
@@ -134,7 +138,8 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
       fc.property(fc.array(segment, { minLength: 0, maxLength: 4 }), fc.boolean(), query, (segments, slash, search) => {
         let url: string;
         try {
-          url = canonicalUrl(`${root}${segments.map((s) => s.replace(/[?#]/g, '')).join('/')}${slash ? '/' : ''}${search}`);
+          const path = segments.map((s) => s.replace(/[?#]/g, '')).join('/');
+          url = canonicalUrl(`${root}${path}${slash ? '/' : ''}${search}`);
         } catch {
           return;
         }

@@ -53,8 +53,9 @@ describe('TreeWriter exclusive writes (a fresh crawl writes each document once)'
     const writer = new TreeWriter(dir);
     writer.write('units/a/index.html', '{"first":true}', { exclusive: true });
     // What a case-folding file system does with units/A/ and units/a/: one file for two names.
-    expect(() => writer.write('units/a/index.html', '{"second":true}', { exclusive: true })).toThrow(FileCollisionError);
-    expect(() => writer.write('units/a/index.html', '{"second":true}', { exclusive: true })).toThrow(/already claims that path/);
+    const second = () => writer.write('units/a/index.html', '{"second":true}', { exclusive: true });
+    expect(second).toThrow(FileCollisionError);
+    expect(second).toThrow(/already claims that path/);
     expect(await readFile(path.join(dir, 'units', 'a', 'index.html'), 'utf8')).toBe('{"first":true}');
     expect([...writer.listing()][0]).toEqual(['units/a/index.html', hashOf('{"first":true}')]);
     // The message says what is in the way: a directory at the path, or a file where one of its directories goes.
@@ -62,7 +63,8 @@ describe('TreeWriter exclusive writes (a fresh crawl writes each document once)'
     expect(() => writer.write('units/b', '{}', { exclusive: true })).toThrow(/claims that path as a directory/);
     writer.write('units/c', '{}', { exclusive: true });
     expect(() => writer.write('units/c/index.html', '{}', { exclusive: true })).toThrow(/claims that path as a file/);
-    expect(() => writer.write('units/c/d/index.html', '{}', { exclusive: true })).toThrow(/^units\/c cannot be written: .* that path as a file/);
+    const below = () => writer.write('units/c/d/index.html', '{}', { exclusive: true });
+    expect(below).toThrow(/^units\/c cannot be written: .* that path as a file/);
     // Without `exclusive` (a resumed crawl rewriting what the interrupted run left) the file is replaced.
     writer.write('units/a/index.html', '{"again":true}');
     expect(await readFile(path.join(dir, 'units', 'a', 'index.html'), 'utf8')).toBe('{"again":true}');

@@ -19,7 +19,8 @@ describe('canonicalUrl (DESIGN.md §4)', () => {
       const url = canonicalUrl(`${root}units/?page[number]=${value}`);
       expect(url, value).not.toBe(`${root}units/`);
       // The value the server would read is kept: the URL is fetched as the source wrote it.
-      expect(new URL(url).searchParams.getAll('page[number]'), value).toEqual([new URLSearchParams(`p=${value}`).get('p')]);
+      const read = new URLSearchParams(`p=${value}`).get('p');
+      expect(new URL(url).searchParams.getAll('page[number]'), value).toEqual([read]);
       expect(pageNumberOf(url), value).toBeNull();
     }
     // `+` is a space in a query, as servers read it; spelled `+` or `%20` it is one URL.
@@ -52,7 +53,8 @@ describe('canonicalUrl (DESIGN.md §4)', () => {
     expect(canonicalUrl(`${root}units/%zz/`)).toBe(`${root}units/%zz/`);
     expect(canonicalUrl(`${root}units/%25/`)).toBe(`${root}units/%25/`);
     // The paths of the real service are left exactly as they are.
-    expect(canonicalUrl(`${root}units-communities/7/relationships/root`)).toBe(`${root}units-communities/7/relationships/root`);
+    const relationship = `${root}units-communities/7/relationships/root`;
+    expect(canonicalUrl(relationship)).toBe(relationship);
   });
 
   it('resolves relative links against the document URL', () => {
@@ -67,9 +69,13 @@ describe('canonicalUrl (DESIGN.md §4)', () => {
   });
 
   it('is idempotent and gives one spelling per document', () => {
-    const queryPart = fc.constantFrom('format=api', 'page%5Bnumber%5D=2', 'page[number]=2', 'page%5bnumber%5d=2', 'page[number]=02', 'x=%C3%A9', 'a=1', 'b=', '=c', 'd+e=%2B', '');
+    const queryPart = fc.constantFrom(
+      ...['format=api', 'page%5Bnumber%5D=2', 'page[number]=2', 'page%5bnumber%5d=2', 'page[number]=02'],
+      ...['x=%C3%A9', 'a=1', 'b=', '=c', 'd+e=%2B', ''],
+    );
+    const paths = fc.constantFrom('units/', 'units/7/', 'units/7/relationships/x', 'u%6Eits/%41:b/', '[a]/%7e');
     fc.assert(
-      fc.property(fc.array(queryPart, { maxLength: 5 }), fc.constantFrom('units/', 'units/7/', 'units/7/relationships/x', 'u%6Eits/%41:b/', '[a]/%7e'), (parts, path) => {
+      fc.property(fc.array(queryPart, { maxLength: 5 }), paths, (parts, path) => {
         const url = `${root}${path}?${parts.join('&')}`;
         const once = canonicalUrl(url);
         expect(canonicalUrl(once)).toBe(once);
