@@ -223,7 +223,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     },
     (req, res) => {
       inFlight.set(req.socket, res);
-      res.once('finish', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket));
+      res.once('close', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket));
       const started = performance.now();
       const log = options.log;
       if (log !== undefined) {

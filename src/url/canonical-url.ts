@@ -23,8 +23,8 @@ const PAGE_NUMBER = 'page[number]';
  * A page number as the canonical spelling of a whole number ≥ 1 that a JavaScript number holds exactly. Not `02`:
  * Django's int() reads it as 2, but other servers reject it or read it as octal, and the snapshot cannot know which;
  * folding it onto page 2 would give one file to two URLs the source may answer differently. Nor `+2`, ` 2`, `2.0`,
- * `2e0`, `0` or `-1`, for the same reason (a server that clamps answers page 1 at `0`). Real sources write page
- * numbers this way, and a page that exists under no other spelling is still found through the source's own links.
+ * `2e0`, `0` or `-1`, for the same reason (a server that clamps answers page 1 at `0`). The page links of real
+ * sources (Django REST framework's among them) spell page numbers this way.
  */
 const PAGE_NUMBER_TEXT = /^[1-9][0-9]{0,14}$/;
 /** The characters a path segment may hold raw (RFC 3986 pchar: unreserved, sub-delims, `:` and `@`). */
