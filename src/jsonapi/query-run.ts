@@ -75,6 +75,15 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** JSON text to order objects and arrays by; one nested too deep to write orders as empty text, never a failure. */
+function sortText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '';
+  }
+}
+
 /** Ascending order of two values; null and undefined after everything. */
 function compareValues(a: unknown, b: unknown): number {
   const aMissing = a === null || a === undefined;
@@ -82,8 +91,8 @@ function compareValues(a: unknown, b: unknown): number {
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a !== typeof b) return typeof a < typeof b ? -1 : 1;
-  const x = typeof a === 'string' ? a : JSON.stringify(a);
-  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  const x = typeof a === 'string' ? a : sortText(a);
+  const y = typeof b === 'string' ? b : sortText(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

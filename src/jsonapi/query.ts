@@ -171,6 +171,21 @@ export function parsePlainQuery(rawQuery: string): string | null {
   return format;
 }
 
+/**
+ * The query of a related address, which a source may paginate: `page[number]` (once) and `format` are taken.
+ * Returns the raw `page[number]` text, or undefined.
+ */
+export function parseRelatedQuery(rawQuery: string): string | undefined {
+  let pageNumber: string | undefined;
+  for (const [key, value] of decodeQuery(rawQuery)) {
+    if (key === FORMAT) continue;
+    if (key !== PAGE_NUMBER) throw invalidParameter(key, `invalid query parameter: ${key}`);
+    if (pageNumber !== undefined) throw invalidParameter(key, `repeated query parameter not allowed: ${key}`);
+    pageNumber = value;
+  }
+  return pageNumber;
+}
+
 /** True when a list query asks for nothing but a page (and maybe `format`): a stored page answers it. */
 export function isPlainPageQuery(query: ListQuery): boolean {
   return (

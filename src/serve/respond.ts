@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorDocument } from '../snapshot/host-files.js';
 import { headersFor, type HeaderRule } from './headers-rules.js';
+import { answerBytes } from './stored-json.js';
 
 export const JSON_API = 'application/vnd.api+json';
 export const ALLOW = 'GET, HEAD, OPTIONS';
@@ -37,7 +38,7 @@ export interface Answer {
 
 /** A generated JSON:API document; a 200 gets an ETag from its bytes, so clients can revalidate it. */
 export function jsonApiAnswer(status: number, document: unknown, headers?: Record<string, string>): Answer {
-  const body = Buffer.from(JSON.stringify(document));
+  const body = answerBytes(document);
   return {
     status,
     body,

@@ -16,16 +16,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CvSnapshotError } from '../errors.js';
 import { listDocument, pageLinkQuery } from '../jsonapi/query-document.js';
-import { QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
+import { invalidParameter, QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
 import { resolvePageNumber, runListQuery } from '../jsonapi/query-run.js';
-import { isPlainPageQuery, parseListQuery, parsePlainQuery } from '../jsonapi/query.js';
-import { Layout } from '../snapshot/layout.js';
+import { isPlainPageQuery, PAGE_NUMBER, parseListQuery, parseRelatedQuery } from '../jsonapi/query.js';
+import { INDEX_FILE, Layout } from '../snapshot/layout.js';
 import { readManifest, type Manifest } from '../snapshot/manifest.js';
+import { locate } from '../url/api-location.js';
+import { answerClientError } from './client-error.js';
 import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
+import { ListPages } from './list-pages.js';
 import { unsafePathReason, resolveTarget } from './request-target.js';
 import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, send, sendOptions, type Answer } from './respond.js';
 import { SnapshotCollections, storedAccess } from './snapshot-collections.js';
-import { SnapshotFiles } from './snapshot-files.js';
+import { notADirectory, SnapshotFiles } from './snapshot-files.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */
@@ -82,6 +85,8 @@ function linkPrefix(manifest: Manifest, layout: Layout): string {
 async function openSnapshot(dir: string) {
   let files: SnapshotFiles;
   let manifest: Manifest;
+  const notDir = await notADirectory(dir);
+  if (notDir !== null) throw new ServeError(notDir);
   try {
     files = await SnapshotFiles.open(dir);
     manifest = await readManifest(files.dir);
@@ -104,8 +109,10 @@ async function openSnapshot(dir: string) {
   } catch {
     // A snapshot without `_headers` is still served; generated answers carry the media type themselves.
   }
-  const collections = new SnapshotCollections(layout, files, new Set(names), manifest.options.collectionIndex === 'complete');
-  return { files, manifest, layout, rules, collections };
+  const listPages = new ListPages(() => files.files());
+  const complete = manifest.options.collectionIndex === 'complete';
+  const collections = new SnapshotCollections(layout, files, new Set(names), complete, listPages);
+  return { files, manifest, layout, rules, collections, listPages };
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<ServeHandle> {
@@ -113,7 +120,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
   const host = options.host ?? '127.0.0.1';
   const cors = options.cors === true;
   const snapshot = await openSnapshot(dir);
-  const { files, layout, rules, collections } = snapshot;
+  const { files, layout, rules, collections, listPages } = snapshot;
   const prefix = linkPrefix(snapshot.manifest, layout);
   const access = storedAccess((type) => collections.loadedOfType(type));
   const sendContext = { rules, cors };
@@ -149,6 +156,25 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     return jsonApiAnswer(200, document, { Allow: ALLOW });
   };
 
+  /**
+   * A stored file. A related address also takes `page[number]` (a source may paginate a related list, and its page
+   * links then carry it): page n is answered from the page the crawl stored, in any spelling the source reads.
+   */
+  const storedAnswer = async (file: string, rawQuery: string): Promise<Answer> => {
+    const pageNumber = parseRelatedQuery(rawQuery);
+    if (pageNumber === undefined) return fileAnswer(file);
+    const url = layout.sourceUrlOfServedPath(layout.servedPathOfFile(file));
+    const location = locate(url, layout.root);
+    if (location.kind !== 'related' || location.page !== 1 || !file.endsWith(`/${INDEX_FILE}`)) {
+      throw invalidParameter(PAGE_NUMBER, `invalid query parameter: ${PAGE_NUMBER}`);
+    }
+    const stored = listPages.numbers(file.slice(0, -INDEX_FILE.length - 1));
+    const page = resolvePageNumber(pageNumber, Math.max(1, stored.at(-1) ?? 1));
+    const pageFile = page === 1 ? file : layout.pageOf(url, page)?.file;
+    if (pageFile === undefined || !files.has(pageFile)) throw new QueryError(404, PAGE_NUMBER, 'Invalid page.');
+    return fileAnswer(pageFile);
+  };
+
   const answer = async (method: string, rawPath: string, rawQuery: string): Promise<Answer> => {
     const unsafe = unsafePathReason(rawPath);
     if (unsafe !== null) return errorAnswer(400, 'Bad Request', `This path is refused: ${unsafe}.`);
@@ -162,8 +188,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     if (target.kind === 'not-found') return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
     try {
       if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);
-      parsePlainQuery(rawQuery);
-      return await fileAnswer(target.file);
+      return await storedAnswer(target.file, rawQuery);
     } catch (error) {
       if (error instanceof QueryError) return jsonApiAnswer(error.status, queryErrorDocument(error), { Allow: ALLOW });
       throw error;
@@ -187,6 +212,8 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     return send(req, res, rawPath, result, sendContext);
   };
 
+  /** The response in flight on each connection, so that a client error never writes into one. */
+  const inFlight = new WeakMap<object, ServerResponse>();
   const server = createServer(
     {
       headersTimeout: options.headersTimeoutMs ?? 10_000,
@@ -195,6 +222,8 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
       connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? 10_000),
     },
     (req, res) => {
+      inFlight.set(req.socket, res);
+      res.once('close', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket));
       const started = performance.now();
       const log = options.log;
       if (log !== undefined) {
@@ -212,13 +241,19 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     },
   );
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    answerClientError(error, socket, inFlight.get(socket));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const port = options.port ?? 3000;
       reject(
         error.code === 'EADDRINUSE'
-          ? new ServeError(`Port ${port} on ${host} is in use; choose another with --port (0 picks a free one).`)
+          ? new ServeError(
+              `Port ${port} on ${host} is in use by another program; ` +
+                'give another port with --port, or --port 0 to pick a free one.',
+            )
           : new ServeError(`Cannot listen on ${host}:${port}: ${error.message}.`),
       );
     });

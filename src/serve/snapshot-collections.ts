@@ -6,6 +6,8 @@
  */
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../snapshot/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
+import type { ListPages } from './list-pages.js';
+import { storedList } from './stored-json.js';
 
 /** A resource object as stored (its links already rewritten by the crawl). */
 export interface StoredResource {
@@ -28,8 +30,8 @@ interface FirstPage {
 }
 
 export interface CollectionFiles {
-  /** Reads and parses a file of the snapshot (relative POSIX path). */
-  readJson(file: string): Promise<unknown>;
+  /** Reads a file of the snapshot (relative POSIX path). */
+  read(file: string): Promise<{ readonly body: Buffer }>;
   /** True when the file is one of the snapshot's. */
   has(file: string): boolean;
   /** Every file of the snapshot. */
@@ -94,7 +96,6 @@ export class SnapshotCollections {
   private readonly loaded = new Map<string, Promise<SnapshotCollection>>();
   private readonly settled = new Map<string, SnapshotCollection>();
   private typeIndex: Promise<Map<string, string>> | undefined;
-  private pageNumbersByCollection: Map<string, number[]> | undefined;
 
   constructor(
     private readonly layout: Layout,
@@ -102,31 +103,27 @@ export class SnapshotCollections {
     /** The collection names the root index lists. */
     readonly names: ReadonlySet<string>,
     private readonly completeIndex: boolean,
+    private readonly listPages: ListPages,
   ) {}
+
+  /** The directory of a collection's files, e.g. `sms/cv/api/v1/units/`. */
+  private dirOf(collection: string): string {
+    return this.layout.collectionIndex(collection).file.slice(0, -INDEX_FILE.length);
+  }
+
+  /** A stored list document, its records tied to their stored bytes (stored-json.ts). */
+  private async readList(file: string): Promise<unknown> {
+    return storedList((await this.files.read(file)).body);
+  }
 
   /** The stored file of page n of a collection. */
   pageFile(collection: string, page: number): string {
-    const dir = this.layout.collectionIndex(collection).file.slice(0, -INDEX_FILE.length);
-    return `${dir}${PAGE_SEGMENT}/${page}/${INDEX_FILE}`;
+    return `${this.dirOf(collection)}${PAGE_SEGMENT}/${page}/${INDEX_FILE}`;
   }
 
   /** Stored page numbers of a collection, ascending (from the snapshot's file list). */
-  pageNumbers(collection: string): number[] {
-    if (this.pageNumbersByCollection === undefined) {
-      const found = new Map<string, number[]>();
-      const prefix = this.layout.rootSegments().join('/');
-      const pattern = new RegExp(`^${prefix === '' ? '' : `${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`}([^/]+)/${PAGE_SEGMENT}/(\\d+)/${INDEX_FILE}$`);
-      for (const file of this.files.files()) {
-        const match = pattern.exec(file);
-        if (match === null) continue;
-        const list = found.get(match[1]!) ?? [];
-        list.push(Number(match[2]));
-        found.set(match[1]!, list);
-      }
-      for (const list of found.values()) list.sort((a, b) => a - b);
-      this.pageNumbersByCollection = found;
-    }
-    return this.pageNumbersByCollection.get(collection) ?? [];
+  pageNumbers(collection: string): readonly number[] {
+    return this.listPages.numbers(this.dirOf(collection).slice(0, -1));
   }
 
   private firstPage(collection: string): Promise<FirstPage> {
@@ -134,7 +131,7 @@ export class SnapshotCollections {
     if (first === undefined) {
       first = (async () => {
         const pageNumbers = this.pageNumbers(collection);
-        const document = await this.files.readJson(this.pageFile(collection, pageNumbers[0] ?? 1));
+        const document = await this.readList(this.pageFile(collection, pageNumbers[0] ?? 1));
         return { records: dataOf(document), pages: pagesOf(document) ?? Math.max(1, pageNumbers.length), pageNumbers };
       })();
       this.firstPages.set(collection, first);
@@ -159,10 +156,12 @@ export class SnapshotCollections {
     const indexFile = this.layout.collectionIndex(collection).file;
     let records: StoredResource[];
     if (this.completeIndex && this.files.has(indexFile)) {
-      records = dataOf(await this.files.readJson(indexFile));
+      records = dataOf(await this.readList(indexFile));
     } else {
       records = [];
-      for (const page of first.pageNumbers) records.push(...dataOf(await this.files.readJson(this.pageFile(collection, page))));
+      for (const page of first.pageNumbers) {
+        records.push(...dataOf(await this.readList(this.pageFile(collection, page))));
+      }
     }
     const byId = new Map(records.map((record) => [idOf(record), record]));
     const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';

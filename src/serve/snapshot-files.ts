@@ -5,12 +5,52 @@
  * immutable while it is served), with a strong ETag from the checksum the snapshot already records.
  */
 import { constants } from 'node:fs';
-import { open, readFile, realpath } from 'node:fs/promises';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSums, SUMS_PATH } from '../snapshot/manifest.js';
 
-/** Host configuration files: part of the snapshot, but no static host answers them either. */
-const NOT_SERVED = new Set(['_headers', '_redirects', 'serve.json']);
+/**
+ * Host configuration files: part of the snapshot, but no static host answers them either. And `404.html`: what a
+ * host answers for an unknown path, but at its own path no document of the source, so that path is a 404 too.
+ */
+const NOT_SERVED = new Set(['_headers', '_redirects', 'serve.json', '404.html']);
+
+/** A shell word for `text`: as it is when that is safe, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w./+:@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Why `dir` cannot be served because it is a file (an archive made by `pack`, most likely), with what to do
+ * instead; null when it is not a file (a directory, or nothing: the caller says so).
+ */
+export async function notADirectory(dir: string): Promise<string | null> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(dir)).isFile();
+  } catch {
+    return null;
+  }
+  if (!isFile) return null;
+  let gzip = /\.(tar\.gz|tgz|gz)$/i.test(dir);
+  if (!gzip) {
+    const handle = await open(dir, constants.O_RDONLY);
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+      gzip = bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+    } finally {
+      await handle.close();
+    }
+  }
+  if (!gzip) return `${dir} is a file; serve needs the snapshot directory that \`cv-snapshot crawl --out\` wrote.`;
+  const base = path.basename(dir).replace(/\.(tar\.gz|tgz|gz)$/i, '');
+  const target = path.join(path.dirname(dir), base === path.basename(dir) || base === '' ? 'snapshot' : base);
+  return (
+    `${dir} is an archive; serve needs a directory. Extract it first, then serve that directory: ` +
+    `mkdir ${shellWord(target)} && tar -xzf ${shellWord(dir)} -C ${shellWord(target)} && ` +
+    `cv-snapshot serve ${shellWord(target)}`
+  );
+}
 
 export interface StoredFile {
   readonly body: Buffer;

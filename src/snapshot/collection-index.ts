@@ -8,8 +8,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TreeWriter } from './writer.js';
 
-const DATA_SENTINEL = '\u0000cv-snapshot-data\u0000';
-
 interface ListPage {
   links?: Record<string, unknown>;
   data?: unknown;
@@ -54,20 +52,32 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
     head.links = links;
   }
   if (head.meta?.pagination) head.meta = { ...head.meta, pagination: { ...head.meta.pagination, page: 1, pages: 1, count } };
-  head.data = DATA_SENTINEL;
-  const [before, after] = JSON.stringify(head).split(JSON.stringify(DATA_SENTINEL)) as [string, string];
+  // The head is written member by member, in its own order, and `data` streamed in its place: no marker string that
+  // a source's data could contain, and the bytes JSON.stringify would give for the whole document.
+  const members = Object.keys(head);
+  if (!members.includes('data')) members.push('data');
 
   function* parts(): Generator<string> {
-    yield `${before}[`;
+    yield '{';
+    for (const [i, key] of members.entries()) {
+      yield `${i === 0 ? '' : ','}${JSON.stringify(key)}:`;
+      if (key === 'data') yield* records();
+      else yield JSON.stringify((head as Record<string, unknown>)[key]);
+    }
+    yield '}';
+  }
+
+  function* records(): Generator<string> {
+    yield '[';
     let written = 0;
     for (const file of input.pageFiles) {
       const page = file === firstFile ? first : read(file);
       if (!Array.isArray(page.data)) continue;
-      const records: string[] = [];
-      for (const record of page.data) records.push((written++ === 0 ? '' : ',') + JSON.stringify(record));
-      yield records.join('');
+      const texts: string[] = [];
+      for (const record of page.data) texts.push((written++ === 0 ? '' : ',') + JSON.stringify(record));
+      yield texts.join('');
     }
-    yield `]${after}`;
+    yield ']';
   }
   writer.writeParts(input.file, parts());
   return count;

@@ -202,7 +202,8 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     }
     rewriteDocumentLinks(json, location, url, rewriter);
     try {
-      const written = writer.write(placement.file, JSON.stringify(json));
+      // A resumed crawl may rewrite a file that the interrupted run wrote but did not journal.
+      const written = writer.write(placement.file, JSON.stringify(json), { exclusive: options.resume !== true });
       entry.file = { path: placement.file, ...written };
     } catch (error) {
       if (!(error instanceof FileCollisionError)) throw error;

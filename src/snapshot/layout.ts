@@ -1,16 +1,23 @@
 /**
- * The one mapping between canonical URLs and files of a snapshot (DESIGN.md §2, §6). The writer, verify, serve,
- * diff and the tests all ask this module; nobody else computes paths.
+ * The one mapping between canonical URLs and files of a snapshot. The writer, verify, serve, diff and the tests all
+ * ask this module; nobody else computes paths.
  *
  * - A URL ending in `/` is stored as `<path>/index.html` (every static host resolves a directory to index.html;
  *   `_headers` sets the real media type). A URL without a trailing slash is an extensionless file `<path>`.
  * - Page n of a collection list is stored at `<collection>/page/<n>/`; the bare collection directory holds the
- *   complete collection as one page (built in finalize).
+ *   complete collection as one page (built in finalize). Page n ≥ 2 of a related list (a source may paginate a
+ *   to-many related address) is stored at `<related>/page/<n>/`; the bare related address holds page 1.
  * - Paths are the URL's path below the origin, so a tree served at a host's root answers the API's own URLs.
+ *
+ * Two canonical URLs never get one file: a file's path is its URL's decoded path segments, and a canonical URL
+ * spells each decoded path one way (canonical-url.ts); a query is stored only as a page, under the reserved `page`
+ * segment that no other URL may use, with one spelling per page number. What a file system folds on its own
+ * (letter case on macOS and Windows, Unicode normalisation on macOS) the writer catches when it creates a file
+ * that already exists (`layout.collision`).
  *
  * File paths returned here are relative POSIX paths inside the snapshot directory.
  */
-import { canonicalUrl, isInScope, urlParts } from '../url/canonical-url.js';
+import { canonicalUrl, invalidPageNumbers, isInScope, urlParts } from '../url/canonical-url.js';
 import { locate } from '../url/api-location.js';
 import { Memo } from '../url/memo.js';
 
@@ -125,12 +132,25 @@ export class Layout {
       return { ok: false, reason: `the path segment "${PAGE_SEGMENT}" is reserved for list pages in the snapshot` };
     }
     const location = locate(canonical, this.root);
-    if (location.kind === 'list') {
+    const trailingSlash = parsed.pathname.endsWith('/');
+    const paged = location.kind === 'list' || (location.kind === 'related' && location.page > 1);
+    if (paged && trailingSlash) {
       const dir = [...segments, PAGE_SEGMENT, String(location.page)];
       return { ok: true, file: `${dir.join('/')}/${INDEX_FILE}`, servedPath: encodePath(dir, true) };
     }
-    if (parsed.search !== '') return { ok: false, reason: 'it has a query that the snapshot cannot store as a file' };
-    const trailingSlash = parsed.pathname.endsWith('/');
+    if (paged) {
+      // Its pages would be files below a file: the slash-less related address is stored as a file of its own.
+      return { ok: false, reason: 'it is a page of a related list whose address has no trailing slash' };
+    }
+    if (parsed.search !== '') {
+      const invalid = invalidPageNumbers(canonical);
+      if (invalid.length === 1) {
+        const rule = 'a whole number from 1, no sign or leading zero';
+        return { ok: false, reason: `its page[number] "${invalid[0]}" is not a page number (${rule})` };
+      }
+      if (invalid.length > 1) return { ok: false, reason: 'it gives page[number] more than once' };
+      return { ok: false, reason: 'it has a query that the snapshot cannot store as a file' };
+    }
     if (trailingSlash) {
       const file = segments.length === 0 ? INDEX_FILE : `${segments.join('/')}/${INDEX_FILE}`;
       return { ok: true, file, servedPath: encodePath(segments, true) };
@@ -146,7 +166,7 @@ export class Layout {
 
   /** The canonical URL of the bare collection list. */
   collectionUrl(collection: string): string {
-    return `${this.root}${encodeURIComponent(collection)}/`;
+    return canonicalUrl(`${this.root}${encodeURIComponent(collection)}/`);
   }
 
   /**
@@ -173,18 +193,30 @@ export class Layout {
 
   /**
    * The source URL that a served path stands for: the inverse of `place` followed by link rewriting. Page paths
-   * map back to `?page[number]=n`; the bare collection path maps to the bare collection URL.
+   * (of collections and of related lists) map back to `?page[number]=n`; the bare collection path maps to the bare
+   * collection URL.
    */
   sourceUrlOfServedPath(servedPath: string): string {
-    const rootPath = this.rootPath();
-    const origin = new URL(this.root).origin;
-    if (servedPath.startsWith(rootPath)) {
-      const [collection, page, n, end, ...more] = servedPath.slice(rootPath.length).split('/');
-      if (page === PAGE_SEGMENT && end === '' && more.length === 0 && n !== undefined && /^\d+$/.test(n)) {
-        return canonicalUrl(`${origin}${rootPath}${collection}/?page[number]=${n}`);
-      }
+    const origin = urlParts(this.root).origin;
+    const page = /^(.*\/)page\/([1-9][0-9]*)\/$/.exec(servedPath);
+    if (page !== null) {
+      const candidate = canonicalUrl(`${origin}${page[1]}?page[number]=${page[2]}`);
+      // Only what `place` would have put there: a list page, or a page n ≥ 2 of a related list.
+      const placement = this.place(candidate);
+      if (placement.ok && placement.file === this.fileOfServedPath(servedPath)) return candidate;
     }
     return canonicalUrl(origin + servedPath);
+  }
+
+  /**
+   * The canonical URL of page `page` of the list at `listUrl` (a collection or a related address), and where it is
+   * stored; null when the snapshot cannot store such a page.
+   */
+  pageOf(listUrl: string, page: number): { url: string; file: string } | null {
+    const { origin, pathname } = urlParts(canonicalUrl(listUrl));
+    const url = canonicalUrl(`${origin}${pathname}?page[number]=${page}`);
+    const placement = this.place(url);
+    return placement.ok ? { url, file: placement.file } : null;
   }
 
   /** True for the file that holds a complete collection (built by the snapshot, not fetched). */

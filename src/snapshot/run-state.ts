@@ -63,9 +63,10 @@ export class RunState {
     if (entry.t === 'settled') return;
 
     this.documents += 1;
-    this.invariants.add(entry.url, entry.summary);
     if (entry.source) this.source = entry.source;
     if (entry.file === null) return;
+    // Only a stored document counts for the cross-document checks, as verify counts the files.
+    this.invariants.add(entry.url, entry.summary);
     // A replayed document's file was written by an earlier run; a live crawl's writer listed its file as it wrote it.
     if (this.#resume !== undefined) this.writer.record(entry.file.path, entry.file.sha256);
     const location = locate(entry.url, this.root);

@@ -16,13 +16,32 @@ export interface WrittenFile {
   sha256: string;
 }
 
+export interface WriteOptions {
+  /**
+   * Fail with FileCollisionError when the file exists, instead of replacing it. A crawl writes each document once,
+   * so in a fresh staging tree an existing file means that two URLs came to one path: a file system that folds
+   * letter case or Unicode forms, for one. No set of paths is kept for that: the file system already knows.
+   */
+  exclusive?: boolean;
+}
+
 export class FileCollisionError extends Error {
-  constructor(readonly file: string, cause: unknown) {
+  constructor(
+    readonly file: string,
+    /** What is in the way: the path itself as a file or a directory, or a file where a directory of it should be. */
+    claimed: 'file' | 'directory' | 'parent',
+  ) {
     super(
-      `${file} cannot be written: another document of the snapshot already claims that path as a ` +
-        `${(cause as NodeJS.ErrnoException).code === 'EISDIR' ? 'directory' : 'file'}.`,
+      `${file} cannot be written: another document of the snapshot already claims ` +
+        `${claimed === 'parent' ? 'a directory of that path as a file' : `that path as a ${claimed}`}.`,
     );
   }
+}
+
+/** What holds `target` when it cannot be created (`code` from open or mkdir). */
+function claimedAs(target: string, code: string | undefined): 'file' | 'directory' | 'parent' {
+  if (code === 'ENOTDIR') return 'parent';
+  return lstatSync(target, { throwIfNoEntry: false })?.isDirectory() === true ? 'directory' : 'file';
 }
 
 export function sha256(bytes: Buffer | string): string {
@@ -94,24 +113,27 @@ export class TreeWriter {
   constructor(readonly dir: string) {}
 
   /** Writes `bytes` at the relative POSIX path `file`. */
-  write(file: string, content: Buffer | string): WrittenFile {
-    return this.writeParts(file, [content]);
+  write(file: string, content: Buffer | string, options?: WriteOptions): WrittenFile {
+    return this.writeParts(file, [content], options);
   }
 
   /**
    * Writes the concatenation of `parts` at `file`, one part at a time (a large file never has to be in memory as a
    * whole), hashing as it goes.
    */
-  writeParts(file: string, parts: Iterable<Buffer | string>): WrittenFile {
+  writeParts(file: string, parts: Iterable<Buffer | string>, options?: WriteOptions): WrittenFile {
     const target = path.join(this.dir, ...file.split('/'));
     this.ensureDir(path.dirname(target));
     let fd: number;
     try {
       // O_NOFOLLOW: a symlink planted in the tree is never written through.
-      fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+      const replace = options?.exclusive === true ? constants.O_EXCL : constants.O_TRUNC;
+      fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | replace | constants.O_NOFOLLOW, 0o644);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') throw new FileCollisionError(file, error);
+      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ELOOP') {
+        throw new FileCollisionError(file, claimedAs(target, code));
+      }
       throw error;
     }
     const hash = createHash('sha256');
@@ -156,7 +178,7 @@ export class TreeWriter {
       const existingDir = code === 'EEXIST' && lstatSync(dir).isDirectory();
       if (!existingDir) {
         if (code === 'EEXIST' || code === 'ENOTDIR') {
-          throw new FileCollisionError(path.relative(this.dir, dir).split(path.sep).join('/'), error);
+          throw new FileCollisionError(path.relative(this.dir, dir).split(path.sep).join('/'), claimedAs(dir, code));
         }
         throw error;
       }

@@ -1,6 +1,7 @@
 /**
  * Where a canonical URL sits in the API (spec §4): the root index, a collection list page, a record, a
- * relationship self address or a related address. Pure: it reads only the URL and the root.
+ * relationship self address or a related address (a page of it when the source paginates it: JSON:API allows
+ * that for related to-many lists). Pure: it reads only the URL and the root.
  */
 import { pageNumberOf, rootParts, urlParts } from './canonical-url.js';
 import { Memo } from './memo.js';
@@ -10,7 +11,7 @@ export type ApiLocation =
   | { kind: 'list'; collection: string; page: number }
   | { kind: 'record'; collection: string; id: string }
   | { kind: 'relationship'; collection: string; id: string; relationship: string }
-  | { kind: 'related'; collection: string; id: string; relationship: string }
+  | { kind: 'related'; collection: string; id: string; relationship: string; page: number }
   | { kind: 'other' };
 
 export type ApiLocationKind = ApiLocation['kind'];
@@ -72,12 +73,15 @@ function computeLocation(canonical: string, root: string): ApiLocation {
   if (id === undefined) {
     // The slash-less collection URL is another document (a redirect on the real service), not page 1.
     if (!pathname.endsWith('/')) return { kind: 'other' };
-    const onlyPageQuery = [...new URLSearchParams(search).keys()].every((k) => k === 'page[number]');
-    return onlyPageQuery ? { kind: 'list', collection, page: pageNumberOf(canonical) } : { kind: 'other' };
+    const page = pageNumberOf(canonical);
+    return page === null ? { kind: 'other' } : { kind: 'list', collection, page };
+  }
+  if (segments.length === 3) {
+    const page = pageNumberOf(canonical);
+    return page === null ? { kind: 'other' } : { kind: 'related', collection, id, relationship: third!, page };
   }
   if (hasQuery) return { kind: 'other' };
   if (third === undefined) return { kind: 'record', collection, id };
-  if (segments.length === 3) return { kind: 'related', collection, id, relationship: third };
   if (third === 'relationships' && fourth !== undefined && segments.length === 4) {
     return { kind: 'relationship', collection, id, relationship: fourth };
   }

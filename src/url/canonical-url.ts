@@ -1,14 +1,34 @@
 /**
- * Canonical URLs (DESIGN.md §4): one spelling per document, so each document is fetched once and stored once.
+ * Canonical URLs: one spelling per document, so each document is fetched once and stored once.
  *
- * - `format` is dropped: on the real service (Django REST framework) `?format=api` answers the HTML browsable page.
- * - `page%5Bnumber%5D` and `page[number]` are the same parameter; `page[number]=1` is the bare URL.
+ * - The path is spelled one way per decoded path: every percent-encoding is decoded and re-encoded, leaving raw
+ *   exactly the characters RFC 3986 allows raw in a path segment. `%41` is `A` and `%7e` is `~` (RFC 3986 6.2.2),
+ *   `%21` is `!`, `[` is `%5B`. Static hosts decode a request path before they look up its file, and so does the
+ *   real service (Django) before it routes, so two spellings of one decoded path are one document to both; a
+ *   snapshot could not store them apart anyway. Segments that do not decode (`%zz`, broken UTF-8), and encoded
+ *   slashes and backslashes, stay as they are (the layout refuses them).
+ * - The query is decoded as a form (`+` is a space, `page%5bnumber%5d` is `page[number]`) and re-encoded.
+ * - `format` is dropped: on the real service (Django REST framework) `?format=api` answers the HTML browsable page,
+ *   and the crawl asks for JSON:API whatever the link says.
+ * - `page[number]` names a page only when it is given once, as a whole number of at least 1 written the canonical
+ *   way (see `PAGE_NUMBER_TEXT`); `page[number]=1` is then the bare URL. Any other value is kept as it is, so that
+ *   URL stays a document of its own, which is never a page (the layout refuses to store it).
  * - The remaining query is sorted; fragments are dropped.
  */
 
 import { Memo } from './memo.js';
 
 const PAGE_NUMBER = 'page[number]';
+/**
+ * A page number as the canonical spelling of a whole number ≥ 1 that a JavaScript number holds exactly. Not `02`:
+ * Django's int() reads it as 2, but other servers reject it or read it as octal, and the snapshot cannot know which;
+ * folding it onto page 2 would give one file to two URLs the source may answer differently. Nor `+2`, ` 2`, `2.0`,
+ * `2e0`, `0` or `-1`, for the same reason (a server that clamps answers page 1 at `0`). The page links of real
+ * sources (Django REST framework's among them) spell page numbers this way.
+ */
+const PAGE_NUMBER_TEXT = /^[1-9][0-9]{0,14}$/;
+/** The characters a path segment may hold raw (RFC 3986 pchar: unreserved, sub-delims, `:` and `@`). */
+const RAW_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
 /** An absolute http(s) URL: `new URL` ignores any base for it. */
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 /** Entries per memo generation: enough for the links of the documents in flight, small next to the URL set. */
@@ -93,6 +113,47 @@ export function canonicalUrl(input: string, base?: string): string {
   return canonical;
 }
 
+/** Percent-encodes what a path segment may not hold raw (uppercase hex, UTF-8). */
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/%(2[146-9ABC]|3[ABD]|40)/g, (escape) => decodeURIComponent(escape));
+}
+
+/** The one spelling of a path segment, as the module comment describes. */
+function canonicalSegment(raw: string): string {
+  if (RAW_SEGMENT.test(raw)) return raw;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+  // Decoded, these would change the path's shape when parsed again (dot segments, slashes; WHATWG reads `\` as `/`).
+  if (decoded === '.' || decoded === '..' || /[/\\]/.test(decoded)) return raw;
+  return encodeSegment(decoded);
+}
+
+/** The path spelled one way per decoded path; most paths are returned as they are. */
+function canonicalPath(pathname: string): string {
+  if (RAW_SEGMENT.test(pathname.replaceAll('/', ''))) return pathname;
+  return pathname.split('/').map(canonicalSegment).join('/');
+}
+
+/**
+ * The canonical form of the query's parameters: `format` dropped, a canonical `page[number]=1` dropped, the rest
+ * sorted (see the module comment).
+ */
+function canonicalParams(searchParams: URLSearchParams): Array<[string, string]> {
+  const pageNumbers = searchParams.getAll(PAGE_NUMBER);
+  const firstPage = pageNumbers.length === 1 && pageNumbers[0] === '1';
+  const params: Array<[string, string]> = [];
+  for (const [key, value] of searchParams) {
+    if (key === 'format' || (firstPage && key === PAGE_NUMBER)) continue;
+    params.push([key, value]);
+  }
+  params.sort(([ka, va], [kb, vb]) => (ka < kb ? -1 : ka > kb ? 1 : va < vb ? -1 : va > vb ? 1 : 0));
+  return params;
+}
+
 function computeCanonicalUrl(input: string, base: string | undefined): string {
   let url: URL;
   try {
@@ -106,22 +167,14 @@ function computeCanonicalUrl(input: string, base: string | undefined): string {
   if (url.username !== '' || url.password !== '') {
     throw new InvalidUrlError(input, 'credentials inside a URL are not accepted; pass them with --header');
   }
-  const params: Array<[string, string]> = [];
-  for (const [key, rawValue] of url.searchParams) {
-    if (key === 'format') continue;
-    let value = rawValue;
-    if (key === PAGE_NUMBER && /^\d+$/.test(value)) {
-      value = String(Number.parseInt(value, 10));
-      if (value === '1') continue;
-    }
-    params.push([key, value]);
-  }
-  params.sort(([ka, va], [kb, vb]) => (ka < kb ? -1 : ka > kb ? 1 : va < vb ? -1 : va > vb ? 1 : 0));
-  const query = params.map(([k, v]) => `${encodeQueryPart(k)}=${encodeQueryPart(v)}`).join('&');
+  const query = canonicalParams(url.searchParams)
+    .map(([k, v]) => `${encodeQueryPart(k)}=${encodeQueryPart(v)}`)
+    .join('&');
   const search = query === '' ? '' : `?${query}`;
-  const canonical = `${url.origin}${url.pathname}${search}`;
+  const pathname = canonicalPath(url.pathname);
+  const canonical = `${url.origin}${pathname}${search}`;
   // The canonical spelling parses back to the same origin and path (it is built from them), and to this query.
-  partsMemo.set(canonical, { origin: url.origin, pathname: url.pathname, search });
+  partsMemo.set(canonical, { origin: url.origin, pathname, search });
   return canonical;
 }
 
@@ -146,8 +199,23 @@ export function isInScope(canonical: string, root: string): boolean {
   return url.pathname.startsWith(rootUrl.pathname) || `${url.pathname}/` === rootUrl.pathname;
 }
 
-/** Reads `page[number]` from a canonical URL (1 when absent). */
-export function pageNumberOf(canonical: string): number {
-  const value = new URLSearchParams(urlParts(canonical).search).get(PAGE_NUMBER);
-  return value === null ? 1 : Number.parseInt(value, 10);
+/**
+ * The page a canonical URL's query names: 1 without a query, n for `page[number]=n` alone (a canonical page
+ * number, see `PAGE_NUMBER_TEXT`), null for any other query (other parameters, a repeated `page[number]`, or a
+ * value that is not a page number).
+ */
+export function pageNumberOf(canonical: string): number | null {
+  const { search } = urlParts(canonical);
+  if (search === '') return 1;
+  const params = [...new URLSearchParams(search)];
+  if (params.length !== 1 || params[0]![0] !== PAGE_NUMBER) return null;
+  const value = params[0]![1];
+  return PAGE_NUMBER_TEXT.test(value) ? Number(value) : null;
+}
+
+/** The `page[number]` values of a canonical URL's query that name no page, for a finding; empty when none. */
+export function invalidPageNumbers(canonical: string): string[] {
+  const values = new URLSearchParams(urlParts(canonical).search).getAll(PAGE_NUMBER);
+  if (values.length > 1) return values;
+  return values.filter((value) => !PAGE_NUMBER_TEXT.test(value));
 }

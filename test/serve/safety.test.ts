@@ -3,8 +3,9 @@
  * path traversal raw and encoded, files that are not the snapshot's, timeouts, and the command line.
  */
 import net from 'node:net';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../../src/serve/index.js';
 import { runCli, startCli } from '../helpers/cli.js';
@@ -75,6 +76,54 @@ describe('methods', () => {
       expect(answer.headers['content-type']).toBe('application/vnd.api+json');
       expect(JSON.parse(answer.text).errors[0]).toMatchObject({ status: '404' });
     }
+  });
+});
+
+describe('answers a client can read, for every error', () => {
+  it('answers /404.html with 404 and the JSON:API error document, never 200', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const answer = await get(`${mirror.serve.origin}/404.html`, { method });
+      expect(answer.status, method).toBe(404);
+      expect(answer.headers['content-type']).toBe('application/vnd.api+json');
+      const error = { errors: [{ status: '404', title: 'Not Found' }] };
+      if (method === 'GET') expect(JSON.parse(answer.text)).toMatchObject(error);
+    }
+  });
+
+  /** Sends raw bytes and returns the status line, headers and body the server wrote before closing. */
+  function rawExchange(bytes: string): Promise<{ status: number; headers: string; body: string }> {
+    const { hostname, port } = new URL(mirror.serve.origin);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.end(bytes));
+      let data = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (data += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const end = data.indexOf('\r\n\r\n');
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+        resolve({ status, headers: data.slice(0, end), body: data.slice(end + 4) });
+      });
+    });
+  }
+
+  it('answers an over-long URL or header with 431 and a JSON:API error document, not a bare status line', async () => {
+    const host = `Host: ${new URL(mirror.serve.origin).host}\r\n`;
+    for (const request of [
+      `GET /sms/cv/api/v1/units/?filter[term]=${'a'.repeat(20_000)} HTTP/1.1\r\n${host}\r\n`,
+      `GET /sms/cv/api/v1/ HTTP/1.1\r\n${host}X-Long: ${'b'.repeat(20_000)}\r\n\r\n`,
+    ]) {
+      const answer = await rawExchange(request);
+      expect(answer.status).toBe(431);
+      expect(answer.headers).toMatch(/\r\nContent-Type: application\/vnd\.api\+json\r\n/i);
+      const error = { errors: [{ status: '431', title: 'Request Header Fields Too Large' }] };
+      expect(JSON.parse(answer.body)).toMatchObject(error);
+    }
+    const malformed = await rawExchange('NOT HTTP AT ALL\r\n\r\n');
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body)).toMatchObject({ errors: [{ status: '400', title: 'Bad Request' }] });
+    // The server goes on answering.
+    expect((await get(`${root}units/`)).status).toBe(200);
   });
 });
 
@@ -162,6 +211,34 @@ describe('cv-snapshot serve on the command line', () => {
     const result = await runCli(['serve', empty, '--port', '0']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('is not a snapshot that can be served');
+  });
+
+  it('says that serve needs a directory when given an archive, and how to extract it', async () => {
+    const dir = await tempDir();
+    const archive = path.join(dir, 'cv-2025-03.tar.gz');
+    // What `pack` writes is a gzip file; serve looks no further than that.
+    await writeFile(archive, gzipSync('not looked into'));
+    const result = await runCli(['serve', archive, '--port', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${archive} is an archive; serve needs a directory.`);
+    const target = path.join(dir, 'cv-2025-03');
+    expect(result.stderr).toContain(`mkdir ${target} && tar -xzf ${archive} -C ${target}`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    // A gzip file by its bytes, whatever its name.
+    const renamed = path.join(dir, 'snapshot.bin');
+    await writeFile(renamed, await readFile(archive));
+    const byBytes = await runCli(['serve', renamed, '--port', '0']);
+    expect(byBytes.stderr).toContain('is an archive; serve needs a directory');
+  });
+
+  it('names the port in use and what to try, exit 1, no stack trace', async () => {
+    const { port } = new URL(mirror.serve.origin);
+    const result = await runCli(['serve', mirror.dir, '--port', port]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `cv-snapshot serve: Port ${port} on 127.0.0.1 is in use by another program; ` +
+        'give another port with --port, or --port 0 to pick a free one.\n',
+    );
   });
 
   it('documents every option in --help', async () => {

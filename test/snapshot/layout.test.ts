@@ -51,12 +51,65 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
     }
   });
 
+  it('stores only canonical page numbers as pages; any other page[number] is refused, never put on a page', () => {
+    const page1 = placed(`${root}units/`).file;
+    for (const value of ['1.0', '+2', '0', '01', '02', '-1', '1e0', '2.5', 'last', '', '%202']) {
+      const url = `${root}units/?page[number]=${value}`;
+      const placement = layout.place(url);
+      expect(placement.ok, value).toBe(false);
+      expect(!placement.ok && placement.reason, value).toMatch(/is not a page number/);
+    }
+    for (const twice of ['page[number]=1&page[number]=2', 'page[number]=2&page%5Bnumber%5D=2']) {
+      const placement = layout.place(`${root}units/?${twice}`);
+      expect(placement.ok, twice).toBe(false);
+      expect(!placement.ok && placement.reason, twice).toMatch(/page\[number\] more than once/);
+    }
+    expect(placed(`${root}units/?page[number]=1`).file).toBe(page1);
+    expect(placed(`${root}units/?page[number]=12`).file).toBe('sms/cv/api/v1/units/page/12/index.html');
+  });
+
+  it('stores the pages of a related list under page/<n>/, page 1 at the related address itself', () => {
+    const related = `${root}actioncategories/1/action_types/`;
+    expect(placed(related).file).toBe('sms/cv/api/v1/actioncategories/1/action_types/index.html');
+    expect(placed(`${related}?page[number]=1&format=api`).file).toBe(placed(related).file);
+    expect(placed(`${related}?page%5Bnumber%5D=2&format=api`)).toEqual({
+      file: 'sms/cv/api/v1/actioncategories/1/action_types/page/2/index.html',
+      servedPath: '/sms/cv/api/v1/actioncategories/1/action_types/page/2/',
+    });
+    expect(layout.pageOf(related, 3)).toEqual({
+      url: `${related}?page[number]=3`,
+      file: 'sms/cv/api/v1/actioncategories/1/action_types/page/3/index.html',
+    });
+    // Without the trailing slash the related address is a file, so its pages have nowhere to go.
+    expect(layout.place(`${root}actioncategories/1/action_types?page[number]=2`).ok).toBe(false);
+    // Records and relationships take no page.
+    expect(layout.place(`${root}actioncategories/1/?page[number]=2`).ok).toBe(false);
+    expect(layout.place(`${root}actioncategories/1/relationships/action_types?page[number]=2`).ok).toBe(false);
+    for (const value of ['0', '02', '1.0']) {
+      expect(layout.place(`${related}?page[number]=${value}`).ok, value).toBe(false);
+    }
+  });
+
   it('maps files back to the URLs they answer', () => {
-    for (const url of [root, `${root}units/3/`, `${root}units/3/relationships/root`, `${root}units/?page[number]=4`, `${root}units/`]) {
+    for (const url of [
+      root,
+      `${root}units/3/`,
+      `${root}units/3/relationships/root`,
+      `${root}units/?page[number]=4`,
+      `${root}units/`,
+      `${root}units/3/children/?page[number]=2`,
+      `${root}units/3/children/`,
+      `${root}units/a!b'(c)/`,
+      `${root}units/%C3%A9%5B/`,
+    ]) {
       const { file, servedPath } = placed(url);
       expect(layout.servedPathOfFile(file)).toBe(servedPath);
       expect(layout.fileOfServedPath(servedPath)).toBe(file);
       expect(layout.sourceUrlOfServedPath(servedPath)).toBe(canonicalUrl(url));
+    }
+    // The bare collection URL in its canonical spelling, whatever characters the name holds.
+    for (const name of ['units', 'a:b', "it's", 'x[1]', 'é']) {
+      expect(layout.collectionUrl(name), name).toBe(canonicalUrl(`${root}${name}/`));
     }
     expect(layout.isCollectionIndexFile('sms/cv/api/v1/units/index.html')).toBe(true);
     expect(layout.isCollectionIndexFile('sms/cv/api/v1/units/page/1/index.html')).toBe(false);
@@ -65,14 +118,28 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
   it('never places a file outside the tree, and never two URLs on one file', () => {
     const segment = fc.oneof(
       fc.string({ maxLength: 12 }),
-      fc.constantFrom('..', '.', '%2e%2e', '%2E.', 'a%2Fb', '%5C', 'page', 'index.html', 'NUL', 'é', '%C3%A9', '%', '%zz'),
+      fc.constantFrom('..', '.', '%2e%2e', '%2E.', 'a%2Fb', '%5C', 'page', '%70age', 'index.html', 'NUL'),
+      fc.constantFrom('é', '%C3%A9', '%c3%a9', '%', '%zz'),
+      // Spellings a decoder folds into one name: each pair must give one URL, or one of them no file.
+      fc.constantFrom('A', '%41', '~', '%7E', '%7e', '!', '%21', ':', '%3A', '[', '%5B', '%5b'),
+      fc.constantFrom('+', '%2B', ' ', '%20', "'", '%27'),
+    );
+    const query = fc.constantFrom(
+      '',
+      ...['1', '2', '3', '02', '2.0', '+2', '%2B2', '0', '-1', '2e0', ' 2', 'last'].map((n) => `?page[number]=${n}`),
+      '?page%5bnumber%5d=2',
+      '?page[number]=2&page[number]=2',
+      '?page[number]=2&format=api',
+      '?format=api',
+      '?sort=term',
     );
     const files = new Map<string, string>();
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 0, maxLength: 4 }), fc.boolean(), fc.option(fc.integer({ min: 1, max: 50 })), (segments, slash, page) => {
+      fc.property(fc.array(segment, { minLength: 0, maxLength: 4 }), fc.boolean(), query, (segments, slash, search) => {
         let url: string;
         try {
-          url = canonicalUrl(`${root}${segments.map((s) => s.replace(/[?#]/g, '')).join('/')}${slash ? '/' : ''}${page ? `?page[number]=${page}` : ''}`);
+          const path = segments.map((s) => s.replace(/[?#]/g, '')).join('/');
+          url = canonicalUrl(`${root}${path}${slash ? '/' : ''}${search}`);
         } catch {
           return;
         }
@@ -87,7 +154,7 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
         if (other !== undefined) expect(other).toBe(url);
         files.set(p.file, url);
       }),
-      { numRuns: 2000 },
+      { numRuns: 4000 },
     );
   });
 });

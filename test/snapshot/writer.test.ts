@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TreeWriter } from '../../src/snapshot/writer.js';
+import { FileCollisionError, TreeWriter } from '../../src/snapshot/writer.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function hashOf(bytes: Buffer | string): string {
@@ -44,5 +44,29 @@ describe('TreeWriter listing', () => {
       expect(file).toBe(name(i));
       expect(sha256).toBe(hashOf(i % 7 === 0 ? `again ${i}` : `first ${i}`));
     });
+  });
+});
+
+describe('TreeWriter exclusive writes (a fresh crawl writes each document once)', () => {
+  it('refuses to write over a file that exists, keeps its bytes, and lists it once', async () => {
+    const dir = await tempDir();
+    const writer = new TreeWriter(dir);
+    writer.write('units/a/index.html', '{"first":true}', { exclusive: true });
+    // What a case-folding file system does with units/A/ and units/a/: one file for two names.
+    const second = () => writer.write('units/a/index.html', '{"second":true}', { exclusive: true });
+    expect(second).toThrow(FileCollisionError);
+    expect(second).toThrow(/already claims that path/);
+    expect(await readFile(path.join(dir, 'units', 'a', 'index.html'), 'utf8')).toBe('{"first":true}');
+    expect([...writer.listing()][0]).toEqual(['units/a/index.html', hashOf('{"first":true}')]);
+    // The message says what is in the way: a directory at the path, or a file where one of its directories goes.
+    writer.write('units/b/index.html', '{}', { exclusive: true });
+    expect(() => writer.write('units/b', '{}', { exclusive: true })).toThrow(/claims that path as a directory/);
+    writer.write('units/c', '{}', { exclusive: true });
+    expect(() => writer.write('units/c/index.html', '{}', { exclusive: true })).toThrow(/claims that path as a file/);
+    const below = () => writer.write('units/c/d/index.html', '{}', { exclusive: true });
+    expect(below).toThrow(/^units\/c cannot be written: .* that path as a file/);
+    // Without `exclusive` (a resumed crawl rewriting what the interrupted run left) the file is replaced.
+    writer.write('units/a/index.html', '{"again":true}');
+    expect(await readFile(path.join(dir, 'units', 'a', 'index.html'), 'utf8')).toBe('{"again":true}');
   });
 });

@@ -11,7 +11,50 @@ describe('canonicalUrl (DESIGN.md §4)', () => {
     expect(canonicalUrl(`${root}units/?page%5bnumber%5d=3`)).toBe(`${root}units/?page[number]=3`);
     expect(canonicalUrl(`${root}units/?page[number]=1&format=api`)).toBe(`${root}units/`);
     expect(canonicalUrl(`${root}units/?b=2&a=1#frag`)).toBe(`${root}units/?a=1&b=2`);
-    expect(canonicalUrl(`${root}units/?page[number]=03`)).toBe(`${root}units/?page[number]=3`);
+  });
+
+  it('keeps a page[number] that is not a canonical whole number ≥ 1 as it is, never folded onto a page', () => {
+    // Only `1` (the bare URL) is folded away; every other spelling stays a URL of its own.
+    for (const value of ['1.0', '+2', '%2B2', '0', '01', '03', '-1', '1e0', '', 'last', ' 2', '2%20']) {
+      const url = canonicalUrl(`${root}units/?page[number]=${value}`);
+      expect(url, value).not.toBe(`${root}units/`);
+      // The value the server would read is kept: the URL is fetched as the source wrote it.
+      const read = new URLSearchParams(`p=${value}`).get('p');
+      expect(new URL(url).searchParams.getAll('page[number]'), value).toEqual([read]);
+      expect(pageNumberOf(url), value).toBeNull();
+    }
+    // `+` is a space in a query, as servers read it; spelled `+` or `%20` it is one URL.
+    expect(canonicalUrl(`${root}units/?page[number]=+2`)).toBe(canonicalUrl(`${root}units/?page[number]=%202`));
+    // A second page[number] is not dropped with the first, and the URL is not a page.
+    const twice = canonicalUrl(`${root}units/?page[number]=1&page[number]=2`);
+    expect(twice).toBe(`${root}units/?page[number]=1&page[number]=2`);
+    expect(pageNumberOf(twice)).toBeNull();
+    expect(pageNumberOf(canonicalUrl(`${root}units/?page[number]=1&page[number]=1`))).toBeNull();
+    expect(pageNumberOf(canonicalUrl(`${root}units/?page[number]=${'9'.repeat(16)}`))).toBeNull();
+  });
+
+  it('spells each decoded path one way: RFC 3986 equivalents and anything a decoder folds', () => {
+    const same = [
+      [`${root}units/%41/`, `${root}units/A/`],
+      [`${root}units/%7E/`, `${root}units/~/`],
+      [`${root}units/%7e/`, `${root}units/~/`],
+      [`${root}units/%21%24%26%27%28%29%2A%2B%2C%3B%3D%3A%40/`, `${root}units/!$&'()*+,;=:@/`],
+      [`${root}units/%c3%a9/`, `${root}units/%C3%A9/`],
+      [`${root}units/é/`, `${root}units/%C3%A9/`],
+      [`${root}units/[x]/`, `${root}units/%5Bx%5D/`],
+      [`${root}units/a|b^c/`, `${root}units/a%7Cb%5Ec/`],
+      [`${root}%75nits/3/`, `${root}units/3/`],
+    ];
+    for (const [a, b] of same) expect(canonicalUrl(a!), a).toBe(canonicalUrl(b!));
+    expect(canonicalUrl(`${root}units/%41/`)).toBe(`${root}units/A/`);
+    // What would change the path's shape stays encoded; what does not decode stays as it is.
+    expect(canonicalUrl(`${root}units/a%2Fb/`)).toBe(`${root}units/a%2Fb/`);
+    expect(canonicalUrl(`${root}units/a%5Cb/`)).toBe(`${root}units/a%5Cb/`);
+    expect(canonicalUrl(`${root}units/%zz/`)).toBe(`${root}units/%zz/`);
+    expect(canonicalUrl(`${root}units/%25/`)).toBe(`${root}units/%25/`);
+    // The paths of the real service are left exactly as they are.
+    const relationship = `${root}units-communities/7/relationships/root`;
+    expect(canonicalUrl(relationship)).toBe(relationship);
   });
 
   it('resolves relative links against the document URL', () => {
@@ -26,15 +69,20 @@ describe('canonicalUrl (DESIGN.md §4)', () => {
   });
 
   it('is idempotent and gives one spelling per document', () => {
-    const queryPart = fc.constantFrom('format=api', 'page%5Bnumber%5D=2', 'page[number]=2', 'page%5bnumber%5d=2', 'x=%C3%A9', 'a=1', 'b=', '');
+    const queryPart = fc.constantFrom(
+      ...['format=api', 'page%5Bnumber%5D=2', 'page[number]=2', 'page%5bnumber%5d=2', 'page[number]=02'],
+      ...['x=%C3%A9', 'a=1', 'b=', '=c', 'd+e=%2B', ''],
+    );
+    const paths = fc.constantFrom('units/', 'units/7/', 'units/7/relationships/x', 'u%6Eits/%41:b/', '[a]/%7e');
     fc.assert(
-      fc.property(fc.array(queryPart, { maxLength: 5 }), fc.constantFrom('units/', 'units/7/', 'units/7/relationships/x'), (parts, path) => {
+      fc.property(fc.array(queryPart, { maxLength: 5 }), paths, (parts, path) => {
         const url = `${root}${path}?${parts.join('&')}`;
         const once = canonicalUrl(url);
         expect(canonicalUrl(once)).toBe(once);
         const reversed = canonicalUrl(`${root}${path}?${[...parts].reverse().join('&')}#x`);
         expect(reversed).toBe(once);
-        expect(once).not.toMatch(/format=|%5B|#/i);
+        expect(once).not.toMatch(/format=|#/i);
+        expect(new URL(once).search).not.toMatch(/%5B/i);
       }),
     );
   });
@@ -60,5 +108,6 @@ describe('isInScope (DESIGN.md §4)', () => {
   it('reads the page number', () => {
     expect(pageNumberOf(`${root}units/`)).toBe(1);
     expect(pageNumberOf(canonicalUrl(`${root}units/?page%5Bnumber%5D=7`))).toBe(7);
+    expect(pageNumberOf(canonicalUrl(`${root}units/?page%5Bnumber%5D=7&sort=term`))).toBeNull();
   });
 });

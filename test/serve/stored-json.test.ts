@@ -1,0 +1,130 @@
+/**
+ * Query answers of `cv-snapshot serve` hold each record's stored bytes (issue 10, §4 and §5): numbers a JavaScript
+ * number cannot hold (18446744073709551617, 1e400, long decimals) come back as the snapshot stores them, a record
+ * nested deeper than JSON.stringify can recurse is still answered, and ordinary documents are byte for byte what
+ * JSON.stringify writes.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import fc from 'fast-check';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { answerBytes, storedList } from '../../src/serve/stored-json.js';
+import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { Layout } from '../../src/snapshot/layout.js';
+import { SUMS_PATH } from '../../src/snapshot/manifest.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+import { get } from '../sample-api/http.js';
+
+const DEEP = 50_000;
+const deepText = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;
+const NUMBERS = '"big":18446744073709551617,"huge":1e400,"exact":0.10000000000000000000000001';
+
+describe('storedList and answerBytes', () => {
+  it('write what JSON.stringify writes for any document of ordinary JSON', () => {
+    const records = fc.array(fc.jsonValue(), { maxLength: 5 });
+    fc.assert(
+      fc.property(records, fc.dictionary(fc.string(), fc.jsonValue()), (data, meta) => {
+        const text = JSON.stringify({ links: { first: '/x/' }, data, meta });
+        const document = storedList(Buffer.from(text)) as { data: unknown[] };
+        expect(answerBytes(document).toString()).toBe(text);
+        const answer = {
+          links: { next: null },
+          data: [...document.data].reverse(),
+          included: document.data,
+          meta: { pagination: { page: 1 } },
+        };
+        expect(answerBytes(answer).toString()).toBe(JSON.stringify(answer));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keep the stored bytes of each record, whatever a JavaScript number or the stack would make of them', () => {
+    const records = [
+      `{"id":"1","attributes":{${NUMBERS}}}`,
+      `{"id":"2","attributes":{"deep":${deepText}}}`,
+      '{"id":"3"}',
+    ];
+    const text = `{"links":{},"data":[ ${records.join(' , ')} ],"meta":{"count":3}}`;
+    const document = storedList(Buffer.from(text)) as { data: unknown[] };
+    const [first, second, third] = document.data;
+    const answer = answerBytes({ data: [third, first, second], meta: { page: 1 } }).toString();
+    expect(answer).toBe(`{"data":[${records[2]},${records[0]},${records[1]}],"meta":{"page":1}}`);
+  });
+});
+
+/** A small source: three units, and two things that point at unit 1 (for include). */
+function source(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const base = `http://${req.headers.host}/api/`;
+  const list = (items: unknown[]) => ({
+    links: { first: null, last: null, next: null, prev: null },
+    data: items,
+    meta: { pagination: { page: 1, pages: 1, count: items.length } },
+  });
+  const unit = (id: string) => ({ type: 'Unit', id, attributes: { term: id }, links: { self: `${base}units/${id}/` } });
+  const thing = (id: string) => ({
+    type: 'Thing',
+    id,
+    attributes: { term: `thing ${id}` },
+    relationships: { unit: { data: { type: 'Unit', id: '1' } } },
+    links: { self: `${base}things/${id}/` },
+  });
+  const url = req.url ?? '/';
+  if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, things: `${base}things/` } });
+  if (url === '/api/units/') return sendJson(res, 200, list(['1', '2', '3'].map(unit)));
+  if (url === '/api/things/') return sendJson(res, 200, list(['7', '8'].map(thing)));
+  const match = /^\/api\/(units|things)\/(\d+)\/$/.exec(url);
+  if (match !== null) return sendJson(res, 200, { data: match[1] === 'units' ? unit(match[2]!) : thing(match[2]!) });
+  sendJson(res, 404, { errors: [{ status: '404' }] });
+}
+
+describe('serve on a snapshot whose records hold such numbers and nesting', () => {
+  let server: TestServer;
+  let serve: ServeHandle;
+  let remove: () => Promise<void>;
+
+  beforeAll(async () => {
+    server = await startServer(source);
+    const suite = await suiteDir();
+    remove = suite.remove;
+    const out = path.join(suite.dir, 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    // What a lossless crawl stores, and what a snapshot from elsewhere may hold: written into unit 1 of the
+    // complete units collection, with SHA256SUMS brought up to date, so the snapshot stays whole.
+    const unitsFile = new Layout(result.root).collectionIndex('units').file;
+    const file = path.join(out, ...unitsFile.split('/'));
+    const added = `${NUMBERS},"deep":${deepText},`;
+    const text = (await readFile(file, 'utf8')).replace('"attributes":{', `"attributes":{${added}`);
+    await writeFile(file, text);
+    const sums = path.join(out, ...SUMS_PATH.split('/'));
+    const hash = createHash('sha256').update(text).digest('hex');
+    const line = new RegExp(`^[0-9a-f]{64}(  ${unitsFile})$`, 'm');
+    await writeFile(sums, (await readFile(sums, 'utf8')).replace(line, `${hash}$1`));
+    serve = await startServe({ dir: out, port: 0 });
+  }, 30_000);
+  afterAll(async () => {
+    await serve.close();
+    await server.close();
+    await remove();
+  });
+
+  it('answers queries with the stored numbers and the deep record, never a 500', async () => {
+    for (const query of [
+      'units/?page[size]=100',
+      'units/?sort=-term&page[size]=1&page[number]=3',
+      'units/?filter[id]=1',
+      'units/?sort=deep,big',
+      // The record reached through include, from another collection.
+      'things/?include=unit',
+    ]) {
+      const answer = await get(`${serve.url}${query}`);
+      expect(answer.status, `${query}: ${answer.text.slice(0, 200)}`).toBe(200);
+      expect(answer.text, query).toContain(NUMBERS);
+      expect(answer.text, query).toContain(`"deep":${deepText}`);
+    }
+  });
+});
