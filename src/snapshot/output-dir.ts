@@ -6,13 +6,13 @@
  * marks with `cv-snapshot.json`). The tool replaces --out only when it is absent, is such a link, is an empty
  * directory, or is a directory holding an earlier snapshot and nothing else (every file listed in its SHA256SUMS).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputDirError, UsageError } from '../errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
-import { parseSums, SUMS_PATH } from './manifest.js';
+import { SUMS_PATH } from './manifest.js';
 
 export const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */
@@ -99,55 +99,93 @@ function count(n: number, what: string): string {
   return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 }
 
+/** Orders as SHA256SUMS does (the writer sorts paths with `<`). */
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const SUMS_LINE = /[0-9a-f]{64} [ *]/y;
+
+/**
+ * The paths SHA256SUMS lists, sorted; none when it cannot be read. Each is a slice of the file's text, which keeps
+ * the list at a few bytes per path beyond the text itself.
+ */
+function listedPaths(dir: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, ...SUMS_PATH.split('/')), 'utf8');
+  } catch {
+    return [];
+  }
+  const paths: string[] = [];
+  let sorted = true;
+  for (let at = 0; at < text.length; ) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    SUMS_LINE.lastIndex = at;
+    if (SUMS_LINE.test(text) && end > at + 66) {
+      const file = text.slice(at + 66, end);
+      if (paths.length > 0 && byPath(paths.at(-1)!, file) > 0) sorted = false;
+      paths.push(file);
+    }
+    at = end + 1;
+  }
+  return sorted ? paths : paths.sort(byPath);
+}
+
+/** Files (anything but directories) below `dir`, or 1 for a tree of empty directories: it is there all the same. */
+function countEntries(dir: string): number {
+  let found = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    found += entry.isDirectory() ? countEntries(path.join(dir, entry.name)) : 1;
+  }
+  return Math.max(found, 1);
+}
+
 /**
  * Files under `dir` that are not the snapshot's: not listed in its SHA256SUMS (and not SHA256SUMS itself), or not
  * regular files. Returns how many, and a few examples, top-most first (`.git/` rather than every file in it).
+ *
+ * The tree is walked in the order SHA256SUMS is sorted in and merged with it, so that nothing grows with the
+ * snapshot but the list itself; synchronous calls, because a snapshot holds hundreds of thousands of small files.
  */
-export async function foreignFiles(dir: string): Promise<{ count: number; examples: string[] }> {
-  let listed: Map<string, string>;
-  try {
-    listed = parseSums(await readFile(path.join(dir, ...SUMS_PATH.split('/')), 'utf8'));
-  } catch {
-    listed = new Map();
-  }
-  listed.set(SUMS_PATH, '');
-  /** Directories that hold a listed file: every other directory is foreign as a whole. */
-  const listedDirs = new Set<string>(['']);
-  for (const file of listed.keys()) {
-    for (let cut = file.lastIndexOf('/'); cut > 0; cut = file.lastIndexOf('/', cut - 1)) {
-      const parent = file.slice(0, cut);
-      if (listedDirs.has(parent)) break;
-      listedDirs.add(parent);
-    }
-  }
-  let found = 0;
+export function foreignFiles(dir: string): { count: number; examples: string[] } {
+  const listed = listedPaths(dir);
+  let next = 0;
+  /** Moves past the listed paths that sort before `key`. */
+  const skipTo = (key: string) => {
+    while (next < listed.length && byPath(listed[next]!, key) < 0) next += 1;
+  };
+  let count = 0;
   const examples: string[] = [];
-  const hasChildren = new Set<string>();
-  const foreignDirs: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const parent = path.relative(dir, entry.parentPath).split(path.sep).join('/');
-    const rel = parent === '' ? entry.name : `${parent}/${entry.name}`;
-    hasChildren.add(parent);
-    const topMost = listedDirs.has(parent);
-    if (entry.isDirectory()) {
-      if (!listedDirs.has(rel)) {
-        foreignDirs.push(rel);
-        if (topMost) examples.push(`${rel}/`);
+  const foreign = (rel: string, entries: number) => {
+    count += entries;
+    if (examples.length < 3) examples.push(rel);
+  };
+  const walk = (abs: string, rel: string): void => {
+    // A directory sorts as its name and a slash: that is where its files come in the sorted list.
+    const entries = readdirSync(abs, { withFileTypes: true })
+      .map((entry) => ({ entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name }))
+      .sort((a, b) => byPath(a.key, b.key));
+    for (const { entry, key } of entries) {
+      const child = `${rel}${key}`;
+      skipTo(child);
+      if (entry.isDirectory()) {
+        if (listed[next]?.startsWith(child) === true || SUMS_PATH.startsWith(child)) walk(path.join(abs, entry.name), child);
+        else foreign(child, countEntries(path.join(abs, entry.name)));
+      } else if (entry.isFile() && (listed[next] === child || child === SUMS_PATH)) {
+        continue;
+      } else {
+        foreign(child, 1);
       }
-      continue;
     }
-    if (entry.isFile() && listed.has(rel)) continue;
-    found += 1;
-    if (topMost) examples.push(rel);
-  }
-  // An empty directory holds nothing, but it is not the snapshot's either.
-  found += foreignDirs.filter((rel) => !hasChildren.has(rel)).length;
-  examples.sort();
-  return { count: found, examples: examples.slice(0, 3) };
+  };
+  walk(dir, '');
+  return { count, examples };
 }
 
 async function assertOnlySnapshotFiles(dir: string, what: string, howToProceed: string): Promise<void> {
-  const foreign = await foreignFiles(dir);
+  const foreign = foreignFiles(dir);
   if (foreign.count === 0) return;
   throw new OutputDirError(
     `${what} holds ${count(foreign.count, 'file')} that ${foreign.count === 1 ? 'is' : 'are'} not part of a ` +

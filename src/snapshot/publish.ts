@@ -86,7 +86,7 @@ async function deleteOldGenerations(paths: OutputPaths, keep: Set<string>): Prom
   for (const generation of generationsIn(entries)) {
     if (keep.has(generation)) continue;
     const dir = path.join(paths.generations, generation);
-    if ((await foreignFiles(dir)).count > 0) continue;
+    if (foreignFiles(dir).count > 0) continue;
     const doomed = path.join(paths.generations, generation.replace('snapshot-', 'deleting-'));
     await rename(dir, doomed).catch(() => undefined);
   }

@@ -4,7 +4,7 @@
  * directory is resumed from its journal. The directory holds the run's lock (lock.ts): one crawl at a time.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
@@ -156,7 +156,7 @@ export async function prepareStaging(
           'the settings it was started with, or start over with these settings with --fresh (its work is discarded).',
       );
     }
-    await assertPlainTree(paths.stagedTree);
+    assertPlainTree(paths.stagedTree);
     return;
   }
   if (opened.leftover && !mode.fresh) {
@@ -173,15 +173,18 @@ export async function prepareStaging(
  * Refuses a staging tree that holds anything but directories and regular files: a resumed crawl writes into it
  * and reads its files back, and a planted symbolic link would lead writes outside, a named pipe would block.
  */
-export async function assertPlainTree(dir: string): Promise<void> {
+export function assertPlainTree(dir: string): void {
   if (!existsSync(dir)) return;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() || entry.isDirectory()) continue;
-    const what = entry.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
-    throw new OutputDirError(
-      `${path.join(entry.parentPath, entry.name)} is ${what} inside the staging directory; it will not be ` +
-        'written through or read. Remove it, or start over with --fresh.',
-    );
+  // Synchronous: a tree holds hundreds of thousands of entries, and nothing else runs while it is checked.
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) assertPlainTree(file);
+    else if (!entry.isFile()) {
+      throw new OutputDirError(
+        `${file} is ${entry.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'} inside the staging ` +
+          'directory; it will not be written through or read. Remove it, or start over with --fresh.',
+      );
+    }
   }
 }
 
