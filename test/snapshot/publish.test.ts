@@ -106,6 +106,15 @@ describe('files in --out that are not the snapshot’s', () => {
     expect(existsSync(`${out}.cv-snapshot`)).toBe(false);
   });
 
+  it('finds foreign files deep in the tree, and a symbolic link, by their paths', async () => {
+    const out = path.join(top, 'mirror');
+    await directorySnapshot(out);
+    await writeFile(path.join(out, 'api', 'units', 'notes.md'), 'mine');
+    await symlink('/etc/hostname', path.join(out, 'api', 'units', '1', 'link'));
+    await mkdir(path.join(out, 'api', 'empty'));
+    await expect(crawlInto(out)).rejects.toThrow(/holds 3 files that are not part of a snapshot .*such as api\/empty\/, api\/units\/1\/link, api\/units\/notes\.md\./);
+  });
+
   it('refuses a .gitkeep alone, and a file added through the --out link', async () => {
     const kept = path.join(top, 'kept');
     await mkdir(kept);
@@ -170,6 +179,17 @@ describe('--out as a symbolic link to the current generation', () => {
     const moved = path.join(await tempDir(), 'moved');
     await cp(top, moved, { recursive: true, verbatimSymlinks: true });
     expect(await termIn(path.join(moved, 'mirror'))).toBe('third');
+  });
+
+  it('keeps the newest generation when the link was removed by hand, and makes a new link', async () => {
+    const out = path.join(top, 'mirror');
+    await crawlInto(out);
+    const { unlink } = await import('node:fs/promises');
+    await unlink(out);
+    source.term = 'second';
+    await crawlInto(out);
+    expect(await readlink(out)).toBe('mirror.cv-snapshot/snapshot-2');
+    expect(await termIn(path.join(`${out}.cv-snapshot`, 'snapshot-1'))).toBe('first');
   });
 
   it('takes an empty directory as --out', async () => {
@@ -301,6 +321,40 @@ async function killAtEveryStep(
     }
   }
 }
+
+describe('a signal once the crawl is done', () => {
+  it('stops before publishing, keeps the finished work, and --resume publishes it', async () => {
+    const out = path.join(top, 'mirror');
+    await crawlInto(out);
+    source.term = 'second';
+    // The signal comes while the complete collections are built from the page files (finalize).
+    const script = `
+      import { createRequire, syncBuiltinESMExports } from 'node:module';
+      const fs = createRequire(import.meta.url)('node:fs');
+      const controller = new AbortController();
+      const original = fs.readFileSync;
+      fs.readFileSync = (file, ...rest) => {
+        if (String(file).includes('/page/1/')) controller.abort('SIGINT');
+        return original(file, ...rest);
+      };
+      syncBuiltinESMExports();
+      const { createSnapshot } = await import(${JSON.stringify(DIST_CREATE_SNAPSHOT)});
+      const error = await createSnapshot({ rootUrl: ${JSON.stringify(source.root)}, out: ${JSON.stringify(out)}, signal: controller.signal })
+        .then(() => 'published', (e) => e.message);
+      process.stdout.write(error);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stdout).toMatch(/^Interrupted by SIGINT; nothing was published and the snapshot at .* is untouched\. The 3 documents/);
+    expect(await termIn(out)).toBe('first');
+    const requests = source.requests.length;
+    await crawlInto(out, { resume: true });
+    expect(source.requests.length).toBe(requests);
+    expect(await termIn(out)).toBe('second');
+  });
+});
 
 describe('a kill at any step of a publish', () => {
   let old: TinySource;
