@@ -94,7 +94,7 @@ function lockedError(holder: LockHolder, out: string, file: string): CrawlLocked
     `Another crawl (${describeHolder(holder)}) is writing ${out}; wait for it to end, or stop it, then run again. ` +
       (elsewhere
         ? `It runs on another machine, so this one cannot tell whether it still runs: if it does not, remove ${file}.`
-        : '--fresh and --resume wait for it too.'),
+        : '--fresh and --resume are refused while it runs, too.'),
   );
 }
 

@@ -232,12 +232,14 @@ export function generationsIn(entries: string[]): string[] {
     .sort((a, b) => Number(GENERATION.exec(a)![1]) - Number(GENERATION.exec(b)![1]));
 }
 
-/** Whether --out's symbolic link is one this tool made: it names a generation in <out>.cv-snapshot. */
+/**
+ * The generation --out's symbolic link names, when it names one in <out>.cv-snapshot (the tool's own link, or one
+ * made by hand to roll back, relative or absolute); null for a link elsewhere, which is not the tool's to replace.
+ */
 export function generationOfLink(paths: OutputPaths, target: string): string | null {
-  const prefix = `${paths.name}${GENERATIONS_SUFFIX}/`;
-  if (!target.startsWith(prefix)) return null;
-  const generation = target.slice(prefix.length);
-  return GENERATION.test(generation) ? generation : null;
+  const resolved = path.resolve(paths.parent, target);
+  const generation = path.basename(resolved);
+  return path.dirname(resolved) === paths.generations && GENERATION.test(generation) ? generation : null;
 }
 
 /** --out's kind now, without looking inside: to tell whether it changed while a crawl ran. */

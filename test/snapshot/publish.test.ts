@@ -6,10 +6,11 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError, UsageError } from '../../src/errors.js';
+import { startServe } from '../../src/serve/index.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { verifySnapshot } from '../../src/snapshot/verify.js';
 import { CLI, runCli } from '../helpers/cli.js';
@@ -144,7 +145,6 @@ describe('files in --out that are not the snapshot’s', () => {
     expect(source.requests.length).toBe(requests);
 
     await cp(path.join(generations, 'snapshot-1', 'added-by-hand.txt'), path.join(top, 'saved.txt'));
-    const { rm } = await import('node:fs/promises');
     await rm(path.join(generations, 'snapshot-1', 'added-by-hand.txt'));
     await crawlInto(out);
     expect((await readdir(generations)).sort()).toEqual(['cv-snapshot.json', 'notes.txt', 'snapshot-2', 'snapshot-3']);
@@ -181,10 +181,24 @@ describe('--out as a symbolic link to the current generation', () => {
     expect(await termIn(path.join(moved, 'mirror'))).toBe('third');
   });
 
+  it('after a rollback by hand (a link renamed over --out), keeps the generation rolled back to', async () => {
+    const out = path.join(top, 'mirror');
+    await crawlInto(out);
+    source.term = 'second';
+    await crawlInto(out);
+    // README: ln -s … cv-mirror.new && mv -T cv-mirror.new cv-mirror, here with an absolute target.
+    await symlink(path.join(`${out}.cv-snapshot`, 'snapshot-1'), `${out}.new`);
+    await rename(`${out}.new`, out);
+    expect(await termIn(out)).toBe('first');
+    source.term = 'third';
+    await crawlInto(out);
+    expect(await readlink(out)).toBe('mirror.cv-snapshot/snapshot-3');
+    expect((await readdir(`${out}.cv-snapshot`)).sort()).toEqual(['cv-snapshot.json', 'snapshot-1', 'snapshot-3']);
+  });
+
   it('keeps the newest generation when the link was removed by hand, and makes a new link', async () => {
     const out = path.join(top, 'mirror');
     await crawlInto(out);
-    const { unlink } = await import('node:fs/promises');
     await unlink(out);
     source.term = 'second';
     await crawlInto(out);
@@ -214,7 +228,6 @@ describe('--out as a symbolic link to the current generation', () => {
     const diff = await runCli(['diff', out, other, '--format', 'json']);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain('second');
-    const { startServe } = await import('../../src/serve/index.js');
     const server = await startServe({ dir: out, port: 0 });
     try {
       const response = await fetch(`${server.url}units/1/`);
