@@ -82,8 +82,8 @@ export class StrictValidationError extends CvSnapshotError {
     howToGoOn: string,
   ) {
     super(
-      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was published. ` +
-        `The findings are in ${reportPath}. ${howToGoOn}`,
+      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was ` +
+        `published. The findings are in ${reportPath}. ${howToGoOn}`,
     );
   }
 }

@@ -154,7 +154,10 @@ function manifestOptions(options: SnapshotOptions, headers: Record<string, strin
     throw new UsageError('--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).');
   }
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
-    throw new UsageError(`--base-url "${redactUserinfo(options.baseUrl)}" is not an absolute URL; give one such as https://cv.example.org/mirror/.`);
+    throw new UsageError(
+      `--base-url "${redactUserinfo(options.baseUrl)}" is not an absolute URL; ` +
+        'give one such as https://cv.example.org/mirror/.',
+    );
   }
   return {
     links,
@@ -178,7 +181,9 @@ async function prepareOutput(
   try {
     await mkdir(paths.parent, { recursive: true }).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      throw new OutputDirError(`The parent of --out, ${paths.parent}, is a file, not a directory; choose another --out.`);
+      throw new OutputDirError(
+        `The parent of --out, ${paths.parent}, is a file, not a directory; choose another --out.`,
+      );
     });
     await assertOutsideToolDirs(paths);
   } catch (error) {
@@ -225,7 +230,8 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
       throw fileSystemError(error, `Preparing the staging directory ${paths.staging}`);
     }
     run.keep = mode.resume;
-    return await crawlAndPublish({ options, clock, root, headers, recorded, concurrency, paths, opened, before, run, startedMs });
+    const context = { options, clock, root, headers, recorded, concurrency, paths, opened, before, run, startedMs };
+    return await crawlAndPublish(context);
   } catch (error) {
     throw await stopped(error, paths, opened, run, options);
   }
@@ -395,7 +401,9 @@ async function stopped(
   else await removeStaging(paths, opened.lock).catch(() => undefined);
   // Refused before the crawl started, or stopped with nothing worth keeping: the error says all there is to say.
   if (!run.started || !run.keep || error instanceof StrictValidationError) {
-    if (options.signal?.aborted) return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), '', run.previous);
+    if (options.signal?.aborted) {
+      return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), '', run.previous);
+    }
     return error;
   }
   const what = run.documents > 0 ? `The ${run.documents} documents fetched so far are` : 'The work so far is';

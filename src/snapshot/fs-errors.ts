@@ -19,7 +19,10 @@ const EXPLAINED: Record<string, [happened: string, tryThis: string]> = {
   EEXIST: ['something is already there', 'Move it away, or choose another --out'],
   ENOTEMPTY: ['a directory is in the way and not empty', 'Move it away, or choose another --out'],
   EISDIR: ['a directory is in the way', 'Move it away, or choose another --out'],
-  EXDEV: ['it would cross from one file system to another', 'Choose an --out whose parent directory is one file system'],
+  EXDEV: [
+    'it would cross from one file system to another',
+    'Choose an --out whose parent directory is one file system',
+  ],
   EBUSY: ['it is busy (a mount point, or in use)', 'Choose another --out'],
   ELOOP: ['a symbolic link is in the way', 'Move it away, or choose another --out'],
   ENAMETOOLONG: ['the path is too long for the file system', 'Choose a shorter --out'],

@@ -1,8 +1,8 @@
 /**
  * The crawl journal: one JSON line per settled URL, appended to `<out>.staging/journal.ndjson`, so that `--resume`
  * can continue an interrupted crawl without refetching what is done. A line is written only after the document's
- * file is complete, each line is written at once and synced to disk in batches; after `kill -9` the last line may be cut
- * short, and a cut line is ignored. A `done` line carries the links the document discovered, so the set of URLs
+ * file is complete, each line is written at once and synced to disk in batches; after `kill -9` the last line may be
+ * cut short, and a cut line is ignored. A `done` line carries the links the document discovered, so the set of URLs
  * still to fetch can be rebuilt from the journal alone.
  */
 import { closeSync, createReadStream, existsSync, fdatasync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
@@ -45,14 +45,19 @@ function isTreePath(value: unknown): boolean {
 function isFile(value: unknown): boolean {
   if (value === null) return true;
   const file = value as { path?: unknown; sha256?: unknown; size?: unknown };
-  return typeof value === 'object' && isTreePath(file.path) && isString(file.sha256) && /^[0-9a-f]{64}$/.test(file.sha256) &&
-    Number.isSafeInteger(file.size);
+  return (
+    typeof value === 'object' && isTreePath(file.path) && isString(file.sha256) &&
+    /^[0-9a-f]{64}$/.test(file.sha256) && Number.isSafeInteger(file.size)
+  );
 }
 
 function isFinding(value: unknown): boolean {
   const finding = value as Partial<Record<keyof Finding, unknown>> | null;
-  return typeof finding === 'object' && finding !== null && isString(finding.url) && isString(finding.pointer) &&
-    isString(finding.rule) && isString(finding.message) && (finding.severity === 'error' || finding.severity === 'warning');
+  return (
+    typeof finding === 'object' && finding !== null && isString(finding.url) && isString(finding.pointer) &&
+    isString(finding.rule) && isString(finding.message) &&
+    (finding.severity === 'error' || finding.severity === 'warning')
+  );
 }
 
 /**
@@ -65,11 +70,15 @@ function isEntry(value: unknown): value is JournalEntry {
   if (entry.t === 'finding') return isFinding(entry.finding);
   if (!isUrl(entry.url) || !isStrings(entry.discovered)) return false;
   if (entry.t === 'settled') return true;
-  const source = entry.source as { etag?: unknown; lastModified?: unknown } | undefined;
-  return entry.t === 'doc' && isFile(entry.file) && (entry.records === null || Number.isSafeInteger(entry.records)) &&
-    (source === undefined || (typeof source === 'object' && source !== null &&
-      (source.etag === null || isString(source.etag)) && (source.lastModified === null || isString(source.lastModified)))) &&
-    documentSummary.safeParse(entry.summary).success;
+  const source = entry.source as { etag?: unknown; lastModified?: unknown } | null | undefined;
+  const nullOrString = (value: unknown) => value === null || isString(value);
+  const validSource =
+    source === undefined ||
+    (typeof source === 'object' && source !== null && nullOrString(source.etag) && nullOrString(source.lastModified));
+  return (
+    entry.t === 'doc' && isFile(entry.file) && (entry.records === null || Number.isSafeInteger(entry.records)) &&
+    validSource && documentSummary.safeParse(entry.summary).success
+  );
 }
 
 export class Journal {

@@ -46,7 +46,9 @@ export function outputPaths(out: string): OutputPaths {
   const parent = path.dirname(resolved);
   const name = path.basename(resolved);
   if (parent === resolved || name === '') {
-    throw new UsageError(`--out ${out} is the root of the file system; give a directory of its own, such as ./cv-mirror.`);
+    throw new UsageError(
+      `--out ${out} is the root of the file system; give a directory of its own, such as ./cv-mirror.`,
+    );
   }
   const staging = `${resolved}.staging`;
   return {
@@ -71,9 +73,9 @@ export function markerText(paths: OutputPaths): string {
       format: MARKER_FORMAT,
       out: paths.name,
       note:
-        `Made by cv-snapshot. ${paths.name} is a symbolic link to the current snapshot here; the one before it is kept ` +
-        'for rollback, older snapshot-N directories are deleted when a new snapshot is published. Anything else here ' +
-        'is left alone.',
+        `Made by cv-snapshot. ${paths.name} is a symbolic link to the current snapshot here; the one before it is ` +
+        'kept for rollback, older snapshot-N directories are deleted when a new snapshot is published. Anything ' +
+        'else here is left alone.',
     },
     null,
     2,
@@ -171,7 +173,8 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
       const child = `${rel}${key}`;
       skipTo(child);
       if (entry.isDirectory()) {
-        if (listed[next]?.startsWith(child) === true || SUMS_PATH.startsWith(child)) walk(path.join(abs, entry.name), child);
+        const holdsListed = listed[next]?.startsWith(child) === true || SUMS_PATH.startsWith(child);
+        if (holdsListed) walk(path.join(abs, entry.name), child);
         else foreign(child, countEntries(path.join(abs, entry.name)));
       } else if (entry.isFile() && (listed[next] === child || child === SUMS_PATH)) {
         continue;
@@ -218,8 +221,8 @@ export async function readGenerationsDir(paths: OutputPaths): Promise<string[] |
   }
   if (marker?.format !== MARKER_FORMAT || marker.out !== paths.name) {
     throw new OutputDirError(
-      `${paths.generations} exists but was not made by cv-snapshot for ${paths.out} (its ${MARKER_FILE} is missing or ` +
-        `names another directory); ${moveAway}`,
+      `${paths.generations} exists but was not made by cv-snapshot for ${paths.out} (its ${MARKER_FILE} is missing ` +
+        `or names another directory); ${moveAway}`,
     );
   }
   return readdir(paths.generations);
@@ -304,7 +307,8 @@ export async function inspectOut(paths: OutputPaths): Promise<OutInspection> {
     throw new OutputDirError(
       `${paths.out} is ${state.what}, which cv-snapshot did not make, so it will not be replaced. ` +
         (state.what.startsWith('a symbolic link')
-          ? 'Give the directory it points to as --out (cv-snapshot then keeps its snapshots beside it), or remove the link.'
+          ? 'Give the directory it points to as --out (cv-snapshot then keeps its snapshots beside it), or remove ' +
+            'the link.'
           : 'Choose another --out.'),
     );
   }
@@ -313,7 +317,8 @@ export async function inspectOut(paths: OutputPaths): Promise<OutInspection> {
     if (own.dev !== parent.dev) {
       throw new OutputDirError(
         `${paths.out} is a mount point (another file system than its parent), so it cannot be replaced by a ` +
-          `symbolic link to the new snapshot. Give a directory inside it as --out, such as ${path.join(paths.out, 'cv-mirror')}.`,
+          'symbolic link to the new snapshot. Give a directory inside it as --out, such as ' +
+          `${path.join(paths.out, 'cv-mirror')}.`,
       );
     }
     const cwd = path.relative(await realpath(paths.out), process.cwd());

@@ -59,8 +59,8 @@ export async function openStaging(paths: OutputPaths, clock: Clock): Promise<Ope
   const stats = await lstat(paths.staging);
   if (!stats.isDirectory()) {
     throw new OutputDirError(
-      `${paths.staging} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}, which cv-snapshot did not ` +
-        `make; it builds each snapshot of ${paths.out} there. Move it away, or choose another --out.`,
+      `${paths.staging} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}, which cv-snapshot ` +
+        `did not make; it builds each snapshot of ${paths.out} there. Move it away, or choose another --out.`,
     );
   }
   const foreign = (await readdir(paths.staging)).filter((name) => !isOurs(name));

@@ -113,21 +113,22 @@ describe('a failure in the middle of a crawl', () => {
   });
 });
 
-describe('--strict and broken documents', () => {
-  const brokenSource = () =>
-    serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
-      if (req.url === '/api/licenses/') {
-        return sendJson(res, 200, {
-          links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
-          data: [{ type: 'License', id: '1', attributes: { term: 'CC-BY', status: 42 }, relationships: {}, links: { self: `${base}licenses/1/` } }],
-          meta: { pagination: { page: 1, pages: 1, count: 1 } },
-        });
-      }
-      sendJson(res, 404, { errors: [{ status: '404' }] });
-    });
+/** A source whose one license breaks the schema (status 42): a validation error, nothing else wrong. */
+const brokenSource = () =>
+  serve((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
+    if (req.url === '/api/licenses/') {
+      return sendJson(res, 200, {
+        links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
+        data: [{ type: 'License', id: '1', attributes: { term: 'CC-BY', status: 42 }, relationships: {}, links: { self: `${base}licenses/1/` } }],
+        meta: { pagination: { page: 1, pages: 1, count: 1 } },
+      });
+    }
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
 
+describe('--strict and broken documents', () => {
   it('still writes the faithful mirror without --strict, with the findings in the report', async () => {
     const server = await brokenSource();
     const out = path.join(await tempDir(), 'out');
@@ -186,11 +187,16 @@ describe('--out safety', () => {
 
 describe('SOURCE_DATE_EPOCH', () => {
   it('is checked before anything is fetched: out of range or not a number exits 2 with a sentence', async () => {
-    const source = await serve((req, res) => sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } }));
+    const source = await serve((req, res) => {
+      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
+    });
     const out = path.join(await tempDir(), 'out');
-    const result = await runCli(['crawl', `${source.url}/api/`, '--out', out, '--quiet'], { env: { SOURCE_DATE_EPOCH: '9999999999' } });
+    const env = { SOURCE_DATE_EPOCH: '9999999999' };
+    const result = await runCli(['crawl', `${source.url}/api/`, '--out', out, '--quiet'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/SOURCE_DATE_EPOCH=9999999999 is too late: it must be a whole number of seconds since 1970 from 0 to 8589934591/);
+    expect(result.stderr).toMatch(
+      /SOURCE_DATE_EPOCH=9999999999 is too late: it must be a whole number of seconds since 1970 from 0 to 8589934591/,
+    );
     for (const value of ['99999999999999999999999', '-1', '1.5', 'yesterday']) {
       expect(() => createClock({ SOURCE_DATE_EPOCH: value }), value).toThrow(UsageError);
       expect(() => createClock({ SOURCE_DATE_EPOCH: value }), value).toThrow(/from 0 to 8589934591/);
@@ -200,12 +206,15 @@ describe('SOURCE_DATE_EPOCH', () => {
   });
 
   it('accepts the latest time an archive can hold, and pack then records it', async () => {
-    const source = await serve((req, res) => sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } }));
+    const source = await serve((req, res) => {
+      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
+    });
     const out = path.join(await tempDir(), 'out');
     const env = { SOURCE_DATE_EPOCH: '8589934591' };
     // The collection answers 404: a finding, and a snapshot all the same.
     expect((await runCli(['crawl', `${source.url}/api/`, '--out', out, '--quiet'], { env })).code).toBe(0);
-    const manifest = JSON.parse(await readFile(path.join(out, '_cv-snapshot', 'manifest.json'), 'utf8')) as { createdAt: string };
+    const manifestText = await readFile(path.join(out, '_cv-snapshot', 'manifest.json'), 'utf8');
+    const manifest = JSON.parse(manifestText) as { createdAt: string };
     expect(manifest.createdAt).toBe(new Date(8589934591 * 1000).toISOString());
     const packed = await runCli(['pack', out, '--output', path.join(path.dirname(out), 'out.tar.gz')]);
     expect(packed.stderr).toBe('');
@@ -214,21 +223,7 @@ describe('SOURCE_DATE_EPOCH', () => {
 });
 
 describe('messages that say what to do next', () => {
-  const brokenSource = () =>
-    serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
-      if (req.url === '/api/licenses/') {
-        return sendJson(res, 200, {
-          links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
-          data: [{ type: 'License', id: '1', attributes: { term: 'CC-BY', status: 42 }, relationships: {}, links: { self: `${base}licenses/1/` } }],
-          meta: { pagination: { page: 1, pages: 1, count: 1 } },
-        });
-      }
-      sendJson(res, 404, { errors: [{ status: '404' }] });
-    });
-
-  it('--strict names the command that publishes the kept snapshot, and that command works without fetching again', async () => {
+  it('--strict names the command that publishes the kept snapshot, which then fetches nothing again', async () => {
     const server = await brokenSource();
     const out = path.join(await tempDir(), 'out');
     const strict = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--quiet', '--strict']);
@@ -281,7 +276,9 @@ describe('messages that say what to do next', () => {
     const first = path.join(await tempDir(), 'first');
     const none = await interrupted(first);
     expect(none).toBeInstanceOf(InterruptedError);
-    expect(none.message).toMatch(/^Interrupted by SIGINT; nothing was published\. The 2 documents fetched so far are kept/);
+    expect(none.message).toMatch(
+      /^Interrupted by SIGINT; nothing was published\. The 2 documents fetched so far are kept/,
+    );
     expect(none.message).not.toContain('untouched');
 
     await createSnapshot({ rootUrl: source.root, out: first, fresh: true });
@@ -291,7 +288,8 @@ describe('messages that say what to do next', () => {
 
   it('a root URL without a scheme gets a hint to add http://', async () => {
     const out = path.join(await tempDir(), 'out');
-    for (const url of ['127.0.0.1:4100/sms/cv/api/v1/', 'localhost:4100/sms/cv/api/v1/', 'sms-cv.helmholtz.cloud/sms/cv/api/v1/']) {
+    const schemeless = ['127.0.0.1:4100/sms/cv/api/v1/', 'localhost:4100/sms/cv/api/v1/', 'sms-cv.helmholtz.cloud/cv/'];
+    for (const url of schemeless) {
       const error = await createSnapshot({ rootUrl: url, out }).catch((e: unknown) => e);
       expect(error, url).toBeInstanceOf(UsageError);
       expect((error as Error).message).toContain(`has no scheme: add http:// or https://, as in http://${url}`);
@@ -305,7 +303,8 @@ describe('messages that say what to do next', () => {
     expect(result.stderr).not.toContain('s3cr3t-pw');
     expect(result.stderr).toContain('http://***@127.0.0.1:4100/api/ holds a user name or password');
     expect(result.stderr).toContain('--header');
-    for (const url of ['ftp://admin:s3cr3t-pw@127.0.0.1/api/', 'admin:s3cr3t-pw@127.0.0.1:4100/api/', 'http://admin:s3cr3t-pw@[::1/api/']) {
+    const others = ['ftp://admin:s3cr3t-pw@127.0.0.1/api/', 'admin:s3cr3t-pw@127.0.0.1:4100/api/', 'http://admin:s3cr3t-pw@[::1/'];
+    for (const url of others) {
       const error = await createSnapshot({ rootUrl: url, out }).catch((e: unknown) => e);
       expect(error, url).toBeInstanceOf(UsageError);
       expect((error as Error).message, url).not.toContain('s3cr3t-pw');

@@ -51,11 +51,14 @@ describe('the place of --out', () => {
     const under = await runCli(['crawl', source.root, '--out', path.join(top, 'notes.txt', 'mirror'), '--quiet']);
     expect(under.code).toBe(1);
     expect(under.stderr).toContain(`The parent of --out, ${path.join(top, 'notes.txt')}, is a file, not a directory`);
-    const deeper = await createSnapshot({ rootUrl: source.root, out: path.join(top, 'notes.txt', 'sub', 'mirror') }).catch((e: unknown) => e);
+    const crawlInto = (out: string) => createSnapshot({ rootUrl: source.root, out }).catch((e: unknown) => e);
+    const deeper = await crawlInto(path.join(top, 'notes.txt', 'sub', 'mirror'));
     expect((deeper as Error).message).toMatch(/a part of that path is a file, not a directory\. Choose another --out/);
-    const file = await createSnapshot({ rootUrl: source.root, out: path.join(top, 'notes.txt') }).catch((e: unknown) => e);
+    const file = await crawlInto(path.join(top, 'notes.txt'));
     expect(file).toBeInstanceOf(OutputDirError);
-    expect((file as Error).message).toContain(`${path.join(top, 'notes.txt')} is a file, not a directory, which cv-snapshot did not make`);
+    expect((file as Error).message).toContain(
+      `${path.join(top, 'notes.txt')} is a file, not a directory, which cv-snapshot did not make`,
+    );
     expect(source.requests).toEqual([]);
   });
 
@@ -65,8 +68,8 @@ describe('the place of --out', () => {
     const result = await runCli(['crawl', source.root, '--out', path.join(readOnly, 'mirror'), '--quiet']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `Preparing --out ${path.join(readOnly, 'mirror')}: cannot create ${path.join(readOnly, 'mirror')}.staging: the file ` +
-        'system is read-only. Choose an --out on a writable file system.',
+      `Preparing --out ${path.join(readOnly, 'mirror')}: cannot create ${path.join(readOnly, 'mirror')}.staging: ` +
+        'the file system is read-only. Choose an --out on a writable file system.',
     );
     expect(result.stderr).not.toContain('unexpected');
     expect(source.requests).toEqual([]);
@@ -91,7 +94,7 @@ describe('a full disk', () => {
   });
   afterAll(() => api.close());
 
-  it('stops the crawl with a sentence, keeps the work, and --resume continues once there is space (mounts a tmpfs)', async () => {
+  it('stops the crawl with a sentence, keeps the work, --resume continues with space (mounts a tmpfs)', async () => {
     const disk = path.join(top, 'small');
     // Room for the staging directory and some documents (each file takes a 4 KiB page), not for the whole crawl.
     await mountTmpfs(disk, 'size=192k');
@@ -100,7 +103,10 @@ describe('a full disk', () => {
     expect(full.code).toBe(1);
     expect(full.stderr).toMatch(/the file system is full\. Free some space\./);
     expect(full.stderr).toMatch(
-      new RegExp(`The \\d+ documents fetched so far are kept in ${out}\\.staging: once there is space again, run the same command with --resume`),
+      new RegExp(
+        `The \\d+ documents fetched so far are kept in ${out}\\.staging: once there is space again, run the same ` +
+          'command with --resume',
+      ),
     );
     expect(full.stderr).not.toContain('unexpected');
 

@@ -26,12 +26,15 @@ beforeEach(async () => {
 afterEach(() => source.close());
 
 /** Starts `crawl` in a process of its own; resolves once it is waiting for the held record, its lock taken. */
-async function startHeldCrawl(): Promise<{ child: ChildProcess; exited: Promise<{ code: number | null; stderr: string }> }> {
+type Exit = { code: number | null; stderr: string };
+
+async function startHeldCrawl(): Promise<{ child: ChildProcess; exited: Promise<Exit> }> {
   const arrived = source.hold();
-  const child = spawn(process.execPath, [CLI, 'crawl', source.root, '--out', out, '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = [CLI, 'crawl', source.root, '--out', out, '--quiet'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+  const exited = new Promise<Exit>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   await Promise.race([arrived, exited.then((r) => Promise.reject(new Error(`the crawl ended early: ${r.stderr}`)))]);
   return { child, exited };
 }
@@ -41,7 +44,7 @@ function lockOf(dir: string): { pid: number; host: string; startedAt: string; to
 }
 
 describe('two crawls on one --out', () => {
-  it('a second crawl, with or without --fresh or --resume, exits 1 naming the first, which then publishes everything', async () => {
+  it('a second crawl, even with --fresh or --resume, exits 1 naming the first, which publishes all', async () => {
     const first = await startHeldCrawl();
     const lock = lockOf(out);
     expect(lock.pid).toBe(first.child.pid);
@@ -50,7 +53,9 @@ describe('two crawls on one --out', () => {
     const staged = await listFiles(`${out}.staging`);
 
     const attempts = [[], ['--fresh'], ['--resume']];
-    const seconds = await Promise.all(attempts.map((extra) => runCli(['crawl', source.root, '--out', out, '--quiet', ...extra])));
+    const seconds = await Promise.all(
+      attempts.map((extra) => runCli(['crawl', source.root, '--out', out, '--quiet', ...extra])),
+    );
     for (const [i, second] of seconds.entries()) {
       expect(second.code, attempts[i]!.join(' ')).toBe(1);
       expect(second.stderr).toContain(
@@ -78,7 +83,9 @@ describe('two crawls on one --out', () => {
     source.release();
     expect(lockOf(out).pid).toBe(first.child.pid);
 
-    await expect(createSnapshot({ rootUrl: source.root, out })).rejects.toThrow(/An earlier crawl into .* --resume to continue it/);
+    await expect(createSnapshot({ rootUrl: source.root, out })).rejects.toThrow(
+      /An earlier crawl into .* --resume to continue it/,
+    );
     const resumed = await runCli(['crawl', source.root, '--out', out, '--quiet', '--resume']);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
@@ -105,7 +112,13 @@ describe('locks that cannot be checked, or are certainly stale', () => {
     await createSnapshot({ rootUrl: source.root, out });
     const staging = `${out}.staging`;
     await mkdir(staging);
-    const lock = { pid: 4242, host: 'build-7.example.org', bootId: null, startedAt: '2025-03-01T10:00:00.000Z', token: 'a'.repeat(32) };
+    const lock = {
+      pid: 4242,
+      host: 'build-7.example.org',
+      bootId: null,
+      startedAt: '2025-03-01T10:00:00.000Z',
+      token: 'a'.repeat(32),
+    };
     await writeFile(path.join(staging, 'lock.json'), JSON.stringify(lock));
     const requests = source.requests.length;
     const error = await createSnapshot({ rootUrl: source.root, out, fresh: true }).catch((e: unknown) => e);
@@ -122,7 +135,13 @@ describe('locks that cannot be checked, or are certainly stale', () => {
     const staging = `${out}.staging`;
     await mkdir(staging);
     // This test's own process runs, but it started after this lock was taken: the pid was reused.
-    const reused = { pid: process.pid, host: os.hostname(), bootId: null, startedAt: '2001-01-01T00:00:00.000Z', token: 'b'.repeat(32) };
+    const reused = {
+      pid: process.pid,
+      host: os.hostname(),
+      bootId: null,
+      startedAt: '2001-01-01T00:00:00.000Z',
+      token: 'b'.repeat(32),
+    };
     await writeFile(path.join(staging, 'lock.json'), JSON.stringify(reused));
     await createSnapshot({ rootUrl: source.root, out });
     expect(await termIn(out)).toBe('first');

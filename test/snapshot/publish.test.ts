@@ -6,7 +6,19 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  cp,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError, UsageError } from '../../src/errors.js';
@@ -75,7 +87,9 @@ describe('what a user owns beside --out', () => {
     await symlink(elsewhere, linked);
     const link = await crawlInto(linked).catch((e: unknown) => e);
     expect(link).toBeInstanceOf(OutputDirError);
-    expect((link as Error).message).toContain(`${linked} is a symbolic link to ${elsewhere}, which cv-snapshot did not make`);
+    expect((link as Error).message).toContain(
+      `${linked} is a symbolic link to ${elsewhere}, which cv-snapshot did not make`,
+    );
     expect(await readlink(linked)).toBe(elsewhere);
     expect(await treeHashes(elsewhere)).toEqual(before);
     expect(existsSync(`${linked}.staging`)).toBe(false);
@@ -113,7 +127,9 @@ describe('files in --out that are not the snapshot’s', () => {
     await writeFile(path.join(out, 'api', 'units', 'notes.md'), 'mine');
     await symlink('/etc/hostname', path.join(out, 'api', 'units', '1', 'link'));
     await mkdir(path.join(out, 'api', 'empty'));
-    await expect(crawlInto(out)).rejects.toThrow(/holds 3 files that are not part of a snapshot .*such as api\/empty\/, api\/units\/1\/link, api\/units\/notes\.md\./);
+    await expect(crawlInto(out)).rejects.toThrow(
+      /holds 3 files that are not .* such as api\/empty\/, api\/units\/1\/link, api\/units\/notes\.md\./,
+    );
   });
 
   it('refuses a .gitkeep alone, and a file added through the --out link', async () => {
@@ -126,7 +142,9 @@ describe('files in --out that are not the snapshot’s', () => {
     const out = path.join(top, 'mirror');
     await crawlInto(out);
     await writeFile(path.join(out, 'CNAME'), 'cv.example.org');
-    await expect(crawlInto(out)).rejects.toThrow(/mirror \(.*mirror\.cv-snapshot\/snapshot-1\) holds 1 file .*such as CNAME/);
+    await expect(crawlInto(out)).rejects.toThrow(
+      /mirror \(.*mirror\.cv-snapshot\/snapshot-1\) holds 1 file .*such as CNAME/,
+    );
     expect(await readFile(path.join(out, 'CNAME'), 'utf8')).toBe('cv.example.org');
   });
 
@@ -141,7 +159,9 @@ describe('files in --out that are not the snapshot’s', () => {
 
     // snapshot-1 would be deleted by this publish: refused, with the reason, before fetching.
     const requests = source.requests.length;
-    await expect(crawlInto(out)).rejects.toThrow(/snapshot-1, an earlier snapshot that publishing deletes, holds 1 file/);
+    await expect(crawlInto(out)).rejects.toThrow(
+      /snapshot-1, an earlier snapshot that publishing deletes, holds 1 file/,
+    );
     expect(source.requests.length).toBe(requests);
 
     await cp(path.join(generations, 'snapshot-1', 'added-by-hand.txt'), path.join(top, 'saved.txt'));
@@ -240,7 +260,7 @@ describe('--out as a symbolic link to the current generation', () => {
 });
 
 describe('--out paths that cannot be replaced', () => {
-  it('refuses /, the current directory, and places inside a snapshot or inside the tool’s own directories', async () => {
+  it('refuses /, the current directory, and places inside a snapshot or the tool’s own directories', async () => {
     await expect(crawlInto('/')).rejects.toBeInstanceOf(UsageError);
 
     const cwd = process.cwd();
@@ -258,8 +278,12 @@ describe('--out paths that cannot be replaced', () => {
 
     const out = path.join(top, 'mirror');
     await crawlInto(out);
-    await expect(crawlInto(path.join(out, 'inner'))).rejects.toThrow(/is inside the snapshot .*mirror\.cv-snapshot\/snapshot-1/);
-    await expect(crawlInto(path.join(`${out}.cv-snapshot`, 'inner'))).rejects.toThrow(/where cv-snapshot keeps published snapshots/);
+    await expect(crawlInto(path.join(out, 'inner'))).rejects.toThrow(
+      /is inside the snapshot .*mirror\.cv-snapshot\/snapshot-1/,
+    );
+    await expect(crawlInto(path.join(`${out}.cv-snapshot`, 'inner'))).rejects.toThrow(
+      /where cv-snapshot keeps published snapshots/,
+    );
     expect(await readdir(`${out}.cv-snapshot`)).toEqual(['cv-snapshot.json', 'snapshot-1']);
     await sound(out);
   });
@@ -352,15 +376,20 @@ describe('a signal once the crawl is done', () => {
       };
       syncBuiltinESMExports();
       const { createSnapshot } = await import(${JSON.stringify(DIST_CREATE_SNAPSHOT)});
-      const error = await createSnapshot({ rootUrl: ${JSON.stringify(source.root)}, out: ${JSON.stringify(out)}, signal: controller.signal })
-        .then(() => 'published', (e) => e.message);
+      const rootUrl = ${JSON.stringify(source.root)};
+      const options = { rootUrl, out: ${JSON.stringify(out)}, signal: controller.signal };
+      const error = await createSnapshot(options).then(() => 'published', (e) => e.message);
       process.stdout.write(error);
     `;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     await new Promise((resolve) => child.on('close', resolve));
-    expect(stdout).toMatch(/^Interrupted by SIGINT; nothing was published and the snapshot at .* is untouched\. The 3 documents/);
+    expect(stdout).toMatch(
+      /^Interrupted by SIGINT; nothing was published and the snapshot at .* is untouched\. The 3 documents/,
+    );
     expect(await termIn(out)).toBe('first');
     const requests = source.requests.length;
     await crawlInto(out, { resume: true });
@@ -397,7 +426,7 @@ describe('a kill at any step of a publish', () => {
     expect(steps).toBeGreaterThanOrEqual(3);
   }, 30_000);
 
-  it('when --out is a directory, leaves it absent only after the one move of that directory, and the next run puts it back', async () => {
+  it('when --out is a directory, leaves it absent only after its one move, and the next run puts it back', async () => {
     let absent = 0;
     await killAtEveryStep(
       async (dir) => {

@@ -37,7 +37,9 @@ describe('a staging path that is not the tool’s', () => {
 
     const file = path.join(top, 'file');
     await writeFile(`${file}.staging`, 'mine');
-    await expect(createSnapshot({ rootUrl: source.root, out: file })).rejects.toThrow('is not a directory, which cv-snapshot did not make');
+    await expect(createSnapshot({ rootUrl: source.root, out: file })).rejects.toThrow(
+      'is not a directory, which cv-snapshot did not make',
+    );
     expect(await readFile(`${file}.staging`, 'utf8')).toBe('mine');
 
     const dir = path.join(top, 'dir');
@@ -61,7 +63,8 @@ describe('what --resume reads back', () => {
     controller.abort('SIGINT');
     source.release();
     await crawl;
-    expect(await listFiles(path.join(`${out}.staging`, 'tree'))).toEqual(['api/index.html', 'api/units/page/1/index.html']);
+    const kept = await listFiles(path.join(`${out}.staging`, 'tree'));
+    expect(kept).toEqual(['api/index.html', 'api/units/page/1/index.html']);
   }
 
   it('refuses a journal line this tool does not write, naming the line', async () => {
@@ -78,7 +81,9 @@ describe('what --resume reads back', () => {
     expect((error as Error).message).toContain('--fresh');
 
     await writeFile(journal, '{"t":"doc","url":"http://x/"}\n');
-    await expect(createSnapshot({ rootUrl: source.root, out, resume: true })).rejects.toThrow(/Line 1 of .* is not an entry/);
+    await expect(createSnapshot({ rootUrl: source.root, out, resume: true })).rejects.toThrow(
+      /Line 1 of .* is not an entry/,
+    );
     // --fresh discards it, as the message says.
     await createSnapshot({ rootUrl: source.root, out, fresh: true });
     expect(await termIn(out)).toBe('first');

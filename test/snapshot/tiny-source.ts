@@ -21,7 +21,8 @@ export async function startTinySource(term = 'first'): Promise<TinySource> {
   let held: { arrived: () => void; waiting: Array<() => void> } | null = null;
   const server = await startServer((req, res) => {
     const base = `http://${req.headers.host}/api/`;
-    const record = { type: 'Unit', id: '1', attributes: { term: source.term }, relationships: {}, links: { self: `${base}units/1/` } };
+    const self = `${base}units/1/`;
+    const record = { type: 'Unit', id: '1', attributes: { term: source.term }, relationships: {}, links: { self } };
     if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
     if (req.url === '/api/units/') {
       return sendJson(res, 200, {
