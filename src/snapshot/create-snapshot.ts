@@ -2,6 +2,7 @@
  * `crawl` as a library call: the whole pipeline of DESIGN.md §2, from the root URL to a published snapshot.
  * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createClock, type Clock } from '../clock.js';
@@ -10,6 +11,7 @@ import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine, type ProgressMode } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import {
+  CrawlLockedError,
   CrawlStoppedError,
   CvSnapshotError,
   FileSystemError,
@@ -27,7 +29,7 @@ import { finalizeSnapshot } from './finalize.js';
 import { fileSystemError, OUT_OF_SPACE } from './fs-errors.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { Layout } from './layout.js';
-import { REPORT_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
+import { REPORT_PATH, SUMS_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
 import { assertOutsideToolDirs, inspectOut, outputPaths, type OutInspection, type OutputPaths } from './output-dir.js';
 import { publish, recoverInterruptedPublish } from './publish.js';
 import {
@@ -218,7 +220,8 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const run = { keep: opened.leftover, started: false, documents: 0, previous: null as string | null };
   try {
     if (before instanceof Error) throw before;
-    run.previous = before.state.kind === 'absent' ? null : paths.out;
+    const hasSnapshot = before.state.kind === 'link' || existsSync(path.join(paths.out, ...SUMS_PATH.split('/')));
+    run.previous = before.state.kind !== 'absent' && hasSnapshot ? paths.out : null;
     try {
       await prepareStaging(paths, opened, mode, {
         root,
@@ -399,8 +402,9 @@ async function stopped(
   error = fileSystemError(error, `Crawling into ${paths.out}`);
   if (run.keep) await opened.lock.release().catch(() => undefined);
   else await removeStaging(paths, opened.lock).catch(() => undefined);
-  // Refused before the crawl started, or stopped with nothing worth keeping: the error says all there is to say.
-  if (!run.started || !run.keep || error instanceof StrictValidationError) {
+  // Refused before the crawl started, stopped with nothing worth keeping, or the staging directory is another
+  // crawl's now: the error says all there is to say.
+  if (!run.started || !run.keep || error instanceof StrictValidationError || error instanceof CrawlLockedError) {
     if (options.signal?.aborted) {
       return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), '', run.previous);
     }

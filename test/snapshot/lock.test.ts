@@ -102,6 +102,7 @@ describe('two crawls on one --out', () => {
     const { code, stderr } = await first.exited;
     expect(code).toBe(1);
     expect(stderr).toContain(`Nothing was published: another crawl (pid ${process.pid} on host ${os.hostname()}`);
+    expect(stderr).not.toContain('--resume'); // the staging directory is the other crawl's now
     expect(existsSync(out)).toBe(false);
     expect(JSON.parse(await readFile(path.join(`${out}.staging`, 'lock.json'), 'utf8'))).toEqual(other);
   }, 30_000);
