@@ -290,9 +290,9 @@ describe('--out paths that cannot be replaced', () => {
 });
 
 /**
- * Runs a crawl in a child process that kills itself (SIGKILL) right after its `killAfter`-th step of publishing:
- * a rename or symbolic link in the generations directory or at --out. Resolves with the steps made, or `done` when
- * the crawl finished first.
+ * Runs a crawl in a child process that kills itself (SIGKILL) right after its `killAfter`-th step of publishing
+ * (0: never): a rename or symbolic link in the generations directory or at --out. Resolves with the steps made, and
+ * `done` when the crawl finished first.
  */
 async function crawlKilledAfter(out: string, killAfter: number): Promise<{ done: boolean; steps: string[] }> {
   const script = `
@@ -321,7 +321,7 @@ async function crawlKilledAfter(out: string, killAfter: number): Promise<{ done:
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, s) => resolve(s)));
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, how) => resolve(how)));
   if (signal === null && stdout !== 'done') throw new Error(`the crawl failed: ${stderr}`);
   return { done: stdout === 'done', steps: stderr.split('\n').filter((line) => /^(rename|symlink) /.test(line)) };
 }
@@ -336,27 +336,27 @@ async function runAgain(out: string): Promise<void> {
 }
 
 /**
- * Kills a publish over `prepare`d --out after its first step, its second, … (a few at a time, in parallel), and
- * hands each result to `check` with the directory; stops once a crawl finishes before its kill. Returns the number
- * of steps killed after.
+ * Counts the steps of a publish over a `prepare`d --out, then kills one publish after each step (all at once, in
+ * parallel) and hands each result to `check` with the directory. Returns the number of steps.
  */
 async function killAtEveryStep(
   prepare: (dir: string) => Promise<void>,
   check: (dir: string, steps: string[]) => Promise<void>,
 ): Promise<number> {
-  for (let first = 1; ; first += 4) {
-    const batch = await Promise.all(
-      [0, 1, 2, 3].map(async (i) => {
-        const dir = path.join(await tempDir(), 'mirror');
-        await prepare(dir);
-        return { dir, ...(await crawlKilledAfter(dir, first + i)) };
-      }),
-    );
-    for (const [i, { dir, done, steps }] of batch.entries()) {
-      if (done) return first + i - 1;
-      await check(dir, steps);
-    }
-  }
+  const counted = path.join(await tempDir(), 'mirror');
+  await prepare(counted);
+  const { done, steps } = await crawlKilledAfter(counted, 0);
+  expect(done).toBe(true);
+  await Promise.all(
+    steps.map(async (_step, i) => {
+      const dir = path.join(await tempDir(), 'mirror');
+      await prepare(dir);
+      const killed = await crawlKilledAfter(dir, i + 1);
+      expect(killed.done).toBe(false);
+      await check(dir, killed.steps);
+    }),
+  );
+  return steps.length;
 }
 
 describe('a signal once the crawl is done', () => {
