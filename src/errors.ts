@@ -72,16 +72,18 @@ export class NotRootIndexError extends CvSnapshotError {
   }
 }
 
-/** `--strict` and validation errors: nothing was published. */
+/** `--strict` and validation errors: nothing was published; the finished tree is kept in the staging directory. */
 export class StrictValidationError extends CvSnapshotError {
   override readonly exitCode: number = ExitCode.invalid;
   constructor(
     readonly errorCount: number,
     readonly reportPath: string,
+    /** What to run next: the same command with --resume and without --strict publishes the kept tree. */
+    howToGoOn: string,
   ) {
     super(
-      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was published. ` +
-        `The findings are in ${reportPath}; run without --strict to publish a faithful mirror anyway.`,
+      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was ` +
+        `published. The findings are in ${reportPath}. ${howToGoOn}`,
     );
   }
 }
@@ -102,6 +104,23 @@ export class TooManyDocumentsError extends CvSnapshotError {
 /** The output directory cannot be used or replaced. */
 export class OutputDirError extends CvSnapshotError {}
 
+/** Another crawl holds the lock on the same --out. */
+export class CrawlLockedError extends OutputDirError {}
+
+/**
+ * A file-system call failed (no space, permission, read-only, a file in the way…): which path, what happened, and
+ * what to try, from the error code (src/snapshot/fs-errors.ts).
+ */
+export class FileSystemError extends CvSnapshotError {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
 /** `verify` found a snapshot that does not match its manifest, links or schemas. */
 export class VerifyError extends CvSnapshotError {
   override readonly exitCode: number = ExitCode.invalid;
@@ -110,8 +129,13 @@ export class VerifyError extends CvSnapshotError {
 /** The crawl stopped on SIGINT or SIGTERM; the work so far is kept for --resume. */
 export class InterruptedError extends CvSnapshotError {
   override readonly exitCode: number;
-  constructor(signal: string, detail: string) {
-    super(`Interrupted by ${signal}; nothing was published and the previous snapshot is untouched. ${detail}`);
+  /** `previous`: the snapshot at --out that stays as it was, or null when there was none. */
+  constructor(signal: string, detail: string, previous: string | null) {
+    super(
+      `Interrupted by ${signal}; nothing was published` +
+        (previous === null ? '' : ` and the snapshot at ${previous} is untouched`) +
+        `. ${detail}`.trimEnd(),
+    );
     this.exitCode = signal === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
   }
 }

@@ -14,7 +14,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
-import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -174,7 +174,8 @@ async function writeFileAtomically(file: string, text: string): Promise<void> {
  */
 export async function packSnapshot(dir: string, output?: string): Promise<PackResult> {
   const root = path.resolve(dir);
-  const stats = await lstat(root).catch(() => null);
+  // stat, not lstat: crawl publishes --out as a symbolic link to the snapshot directory.
+  const stats = await stat(root).catch(() => null);
   if (stats === null || !stats.isDirectory()) {
     throw new ArchiveError(`${dir} is not a directory; give the snapshot directory that crawl wrote (--out).`);
   }

@@ -2,7 +2,8 @@
  * `crawl` as a library call: the whole pipeline of DESIGN.md §2, from the root URL to a published snapshot.
  * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
  */
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createClock, type Clock } from '../clock.js';
 import { crawl, type CrawledDocument } from '../crawl/crawler.js';
@@ -10,9 +11,12 @@ import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine, type ProgressMode } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import {
+  CrawlLockedError,
   CrawlStoppedError,
   CvSnapshotError,
+  FileSystemError,
   InterruptedError,
+  OutputDirError,
   StrictValidationError,
   UsageError,
 } from '../errors.js';
@@ -22,17 +26,19 @@ import { formatSummary, type ValidationReport } from '../validate/report.js';
 import { validateDocument } from '../validate/validate-document.js';
 import { USER_AGENT } from '../version.js';
 import { finalizeSnapshot } from './finalize.js';
+import { fileSystemError, OUT_OF_SPACE } from './fs-errors.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { Layout } from './layout.js';
-import { REPORT_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
+import { REPORT_PATH, SUMS_PATH, type CollectionCounts, type CollectionIndexMode, type Manifest } from './manifest.js';
+import { assertOutsideToolDirs, inspectOut, outputPaths, type OutInspection, type OutputPaths } from './output-dir.js';
+import { publish, recoverInterruptedPublish } from './publish.js';
 import {
-  assertReplaceable,
-  outputPaths,
+  assertLinksWork,
+  openStaging,
   prepareStaging,
-  publish,
-  recoverInterruptedPublish,
+  removeStaging,
   replayJournal,
-  type OutputPaths,
+  type OpenedStaging,
 } from './staging.js';
 import { createLinkRewriter, rewriteDocumentLinks, type LinkMode } from './rewrite-links.js';
 import { RunState } from './run-state.js';
@@ -108,12 +114,37 @@ export function parseHeaders(lines: string[]): Record<string, string> {
   return headers;
 }
 
+/** A URL's `user:password@`, shown as `***@`: a password is never repeated in a message. */
+function redactUserinfo(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
+function hasCredentials(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
+}
+
 function rootOf(rootUrl: string): string {
+  const example = 'Give the API root URL, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.';
+  const schemeless = !/^[a-z][a-z0-9+.-]*:\/\//i.test(rootUrl) && URL.canParse(`http://${rootUrl}`);
+  if (hasCredentials(rootUrl) || (schemeless && hasCredentials(`http://${rootUrl}`))) {
+    throw new UsageError(
+      `The root URL ${redactUserinfo(schemeless ? `http://${rootUrl}` : rootUrl)} holds a user name or password, ` +
+        'which a URL must not carry here (it would be shown and recorded). Give the URL without them, and the ' +
+        'credentials with --header, such as --header "Authorization: Basic <base64 of user:password>".',
+    );
+  }
+  if (schemeless) {
+    throw new UsageError(
+      `The root URL "${rootUrl}" has no scheme: add http:// or https://, as in http://${rootUrl} (or https://).`,
+    );
+  }
   try {
     return canonicalRoot(rootUrl);
   } catch (error) {
     if (error instanceof InvalidUrlError) {
-      throw new UsageError(`${error.message} Give the API root URL, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.`);
+      throw new UsageError(`${error.message.split(rootUrl).join(redactUserinfo(rootUrl))} ${example}`);
     }
     throw error;
   }
@@ -125,7 +156,10 @@ function manifestOptions(options: SnapshotOptions, headers: Record<string, strin
     throw new UsageError('--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).');
   }
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
-    throw new UsageError(`--base-url "${options.baseUrl}" is not an absolute URL; give one such as https://cv.example.org/mirror/.`);
+    throw new UsageError(
+      `--base-url "${redactUserinfo(options.baseUrl)}" is not an absolute URL; ` +
+        'give one such as https://cv.example.org/mirror/.',
+    );
   }
   return {
     links,
@@ -138,6 +172,38 @@ function manifestOptions(options: SnapshotOptions, headers: Record<string, strin
   };
 }
 
+/**
+ * Readies --out before anything is fetched: its parent (made when missing), the staging directory and its lock, a
+ * publish a kill interrupted, and what --out holds. Returns the staging directory opened and what --out was.
+ */
+async function prepareOutput(
+  paths: OutputPaths,
+  clock: Clock,
+): Promise<{ opened: OpenedStaging; before: OutInspection | Error }> {
+  try {
+    await mkdir(paths.parent, { recursive: true }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      throw new OutputDirError(
+        `The parent of --out, ${paths.parent}, is a file, not a directory; choose another --out.`,
+      );
+    });
+    await assertOutsideToolDirs(paths);
+  } catch (error) {
+    throw fileSystemError(error, `Preparing --out ${paths.out}`);
+  }
+  const opened = await openStaging(paths, clock).catch((error: unknown) => {
+    throw fileSystemError(error, `Preparing --out ${paths.out}`);
+  });
+  try {
+    await recoverInterruptedPublish(paths);
+    await assertLinksWork(paths);
+    return { opened, before: await inspectOut(paths) };
+  } catch (error) {
+    // Refused or failed before any work: the staging directory is handed back as it was found.
+    return { opened, before: fileSystemError(error, `Preparing --out ${paths.out}`) as Error };
+  }
+}
+
 export async function createSnapshot(options: SnapshotOptions): Promise<SnapshotResult> {
   const clock = options.clock ?? createClock();
   const startedMs = clock.monotonicMs();
@@ -145,16 +211,51 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const headers = parseHeaders(options.headers ?? []);
   const recorded = manifestOptions(options, headers);
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
+  const mode = { fresh: options.fresh === true, resume: options.resume === true };
+  if (mode.fresh && mode.resume) throw new UsageError('--fresh and --resume contradict each other; give one.');
 
   const paths = outputPaths(options.out);
-  await recoverInterruptedPublish(paths);
-  await assertReplaceable(paths);
-  await prepareStaging(
-    paths,
-    { fresh: options.fresh === true, resume: options.resume === true },
-    { root, links: recorded.links, baseUrl: recorded.baseUrl, collectionIndex: recorded.collectionIndex },
-  );
+  const { opened, before } = await prepareOutput(paths, clock);
+  /** Work in staging that a failure must leave for --resume: an earlier run's, until --fresh discards it. */
+  const run = { keep: opened.leftover, started: false, documents: 0, previous: null as string | null };
+  try {
+    if (before instanceof Error) throw before;
+    const hasSnapshot = before.state.kind === 'link' || existsSync(path.join(paths.out, ...SUMS_PATH.split('/')));
+    run.previous = before.state.kind !== 'absent' && hasSnapshot ? paths.out : null;
+    try {
+      await prepareStaging(paths, opened, mode, {
+        root,
+        links: recorded.links,
+        baseUrl: recorded.baseUrl,
+        collectionIndex: recorded.collectionIndex,
+      });
+    } catch (error) {
+      throw fileSystemError(error, `Preparing the staging directory ${paths.staging}`);
+    }
+    run.keep = mode.resume;
+    const context = { options, clock, root, headers, recorded, concurrency, paths, opened, before, run, startedMs };
+    return await crawlAndPublish(context);
+  } catch (error) {
+    throw await stopped(error, paths, opened, run, options);
+  }
+}
 
+interface RunContext {
+  options: SnapshotOptions;
+  clock: Clock;
+  root: string;
+  headers: Record<string, string>;
+  recorded: ReturnType<typeof manifestOptions>;
+  concurrency: number;
+  paths: OutputPaths;
+  opened: OpenedStaging;
+  before: OutInspection;
+  run: { keep: boolean; started: boolean; documents: number };
+  startedMs: number;
+}
+
+async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
+  const { options, clock, root, headers, recorded, concurrency, paths, run } = context;
   const layout = new Layout(root);
   const writer = new TreeWriter(paths.stagedTree);
   const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
@@ -162,10 +263,16 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const state = new RunState(root, invariants, writer, { resuming: options.resume === true });
   if (options.resume) await replayJournal(paths, state);
   const resumed = state.documents;
+  run.documents = resumed;
+  run.started = true;
   const journal = Journal.open(paths.journal);
   const record = (entry: JournalEntry): void => {
     state.apply(entry);
     journal.append(entry);
+    if (entry.t === 'doc') {
+      run.documents = state.documents;
+      run.keep = true;
+    }
   };
 
   const fetcher = new Fetcher({
@@ -235,20 +342,38 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     });
   } catch (error) {
     progress?.stop();
-    await journal.close();
+    await journal.close().catch(() => undefined);
     await fetcher.close().catch(() => undefined);
-    throw await stopped(error, paths, state.documents, options);
+    throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
   } finally {
     progress?.stop();
   }
-  await journal.close();
   await fetcher.close();
-
-  const { manifest, report } = await finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
-  if (options.strict && report.errors > 0) {
-    throw new StrictValidationError(report.errors, path.join(paths.stagedTree, ...REPORT_PATH.split('/')));
+  let finished: Awaited<ReturnType<typeof finalizeSnapshot>>;
+  try {
+    await journal.close();
+    finished = await finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
+  } catch (error) {
+    throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
   }
-  await publish(paths);
+  const { manifest, report } = finished;
+  run.keep = true;
+  if (options.strict && report.errors > 0) {
+    throw new StrictValidationError(
+      report.errors,
+      path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
+      `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults included), ` +
+        'run the same command without --strict and with --resume (nothing is fetched again); --fresh discards it.',
+    );
+  }
+  // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
+  if (options.signal?.aborted) throw options.signal.reason;
+  try {
+    await publish(paths, context.before, context.opened.lock);
+  } catch (error) {
+    throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
+  }
+  await removeStaging(paths, context.opened.lock).catch(() => undefined);
   return {
     out: paths.out,
     root,
@@ -260,19 +385,40 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     missing: manifest.missing,
     requests: fetcher.stats.requests,
     retries: fetcher.stats.retries,
-    elapsedMs: clock.monotonicMs() - startedMs,
+    elapsedMs: clock.monotonicMs() - context.startedMs,
   };
 }
 
-/** The error to report when a crawl stops early, after keeping (or, when nothing was done, removing) its work. */
-async function stopped(error: unknown, paths: OutputPaths, documents: number, options: SnapshotOptions): Promise<unknown> {
-  const keep = documents > 0 || options.resume === true;
-  if (!keep) await rm(paths.staging, { recursive: true, force: true });
-  const howToContinue = keep
-    ? `The ${documents} documents fetched so far are kept in ${paths.staging}: run the same command with --resume to continue, or with --fresh to start over.`
-    : '';
-  if (options.signal?.aborted) return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), howToContinue);
-  if (keep && error instanceof CvSnapshotError) return new CrawlStoppedError(error, howToContinue);
+/**
+ * The error to report when a run stops early, after keeping its work in staging for --resume (or, when there is
+ * none, removing the staging directory), and releasing the lock.
+ */
+async function stopped(
+  error: unknown,
+  paths: OutputPaths,
+  opened: OpenedStaging,
+  run: { keep: boolean; started: boolean; documents: number; previous: string | null },
+  options: SnapshotOptions,
+): Promise<unknown> {
+  error = fileSystemError(error, `Crawling into ${paths.out}`);
+  if (run.keep) await opened.lock.release().catch(() => undefined);
+  else await removeStaging(paths, opened.lock).catch(() => undefined);
+  // Refused before the crawl started, stopped with nothing worth keeping, or the staging directory is another
+  // crawl's now: the error says all there is to say.
+  if (!run.started || !run.keep || error instanceof StrictValidationError || error instanceof CrawlLockedError) {
+    if (options.signal?.aborted) {
+      return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), '', run.previous);
+    }
+    return error;
+  }
+  const what = run.documents > 0 ? `The ${run.documents} documents fetched so far are` : 'The work so far is';
+  const when = error instanceof FileSystemError && OUT_OF_SPACE.has(error.code) ? 'once there is space again, ' : '';
+  const howToContinue =
+    `${what} kept in ${paths.staging}: ${when}run the same command with --resume to continue, or with --fresh to ` +
+    'start over.';
+  if (options.signal?.aborted) {
+    return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), howToContinue, run.previous);
+  }
+  if (error instanceof CvSnapshotError) return new CrawlStoppedError(error, howToContinue);
   return error;
 }
-

@@ -1,15 +1,16 @@
 /**
  * The crawl journal: one JSON line per settled URL, appended to `<out>.staging/journal.ndjson`, so that `--resume`
  * can continue an interrupted crawl without refetching what is done. A line is written only after the document's
- * file is complete, each line is written at once and synced to disk in batches; after `kill -9` the last line may be cut
- * short, and a cut line is ignored. A `done` line carries the links the document discovered, so the set of URLs
+ * file is complete, each line is written at once and synced to disk in batches; after `kill -9` the last line may be
+ * cut short, and a cut line is ignored. A `done` line carries the links the document discovered, so the set of URLs
  * still to fetch can be rebuilt from the journal alone.
  */
 import { closeSync, createReadStream, existsSync, fdatasync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
+import { OutputDirError } from '../errors.js';
 import type { Finding } from '../validate/finding.js';
-import type { DocumentSummary } from '../validate/summary.js';
+import { documentSummary, type DocumentSummary } from '../validate/summary.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
 
@@ -30,6 +31,55 @@ export type JournalEntry =
   | { t: 'finding'; finding: Finding };
 
 const datasync = promisify(fdatasync);
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
+const isUrl = (value: unknown): boolean => isString(value) && URL.canParse(value);
+
+/** A path inside the tree, as the layout writes them: relative, and no segment that leads elsewhere. */
+function isTreePath(value: unknown): boolean {
+  return isString(value) && value.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' &&
+    !segment.includes('\\') && !segment.includes('\0'));
+}
+
+function isFile(value: unknown): boolean {
+  if (value === null) return true;
+  const file = value as { path?: unknown; sha256?: unknown; size?: unknown };
+  return (
+    typeof value === 'object' && isTreePath(file.path) && isString(file.sha256) &&
+    /^[0-9a-f]{64}$/.test(file.sha256) && Number.isSafeInteger(file.size)
+  );
+}
+
+function isFinding(value: unknown): boolean {
+  const finding = value as Partial<Record<keyof Finding, unknown>> | null;
+  return (
+    typeof finding === 'object' && finding !== null && isString(finding.url) && isString(finding.pointer) &&
+    isString(finding.rule) && isString(finding.message) &&
+    (finding.severity === 'error' || finding.severity === 'warning')
+  );
+}
+
+/**
+ * Whether a parsed line is an entry this tool wrote. A journal is read back into the crawl's state and names files
+ * to read, so a line of another shape (a journal planted or damaged) must not get that far.
+ */
+function isEntry(value: unknown): value is JournalEntry {
+  const entry = value as Record<string, unknown> | null;
+  if (typeof entry !== 'object' || entry === null) return false;
+  if (entry.t === 'finding') return isFinding(entry.finding);
+  if (!isUrl(entry.url) || !isStrings(entry.discovered)) return false;
+  if (entry.t === 'settled') return true;
+  const source = entry.source as { etag?: unknown; lastModified?: unknown } | null | undefined;
+  const nullOrString = (value: unknown) => value === null || isString(value);
+  const validSource =
+    source === undefined ||
+    (typeof source === 'object' && source !== null && nullOrString(source.etag) && nullOrString(source.lastModified));
+  return (
+    entry.t === 'doc' && isFile(entry.file) && (entry.records === null || Number.isSafeInteger(entry.records)) &&
+    validSource && documentSummary.safeParse(entry.summary).success
+  );
+}
 
 export class Journal {
   private dirty = false;
@@ -59,13 +109,21 @@ export class Journal {
   static async *read(file: string): AsyncGenerator<JournalEntry> {
     if (!existsSync(file)) return;
     const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+    let number = 0;
     for await (const line of lines) {
+      number += 1;
       if (line === '') continue;
-      let entry: JournalEntry;
+      let entry: unknown;
       try {
-        entry = JSON.parse(line) as JournalEntry;
+        entry = JSON.parse(line);
       } catch {
         continue; // A line cut short by a crash: the document it names is fetched again.
+      }
+      if (!isEntry(entry)) {
+        throw new OutputDirError(
+          `Line ${number} of ${file} is not an entry cv-snapshot writes: the journal is damaged or not this tool's, ` +
+            'so the crawl kept there cannot be resumed. Start over with --fresh.',
+        );
       }
       yield entry;
     }

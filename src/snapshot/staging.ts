@@ -1,129 +1,191 @@
 /**
- * The staging directory's life (DESIGN.md §7): a snapshot is built in a staging directory beside `--out` and renamed
- * into place only when complete, so a failed or interrupted run leaves the previous snapshot exactly as it was; an
- * interrupted run's staging directory is resumed from its journal.
- *
- * Publishing takes two renames (`out` → `out.previous`, staged tree → `out`); a crash between them leaves
- * `out.previous`, which the next run renames back before doing anything else.
+ * The staging directory's life: a snapshot is built in `<out>.staging` beside --out and published only when
+ * complete (publish.ts), so a failed or interrupted run leaves --out exactly as it was; an interrupted run's staging
+ * directory is resumed from its journal. The directory holds the run's lock (lock.ts): one crawl at a time.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { OutputDirError, UsageError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import { OutputDirError } from '../errors.js';
 import { Journal, JOURNAL_FILE } from './journal.js';
-import { MANIFEST_PATH } from './manifest.js';
+import { LOCK_FILE, StagingLock } from './lock.js';
+import { RUN_FILE, TREE_DIR, type OutputPaths } from './output-dir.js';
 import type { RunState } from './run-state.js';
 
+/** Where a new generations directory is prepared, to appear beside --out in one rename (publish.ts). */
+export const NEW_GENERATIONS_DIR = 'generations.new';
+/** A symbolic link made and removed at start-up: the file system must hold one for --out. */
+const LINK_CHECK = 'link-check';
+
+/** What this tool writes in a staging directory; anything else there means the directory is not ours. */
+function isOurs(name: string): boolean {
+  return (
+    [RUN_FILE, JOURNAL_FILE, TREE_DIR, LOCK_FILE, NEW_GENERATIONS_DIR, LINK_CHECK].includes(name) ||
+    /^lock\.json\.(?:[0-9a-f]{32}\.tmp|stale-[0-9a-f]{32})$/.test(name)
+  );
+}
+
 /** The settings a staging directory was started with; a resumed crawl must use the same. */
-const RUN_FILE = 'run.json';
-
-export interface OutputPaths {
-  out: string;
-  /** Work directory of the run: the tree being built lives in `tree/` inside it. */
-  staging: string;
-  stagedTree: string;
-  journal: string;
-  previous: string;
+export interface RunSettings {
+  root: string;
+  links: string;
+  baseUrl: string | null;
+  collectionIndex: string;
 }
 
-export function outputPaths(out: string): OutputPaths {
-  const resolved = path.resolve(out);
-  const staging = `${resolved}.staging`;
-  return {
-    out: resolved,
-    staging,
-    stagedTree: path.join(staging, 'tree'),
-    journal: path.join(staging, JOURNAL_FILE),
-    previous: `${resolved}.previous`,
-  };
-}
+const SETTING_NAMES: Record<keyof RunSettings, string> = {
+  root: 'the root URL',
+  links: '--links',
+  baseUrl: '--base-url',
+  collectionIndex: '--collection-index',
+};
 
-/** Puts back a snapshot that a crash during an earlier publish left at `out.previous`. */
-export async function recoverInterruptedPublish(paths: OutputPaths): Promise<void> {
-  if (existsSync(paths.previous)) {
-    if (!existsSync(paths.out)) await rename(paths.previous, paths.out);
-    else await rm(paths.previous, { recursive: true, force: true });
-  }
+export interface OpenedStaging {
+  lock: StagingLock;
+  /** The directory holds a tree from an earlier run (work that only --resume or --fresh may take). */
+  leftover: boolean;
 }
 
 /**
- * Refuses an `--out` that holds something other than a snapshot: replacing a user's directory would lose data.
- * An empty directory, or one with only a `.gitkeep`, is fine.
+ * Makes or finds the staging directory and takes its lock. Refuses a staging path that is a symbolic link, a file,
+ * or a directory holding anything this tool does not write there: it is someone else's.
  */
-export async function assertReplaceable(paths: OutputPaths): Promise<void> {
-  let stats;
+export async function openStaging(paths: OutputPaths, clock: Clock): Promise<OpenedStaging> {
+  await mkdir(paths.staging).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  });
+  const stats = await lstat(paths.staging);
+  if (!stats.isDirectory()) {
+    throw new OutputDirError(
+      `${paths.staging} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}, which cv-snapshot ` +
+        `did not make; it builds each snapshot of ${paths.out} there. Move it away, or choose another --out.`,
+    );
+  }
+  const foreign = (await readdir(paths.staging)).filter((name) => !isOurs(name));
+  if (foreign.length > 0) {
+    throw new OutputDirError(
+      `${paths.staging} holds files cv-snapshot does not write (${foreign.slice(0, 3).join(', ')}), so it is not a ` +
+        `staging directory of this tool and will not be used or removed. Move it away, or choose another --out.`,
+    );
+  }
+  const lock = await StagingLock.acquire(paths.staging, paths.out, clock);
+  return { lock, leftover: existsSync(paths.stagedTree) };
+}
+
+/** Checks that a symbolic link can be made beside --out: publishing makes one. */
+export async function assertLinksWork(paths: OutputPaths): Promise<void> {
+  const probe = path.join(paths.staging, LINK_CHECK);
+  await unlink(probe).catch(() => undefined);
   try {
-    stats = await lstat(paths.out);
+    await symlink(TREE_DIR, probe);
+  } catch (error) {
+    throw new OutputDirError(
+      `The file system of ${paths.parent} cannot hold a symbolic link (${(error as NodeJS.ErrnoException).code}), ` +
+        'and --out is published as one. Choose an --out on another file system.',
+    );
+  }
+  await unlink(probe);
+}
+
+/** Removes what a run wrote in the staging directory, except its lock. */
+async function clearStaging(paths: OutputPaths): Promise<void> {
+  for (const name of await readdir(paths.staging)) {
+    if (name !== LOCK_FILE && isOurs(name)) await rm(path.join(paths.staging, name), { recursive: true, force: true });
+  }
+}
+
+/** Removes the staging directory, if it is still this run's: its contents, then its lock, then the directory. */
+export async function removeStaging(paths: OutputPaths, lock: StagingLock): Promise<void> {
+  try {
+    await lock.assertHeld(paths.staging);
   } catch {
     return;
   }
-  if (!stats.isDirectory()) {
-    throw new OutputDirError(`${paths.out} exists and is not a directory; choose another --out.`);
-  }
-  const entries = (await readdir(paths.out)).filter((name) => name !== '.gitkeep');
-  if (entries.length === 0) return;
-  if (!existsSync(path.join(paths.out, MANIFEST_PATH))) {
+  await clearStaging(paths);
+  await lock.release();
+  // Another crawl may have taken the empty directory meanwhile: then it is not empty, and stays.
+  await rmdir(paths.staging).catch(() => undefined);
+}
+
+function describe(value: string | null): string {
+  return value === null ? '(none)' : value;
+}
+
+/** The settings of the crawl kept in staging, and the sentence naming those that differ from `settings`. */
+async function differences(paths: OutputPaths, settings: RunSettings): Promise<string[]> {
+  let earlier: Partial<Record<keyof RunSettings, unknown>>;
+  try {
+    earlier = JSON.parse(await readFile(path.join(paths.staging, RUN_FILE), 'utf8')) as typeof earlier;
+  } catch {
     throw new OutputDirError(
-      `${paths.out} is not empty and holds no cv-snapshot snapshot (no ${MANIFEST_PATH}), so it will not be ` +
-        'replaced; choose an empty or new directory for --out.',
+      `The crawl kept in ${paths.staging} cannot be resumed: its ${RUN_FILE} is missing or damaged. ` +
+        'Start over with --fresh.',
     );
   }
-}
-
-/**
- * Refuses a staging tree that holds a symbolic link: a resumed crawl writes into it, and a planted link would
- * lead writes outside the output directory.
- */
-export async function assertNoSymlinks(dir: string): Promise<void> {
-  if (!existsSync(dir)) return;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isSymbolicLink()) {
-      throw new OutputDirError(
-        `${path.join(entry.parentPath, entry.name)} is a symbolic link inside the staging directory; it will not be ` +
-          'written through. Remove it, or start over with --fresh.',
-      );
-    }
+  const differ: string[] = [];
+  for (const key of Object.keys(SETTING_NAMES) as Array<keyof RunSettings>) {
+    const was = earlier[key];
+    if (was === settings[key]) continue;
+    const before = typeof was === 'string' || was === null ? describe(was) : JSON.stringify(was) ?? '(none)';
+    differ.push(`${SETTING_NAMES[key]} was ${before} and is now ${describe(settings[key])}`);
   }
+  return differ;
 }
 
 /**
- * Prepares the staging directory: a new one (never over a leftover: that asks for --resume or --fresh), or, with
- * `resume`, the one an earlier run left, checked to have been started with the same `settings`.
+ * Readies the staging directory, with its lock held: a new crawl (never over a leftover tree: that asks for
+ * --resume or --fresh), a fresh start (the leftover removed), or, with `resume`, the leftover checked to have been
+ * started with the same `settings`.
  */
 export async function prepareStaging(
   paths: OutputPaths,
+  opened: OpenedStaging,
   mode: { fresh: boolean; resume: boolean },
-  settings: object,
+  settings: RunSettings,
 ): Promise<void> {
-  if (mode.fresh && mode.resume) throw new UsageError('--fresh and --resume contradict each other; give one.');
-  if (mode.fresh) await rm(paths.staging, { recursive: true, force: true });
   if (mode.resume) {
-    let earlier: string;
-    try {
-      earlier = await readFile(path.join(paths.staging, RUN_FILE), 'utf8');
-    } catch {
+    if (!opened.leftover) {
       throw new OutputDirError(`There is no interrupted crawl to resume at ${paths.staging}; run without --resume.`);
     }
-    if (earlier !== JSON.stringify(settings)) {
+    const differ = await differences(paths, settings);
+    if (differ.length > 0) {
       throw new OutputDirError(
-        `The crawl in ${paths.staging} was started with other settings (${earlier}); ` +
-          'resume it with the same root URL, --links, --base-url and --collection-index, or start over with --fresh.',
+        `The crawl kept in ${paths.staging} was started with other settings: ${differ.join('; ')}. Resume it with ` +
+          'the settings it was started with, or start over with these settings with --fresh (its work is discarded).',
       );
     }
-    await assertNoSymlinks(paths.stagedTree);
+    assertPlainTree(paths.stagedTree);
     return;
   }
-  try {
-    await mkdir(paths.staging);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  if (opened.leftover && !mode.fresh) {
     throw new OutputDirError(
       `An earlier crawl into ${paths.out} did not finish; its work is in ${paths.staging}. ` +
         'Run again with --resume to continue it, or with --fresh to discard it and start over.',
     );
   }
+  await clearStaging(paths);
   await writeFile(path.join(paths.staging, RUN_FILE), JSON.stringify(settings));
+}
+
+/**
+ * Refuses a staging tree that holds anything but directories and regular files: a resumed crawl writes into it
+ * and reads its files back, and a planted symbolic link would lead writes outside, a named pipe would block.
+ */
+export function assertPlainTree(dir: string): void {
+  if (!existsSync(dir)) return;
+  // Synchronous: a tree holds hundreds of thousands of entries, and nothing else runs while it is checked.
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) assertPlainTree(file);
+    else if (!entry.isFile()) {
+      throw new OutputDirError(
+        `${file} is ${entry.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'} inside the staging ` +
+          'directory; it will not be written through or read. Remove it, or start over with --fresh.',
+      );
+    }
+  }
 }
 
 async function hashFile(file: string): Promise<string | null> {
@@ -148,19 +210,4 @@ export async function replayJournal(paths: OutputPaths, state: RunState): Promis
     }
     state.apply(entry);
   }
-}
-
-/** Moves the staged tree into place and removes the staging directory. */
-export async function publish(paths: OutputPaths): Promise<void> {
-  await rm(paths.previous, { recursive: true, force: true });
-  const hadPrevious = existsSync(paths.out);
-  if (hadPrevious) await rename(paths.out, paths.previous);
-  try {
-    await rename(paths.stagedTree, paths.out);
-  } catch (error) {
-    if (hadPrevious) await rename(paths.previous, paths.out);
-    throw new OutputDirError(`The snapshot could not be moved into ${paths.out}: ${(error as Error).message}.`);
-  }
-  await rm(paths.previous, { recursive: true, force: true });
-  await rm(paths.staging, { recursive: true, force: true });
 }

@@ -158,7 +158,7 @@ describe('the archive, with standard tools and verify', () => {
 
   it('fails verify, naming the file, when a document is changed and the snapshot repacked without new SHA256SUMS', async () => {
     const tampered = path.join(dir, 'tampered');
-    await cp(first, tampered, { recursive: true });
+    await cp(first, tampered, { recursive: true, dereference: true }); // first is a symbolic link to the snapshot
     const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as { source: { root: string } };
     const file = new Layout(manifest.source.root).collectionIndex('licenses').file;
     const target = path.join(tampered, ...file.split('/'));

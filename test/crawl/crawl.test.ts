@@ -122,7 +122,7 @@ describe('crawl of the sample API (many small pages)', () => {
     const copy = async () => {
       const dir = path.join(await tempDir(), 'copy');
       const { cp } = await import('node:fs/promises');
-      await cp(out, dir, { recursive: true });
+      await cp(out, dir, { recursive: true, dereference: true }); // --out is a symbolic link to the snapshot
       return dir;
     };
     const record = 'sms/cv/api/v1/units/page/2/index.html';

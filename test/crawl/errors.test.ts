@@ -2,17 +2,28 @@
  * Bad input gets a clear error that names the URL and what to try, a non-zero exit, and the previous contents of
  * --out untouched.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
-import { CrawlStoppedError, FetchError, NotJsonError, NotRootIndexError, OutputDirError, StrictValidationError, UsageError } from '../../src/errors.js';
+import {
+  CrawlStoppedError,
+  FetchError,
+  InterruptedError,
+  NotJsonError,
+  NotRootIndexError,
+  OutputDirError,
+  StrictValidationError,
+  UsageError,
+} from '../../src/errors.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { existsSync } from 'node:fs';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { runCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { startTinySource } from '../snapshot/tiny-source.js';
 
 let servers: TestServer[] = [];
 afterEach(async () => {
@@ -102,21 +113,22 @@ describe('a failure in the middle of a crawl', () => {
   });
 });
 
-describe('--strict and broken documents', () => {
-  const brokenSource = () =>
-    serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
-      if (req.url === '/api/licenses/') {
-        return sendJson(res, 200, {
-          links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
-          data: [{ type: 'License', id: '1', attributes: { term: 'CC-BY', status: 42 }, relationships: {}, links: { self: `${base}licenses/1/` } }],
-          meta: { pagination: { page: 1, pages: 1, count: 1 } },
-        });
-      }
-      sendJson(res, 404, { errors: [{ status: '404' }] });
-    });
+/** A source whose one license breaks the schema (status 42): a validation error, nothing else wrong. */
+const brokenSource = () =>
+  serve((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
+    if (req.url === '/api/licenses/') {
+      return sendJson(res, 200, {
+        links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
+        data: [{ type: 'License', id: '1', attributes: { term: 'CC-BY', status: 42 }, relationships: {}, links: { self: `${base}licenses/1/` } }],
+        meta: { pagination: { page: 1, pages: 1, count: 1 } },
+      });
+    }
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
 
+describe('--strict and broken documents', () => {
   it('still writes the faithful mirror without --strict, with the findings in the report', async () => {
     const server = await brokenSource();
     const out = path.join(await tempDir(), 'out');
@@ -151,16 +163,152 @@ describe('--out safety', () => {
     }
   });
 
-  it('asks for --fresh over a leftover staging directory', async () => {
+  it('asks for --fresh over a leftover staging directory, and reuses an empty one', async () => {
     const api = await startSampleApi({ records: 1 });
     try {
       const out = path.join(await tempDir(), 'out');
-      await mkdir(`${out}.staging`);
+      await mkdir(path.join(`${out}.staging`, 'tree'), { recursive: true });
+      await writeFile(path.join(`${out}.staging`, 'tree', 'kept'), 'work of an earlier run');
       await expect(createSnapshot({ rootUrl: api.rootUrl, out })).rejects.toThrow(/--fresh/);
+      expect(await readFile(path.join(`${out}.staging`, 'tree', 'kept'), 'utf8')).toBe('work of an earlier run');
       await createSnapshot({ rootUrl: api.rootUrl, out, fresh: true });
       expect(existsSync(`${out}.staging`)).toBe(false);
+
+      // A staging directory without a tree holds no work (a kill came before the first document): no question asked.
+      const empty = path.join(await tempDir(), 'out');
+      await mkdir(`${empty}.staging`);
+      await createSnapshot({ rootUrl: api.rootUrl, out: empty });
+      expect(existsSync(`${empty}.staging`)).toBe(false);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('SOURCE_DATE_EPOCH', () => {
+  it('is checked before anything is fetched: out of range or not a number exits 2 with a sentence', async () => {
+    const source = await serve((req, res) => {
+      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
+    });
+    const out = path.join(await tempDir(), 'out');
+    const env = { SOURCE_DATE_EPOCH: '9999999999' };
+    const result = await runCli(['crawl', `${source.url}/api/`, '--out', out, '--quiet'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /SOURCE_DATE_EPOCH=9999999999 is too late: it must be a whole number of seconds since 1970 from 0 to 8589934591/,
+    );
+    for (const value of ['99999999999999999999999', '-1', '1.5', 'yesterday']) {
+      expect(() => createClock({ SOURCE_DATE_EPOCH: value }), value).toThrow(UsageError);
+      expect(() => createClock({ SOURCE_DATE_EPOCH: value }), value).toThrow(/from 0 to 8589934591/);
+    }
+    expect(source.requests).toEqual([]);
+    expect(existsSync(`${out}.staging`)).toBe(false);
+  });
+
+  it('accepts the latest time an archive can hold, and pack then records it', async () => {
+    const source = await serve((req, res) => {
+      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
+    });
+    const out = path.join(await tempDir(), 'out');
+    const env = { SOURCE_DATE_EPOCH: '8589934591' };
+    // The collection answers 404: a finding, and a snapshot all the same.
+    expect((await runCli(['crawl', `${source.url}/api/`, '--out', out, '--quiet'], { env })).code).toBe(0);
+    const manifestText = await readFile(path.join(out, '_cv-snapshot', 'manifest.json'), 'utf8');
+    const manifest = JSON.parse(manifestText) as { createdAt: string };
+    expect(manifest.createdAt).toBe(new Date(8589934591 * 1000).toISOString());
+    const packed = await runCli(['pack', out, '--output', path.join(path.dirname(out), 'out.tar.gz')]);
+    expect(packed.stderr).toBe('');
+    expect(packed.code).toBe(0);
+  });
+});
+
+describe('messages that say what to do next', () => {
+  it('--strict names the command that publishes the kept snapshot, which then fetches nothing again', async () => {
+    const server = await brokenSource();
+    const out = path.join(await tempDir(), 'out');
+    const strict = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--quiet', '--strict']);
+    expect(strict.code).toBe(3);
+    expect(strict.stderr).toContain(`The finished snapshot is kept in ${out}.staging`);
+    expect(strict.stderr).toContain('run the same command without --strict and with --resume');
+    const fetched = server.requests.length;
+
+    const again = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--quiet', '--resume']);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(server.requests.length).toBe(fetched);
+    expect(existsSync(path.join(out, 'api', 'licenses', 'page', '1', 'index.html'))).toBe(true);
+  });
+
+  it('--resume with other settings names each option that differs and both values', async () => {
+    const server = await serve((req, res) => {
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
+      sendJson(res, 500, { errors: [{ status: '500' }] });
+    });
+    const out = path.join(await tempDir(), 'out');
+    await expect(crawlOnce(`${server.url}/api/`, out, { retries: 0 })).rejects.toBeInstanceOf(CrawlStoppedError);
+    const error = await crawlOnce(`${server.url}/api/`, out, {
+      resume: true,
+      links: 'absolute',
+      baseUrl: 'https://cv.example.org/',
+      collectionIndex: 'first-page',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutputDirError);
+    const message = (error as Error).message;
+    expect(message).toContain('--links was relative and is now absolute');
+    expect(message).toContain('--base-url was (none) and is now https://cv.example.org/');
+    expect(message).toContain('--collection-index was complete and is now first-page');
+    expect(message).not.toContain('the root URL');
+    expect(message).not.toContain('{');
+  });
+
+  it('an interruption mentions the previous snapshot only when there is one', async () => {
+    const source = await startTinySource();
+    servers.push(source);
+    const interrupted = async (out: string) => {
+      const controller = new AbortController();
+      const arrived = source.hold();
+      const crawl = createSnapshot({ rootUrl: source.root, out, signal: controller.signal }).catch((e: unknown) => e);
+      await arrived;
+      controller.abort('SIGINT');
+      source.release();
+      return (await crawl) as Error;
+    };
+    const first = path.join(await tempDir(), 'first');
+    const none = await interrupted(first);
+    expect(none).toBeInstanceOf(InterruptedError);
+    expect(none.message).toMatch(
+      /^Interrupted by SIGINT; nothing was published\. The 2 documents fetched so far are kept/,
+    );
+    expect(none.message).not.toContain('untouched');
+
+    await createSnapshot({ rootUrl: source.root, out: first, fresh: true });
+    const some = await interrupted(first);
+    expect(some.message).toContain(`nothing was published and the snapshot at ${first} is untouched.`);
+  });
+
+  it('a root URL without a scheme gets a hint to add http://', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const schemeless = ['127.0.0.1:4100/sms/cv/api/v1/', 'localhost:4100/sms/cv/api/v1/', 'sms-cv.helmholtz.cloud/cv/'];
+    for (const url of schemeless) {
+      const error = await createSnapshot({ rootUrl: url, out }).catch((e: unknown) => e);
+      expect(error, url).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toContain(`has no scheme: add http:// or https://, as in http://${url}`);
+    }
+  });
+
+  it('a root URL with credentials is refused without repeating the password', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const result = await runCli(['crawl', 'http://admin:s3cr3t-pw@127.0.0.1:4100/api/', '--out', out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain('s3cr3t-pw');
+    expect(result.stderr).toContain('http://***@127.0.0.1:4100/api/ holds a user name or password');
+    expect(result.stderr).toContain('--header');
+    const others = ['ftp://admin:s3cr3t-pw@127.0.0.1/api/', 'admin:s3cr3t-pw@127.0.0.1:4100/api/', 'http://admin:s3cr3t-pw@[::1/'];
+    for (const url of others) {
+      const error = await createSnapshot({ rootUrl: url, out }).catch((e: unknown) => e);
+      expect(error, url).toBeInstanceOf(UsageError);
+      expect((error as Error).message, url).not.toContain('s3cr3t-pw');
+      expect((error as Error).message, url).toContain('***@');
     }
   });
 });

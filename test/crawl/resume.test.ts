@@ -116,7 +116,7 @@ describe('interruption and --resume', () => {
     await interrupt(crawlArgs(out), 'SIGINT', 50);
     const other = await runCli(crawlArgs(out, ['--resume', '--links', 'original']));
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain('was started with other settings');
+    expect(other.stderr).toContain('was started with other settings: --links was relative and is now original.');
     const nothing = await runCli(crawlArgs(path.join(dir, 'never'), ['--resume']));
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('There is no interrupted crawl to resume');

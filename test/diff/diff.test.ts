@@ -216,7 +216,7 @@ describe('diff between release 0 and the next release', () => {
 
   it('reports a collection only one snapshot has as added or removed, with its records', async () => {
     const fewer = path.join(dir, 'without-communities');
-    await cp(old, fewer, { recursive: true });
+    await cp(old, fewer, { recursive: true, dereference: true }); // old is a symbolic link to the snapshot
     const manifestFile = path.join(fewer, ...MANIFEST_PATH.split('/'));
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { collections: Record<string, unknown> };
     delete manifest.collections.communities;
