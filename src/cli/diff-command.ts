@@ -1,21 +1,29 @@
 import { diffSnapshots, formatDiffJson, formatDiffMarkdown } from '../diff/index.js';
 import { ExitCode } from '../errors.js';
-import type { CommandDef } from './command.js';
+import { defineCommand } from './command.js';
+import { choice, flag } from './options.js';
 
 /** `--exit-code`: the snapshots differ (as `git diff --exit-code`). */
 export const DIFFERENCES_EXIT_CODE = 1;
 
-export const diffCommand: CommandDef = {
+export const diffCommand = defineCommand({
   name: 'diff',
-  summary: 'Show what changed between two snapshots (directories or archives), record by record: as release notes or JSON.',
+  summary:
+    'Show what changed between two snapshots (directories or archives), record by record: as release notes or JSON.',
   args: [
     { name: 'old', description: 'the earlier snapshot: a directory that crawl wrote, or an archive that pack wrote' },
     { name: 'new', description: 'the later snapshot, likewise' },
   ],
-  options: [
-    { name: 'format', type: 'string', choices: ['md', 'json'], default: 'md', description: 'Markdown release notes, or JSON for scripts (documented in the README).' },
-    { name: 'exit-code', type: 'boolean', description: 'Exit 1 when the snapshots differ, 0 when they do not (as git diff --exit-code).' },
-  ],
+  options: {
+    format: choice('format', ['md', 'json'], {
+      default: 'md',
+      description: 'Markdown release notes, or JSON for scripts (documented in the README).',
+    }),
+    exitCode: flag('exit-code', {
+      description:
+        'Exit 1 when the snapshots differ, 0 when they do not (as git diff --exit-code).',
+    }),
+  },
   details: `
 Records are matched by type and id, in every collection of either snapshot. For each collection: records added
 and removed, records changed (each attribute with its old and new value, each relationship whose targets
@@ -30,6 +38,6 @@ stdout: "if out=$(cv-snapshot diff --exit-code a b); then same; elif [ -n "$out"
   async run(args, options, io) {
     const diff = await diffSnapshots(args[0]!, args[1]!);
     io.stdout.write(options.format === 'json' ? formatDiffJson(diff) : formatDiffMarkdown(diff));
-    return options['exit-code'] === true && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;
+    return options.exitCode && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;
   },
-};
+});

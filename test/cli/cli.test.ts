@@ -1,4 +1,4 @@
-/** The command line contract (DESIGN.md §3): help that is true, exit codes, and the demo that `npm start` runs. */
+/** The command line contract (README "CLI reference"): true help, exit codes, and the demo that `npm start` runs. */
 import { once } from 'node:events';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,18 +9,23 @@ import { getJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('cv-snapshot CLI', () => {
-  it('lists the commands and exits 2 without one', async () => {
+  it('lists the commands on stderr and exits 2 without one, with nothing on stdout', async () => {
     const result = await runCli([]);
     expect(result.code).toBe(2);
-    for (const command of COMMANDS) expect(result.stdout).toContain(command.name);
+    expect(result.stdout).toBe('');
+    for (const command of COMMANDS) expect(result.stderr).toContain(command.name);
   });
 
-  it.each(COMMANDS.map((c) => c.name))('%s --help documents every option it accepts', async (name) => {
-    const result = await runCli([name, '--help']);
-    expect(result.code).toBe(0);
-    const command = COMMANDS.find((c) => c.name === name)!;
-    for (const option of command.options) expect(result.stdout).toContain(`--${option.name}`);
-    expect(result.stdout).toContain(`Usage: cv-snapshot ${name}`);
+  it.each(COMMANDS.map((c) => c.name))('%s --help and -h document every option it accepts', async (name) => {
+    const [long, short] = await Promise.all([runCli([name, '--help']), runCli([name, '-h'])]);
+    for (const result of [long, short]) {
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(new RegExp(`^Usage: cv-snapshot ${name}[ \\n]`));
+      const command = COMMANDS.find((c) => c.name === name)!;
+      for (const option of Object.values(command.options)) expect(result.stdout).toContain(`--${option.flag}`);
+    }
+    expect(short.stdout).toBe(long.stdout);
   });
 
   it('refuses an unknown option or a bad value with exit 2 and a sentence', async () => {
@@ -29,7 +34,7 @@ describe('cv-snapshot CLI', () => {
     expect(unknown.stderr).toMatch(/concurency/);
     const bad = await runCli(['crawl', 'http://127.0.0.1:1/', '--concurrency', 'many']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--concurrency takes a number, not "many"');
+    expect(bad.stderr).toContain('--concurrency takes a whole number between 1 and 256, not "many"');
     const choice = await runCli(['crawl', 'http://127.0.0.1:1/', '--links', 'weird']);
     expect(choice.stderr).toContain('--links takes one of relative, absolute, original');
     const missing = await runCli(['crawl']);
