@@ -26,8 +26,9 @@ export const serveCommand = defineCommand({
     quiet: flag('quiet', { description: 'No request log.' }),
   },
   details: `
-The first line on stdout is the API root URL on this server; then one line per request unless --quiet.
-Read-only: GET, HEAD and OPTIONS; other methods get 405. Stop it with Ctrl-C.
+The only line on stdout is the API root URL on this server, for scripts to read; the request log (one line per
+request, unless --quiet) goes to stderr. Read-only: GET, HEAD and OPTIONS; other methods get 405. Stop it with
+Ctrl-C.
 
 Example:
   cv-snapshot serve cv-mirror --port 8080
@@ -38,7 +39,7 @@ Example:
       port,
       host,
       cors,
-      ...(quiet ? {} : { log: (line: string) => io.stdout.write(`${line}\n`) }),
+      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${line}\n`) }),
     });
     io.stdout.write(`${server.url}\n`);
     if (!io.signal.aborted) await once(io.signal, 'abort');
