@@ -21,6 +21,14 @@ export interface Io {
   signal: AbortSignal;
 }
 
+/** How a command's failure is reported, where it differs from a sentence on stderr with the error's exit code. */
+export interface FailureReport {
+  /** The exit code of every failure but an interruption (`diff --exit-code`: 2, as diff(1) says "trouble"). */
+  exitCode?: number;
+  /** Also print `{"error": {"message", "exitCode"}}` on stdout (commands run with `--json`). */
+  json?: boolean;
+}
+
 export interface CommandDef<O extends OptionDefs> {
   name: string;
   summary: string;
@@ -28,12 +36,14 @@ export interface CommandDef<O extends OptionDefs> {
   options: O;
   /** Extra paragraphs for --help (examples, exit codes). */
   details?: string;
+  failure?: (options: OptionValues<O>) => FailureReport;
   run(args: string[], options: OptionValues<O>, io: Io): Promise<number>;
 }
 
 /** A command parsed from its command line, ready to run. */
 export interface PreparedRun {
   run(io: Io): Promise<number>;
+  failure: FailureReport;
 }
 
 /** A command with its option types hidden, so that commands of every shape fit in one list. */
@@ -53,7 +63,10 @@ export function defineCommand<O extends OptionDefs>(def: CommandDef<O>): Command
     prepare(argv, program) {
       const parsed = parseCommandLine(def, argv, program);
       if (parsed === 'help') return 'help';
-      return { run: (io) => def.run(parsed.args, parsed.options, io) };
+      return {
+        run: (io) => def.run(parsed.args, parsed.options, io),
+        failure: def.failure?.(parsed.options) ?? {},
+      };
     },
   };
 }

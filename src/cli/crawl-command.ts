@@ -95,7 +95,9 @@ export const CRAWL_OPTIONS = {
 /** How a crawl reports: the progress line on stderr, the closing summary on stdout. */
 export const REPORT_OPTIONS = {
   quiet: flag('quiet', { description: 'No progress line.' }),
-  json: flag('json', { description: 'Print the closing summary as JSON.' }),
+  json: flag('json', {
+    description: 'Print the closing summary as JSON (on failure: {"error": {"message", "exitCode"}}).',
+  }),
 };
 
 type CrawlValues = Partial<OptionValues<typeof CRAWL_OPTIONS>> & OptionValues<typeof REPORT_OPTIONS> & { out: string };
@@ -124,5 +126,6 @@ Example:
 Exit codes: 0 published; 1 the crawl failed (the message names the URL), nothing published;
 2 bad command line; 3 validation errors with --strict, nothing published; 130/143 interrupted.
 The previous contents of --out are left untouched unless a complete snapshot replaces them.`,
+  failure: (options) => ({ json: options.json }),
   run: (args, options, io) => runCrawl(args[0]!, options, io),
 });

@@ -24,6 +24,7 @@ export const demoCommand = defineCommand({
 The sample API listens on a free port of 127.0.0.1; every other crawl option has its default.
 
 Exit codes: 0 the snapshot is published and sound; 1 the crawl failed; 2 bad command line; 3 verify found problems.`,
+  failure: ({ json }) => ({ json }),
   async run(_args, { out, concurrency, links, baseUrl, quiet, json, ...data }, io) {
     const api = await startSampleApi(sampleData(data));
     try {

@@ -3,7 +3,7 @@
  * failure to a sentence on stderr and an exit code (the only place that does).
  */
 import { crawlCommand } from './crawl-command.js';
-import { formatHelp, type Command, type Io } from './command.js';
+import { formatHelp, type Command, type FailureReport, type Io } from './command.js';
 import { demoCommand } from './demo-command.js';
 import { diffCommand } from './diff-command.js';
 import { packCommand } from './pack-command.js';
@@ -39,16 +39,19 @@ function overview(): string {
   ].join('\n');
 }
 
-/** The sentence and exit code of a failure. */
-function failureOf(error: unknown, signal: AbortSignal): { message: string; exitCode: number } {
-  if (error instanceof CvSnapshotError) return { message: error.message, exitCode: error.exitCode };
+/** The sentence and exit code of a failure; an interruption keeps its own code whatever the command asks. */
+function failureOf(error: unknown, signal: AbortSignal, report: FailureReport): { message: string; exitCode: number } {
+  if (error instanceof CvSnapshotError) {
+    const interrupted = error.exitCode === ExitCode.sigint || error.exitCode === ExitCode.sigterm;
+    return { message: error.message, exitCode: interrupted ? error.exitCode : (report.exitCode ?? error.exitCode) };
+  }
   if (signal.aborted) {
     const signalName = String(signal.reason ?? 'SIGINT');
     const exitCode = signalName === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
     return { message: `interrupted by ${signalName}.`, exitCode };
   }
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  return { message: `unexpected failure: ${stack}\nPlease report this.`, exitCode: ExitCode.failed };
+  return { message: `unexpected failure: ${stack}\nPlease report this.`, exitCode: report.exitCode ?? ExitCode.failed };
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -81,7 +84,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     prepared = command.prepare(rest, program);
   } catch (error) {
-    const { message, exitCode } = failureOf(error, io.signal);
+    const { message, exitCode } = failureOf(error, io.signal, {});
     io.stderr.write(`${PROGRAM} ${name}: ${message}\n`);
     return exitCode;
   }
@@ -92,8 +95,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     return await prepared.run(io);
   } catch (error) {
-    const { message, exitCode } = failureOf(error, io.signal);
+    const { message, exitCode } = failureOf(error, io.signal, prepared.failure);
     io.stderr.write(`${PROGRAM} ${name}: ${message}\n`);
+    if (prepared.failure.json) {
+      const firstLine = message.split('\n')[0];
+      io.stdout.write(`${JSON.stringify({ error: { message: firstLine, exitCode } }, null, 2)}\n`);
+    }
     return exitCode;
   }
 }

@@ -1,13 +1,31 @@
 import { ExitCode } from '../errors.js';
 import { withSnapshotDir } from '../archive/index.js';
 import { REPORT_PATH } from '../snapshot/manifest.js';
-import { verifySnapshot } from '../snapshot/verify.js';
+import { verifySnapshot, type VerifyResult } from '../snapshot/verify.js';
 import { defineCommand } from './command.js';
 import { flag } from './options.js';
 
 const SHOWN_PROBLEMS = 50;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `verify --json`: the outcome and its figures, every problem included (the README documents the fields). */
+function verifyJson(snapshot: string, result: VerifyResult, exitCode: number): string {
+  const { manifest } = result;
+  const status = exitCode === ExitCode.ok ? 'sound' : exitCode === ExitCode.partial ? 'partial' : 'problems';
+  const summary = {
+    snapshot,
+    status,
+    exitCode,
+    files: result.files,
+    documents: result.documents,
+    links: result.links,
+    recordedErrors: result.recordedErrors,
+    problems: result.problems,
+    missing: manifest.missing,
+  };
+  return `${JSON.stringify(summary, null, 2)}\n`;
+}
 
 export const verifyCommand = defineCommand({
   name: 'verify',
@@ -23,11 +41,17 @@ export const verifyCommand = defineCommand({
   ],
   options: {
     quiet: flag('quiet', { description: 'Print nothing when the snapshot is sound.' }),
+    json: flag('json', {
+      description:
+        'Print the outcome as JSON on stdout: status, figures, every problem (on failure: {"error": {"message", ' +
+        '"exitCode"}}).',
+    }),
   },
   details: `
 Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with
 --allow-partial and documents are missing); 1 not a snapshot; 2 bad command line.`,
-  async run(args, { quiet }, io) {
+  failure: ({ json }) => ({ json }),
+  async run(args, { quiet, json }, io) {
     const snapshot = args[0]!;
     const result = await withSnapshotDir(snapshot, (dir) => verifySnapshot(dir));
     const { missing } = result.manifest;
@@ -49,7 +73,9 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
       }
       io.stderr.write(`${snapshot} failed verification with ${plural(result.problems.length, 'problem')}.\n`);
     }
-    if (exitCode === ExitCode.ok && !quiet) {
+    if (json) {
+      io.stdout.write(verifyJson(snapshot, result, exitCode));
+    } else if (exitCode === ExitCode.ok && !quiet) {
       const recorded =
         result.recordedErrors > 0
           ? `every document validates, except the ${plural(result.recordedErrors, 'source error')} the crawl ` +

@@ -1,5 +1,6 @@
 /**
- * Command-line conventions (README "CLI reference"): help wins, usage errors on stderr, results alone on stdout.
+ * Command-line conventions (README "CLI reference"): help wins, usage errors on stderr, results alone on stdout,
+ * --json for scripts also on failure, and diff's "trouble" code.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -115,5 +116,89 @@ describe('results on stdout, everything else on stderr', () => {
     }
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^GET \/sms\/cv\/api\/v1\/units\/ 200 \d+B /m);
+  });
+});
+
+describe('--json', () => {
+  it('verify --json prints the outcome of a sound snapshot, and --quiet prints nothing', async () => {
+    const [json, quiet] = await Promise.all([
+      runCli(['verify', snapshot, '--json']),
+      runCli(['verify', snapshot, '--quiet']),
+    ]);
+    expect(json.code).toBe(0);
+    const sums = (await readFile(path.join(snapshot, '_cv-snapshot', 'SHA256SUMS'), 'utf8')).trim().split('\n');
+    const outcome = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(outcome).toMatchObject({ snapshot, status: 'sound', exitCode: 0, files: sums.length });
+    expect(outcome).toMatchObject({ problems: [], missing: [] });
+    expect(outcome).toMatchObject({ documents: expect.any(Number), links: expect.any(Number), recordedErrors: 0 });
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('');
+  });
+
+  it('verify --json lists the problems of a damaged snapshot (exit 3), and the error of a missing one', async () => {
+    const damaged = path.join(await tempDir(), 'damaged');
+    await cp(snapshot, damaged, { recursive: true });
+    await writeFile(path.join(damaged, 'sms', 'cv', 'api', 'v1', 'index.html'), '{"changed": true}\n');
+    const [bad, missing] = await Promise.all([
+      runCli(['verify', damaged, '--json']),
+      runCli(['verify', path.join(damaged, 'nowhere'), '--json']),
+    ]);
+    expect(bad.code).toBe(3);
+    const outcome = JSON.parse(bad.stdout) as { status: string; exitCode: number; problems: string[] };
+    expect(outcome.status).toBe('problems');
+    expect(outcome.exitCode).toBe(3);
+    expect(outcome.problems.some((p) => p.includes('sms/cv/api/v1/index.html'))).toBe(true);
+    expect(missing.code).toBe(1);
+    const error = JSON.parse(missing.stdout) as { error: { message: string; exitCode: number } };
+    expect(error.error.exitCode).toBe(1);
+    expect(error.error.message).toContain('nowhere');
+    expect(missing.stderr).toBe(`cv-snapshot verify: ${error.error.message}\n`);
+  });
+
+  it('pack --json describes the archive it wrote, or the error', async () => {
+    const output = path.join(await tempDir(), 'release.tar.gz');
+    const [packed, failed] = await Promise.all([
+      runCli(['pack', snapshot, '--output', output, '--json']),
+      runCli(['pack', path.join(suite.dir, 'nowhere'), '--json']),
+    ]);
+    expect(packed.code).toBe(0);
+    const bytes = await readFile(output);
+    expect(JSON.parse(packed.stdout)).toEqual({
+      archive: output,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      bytes: (await stat(output)).size,
+      checksumFile: `${output}.sha256`,
+    });
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toEqual({ error: { message: expect.stringContaining('nowhere'), exitCode: 1 } });
+  });
+
+  it('crawl --json prints the error as JSON when the crawl fails', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const closed = 'http://127.0.0.1:9/sms/cv/api/v1/';
+    const result = await runCli(['crawl', closed, '--out', out, '--retries', '0', '--quiet', '--json']);
+    expect(result.code).toBe(1);
+    const { error } = JSON.parse(result.stdout) as { error: { message: string; exitCode: number } };
+    expect(error.exitCode).toBe(1);
+    expect(error.message).toContain(`${closed} could not be fetched`);
+  });
+});
+
+describe('diff --exit-code', () => {
+  it('exits 0 when the same, and 2 (not 1, which means "differ") when it cannot compare', async () => {
+    const nowhere = path.join(suite.dir, 'nowhere');
+    const [same, trouble, plain, usage] = await Promise.all([
+      runCli(['diff', snapshot, snapshot, '--exit-code']),
+      runCli(['diff', nowhere, snapshot, '--exit-code']),
+      runCli(['diff', nowhere, snapshot]),
+      runCli(['diff', snapshot, '--exit-code']),
+    ]);
+    expect(same.code).toBe(0);
+    expect(trouble.code).toBe(2);
+    expect(trouble.stdout).toBe('');
+    expect(trouble.stderr).toMatch(/^cv-snapshot diff: .*nowhere/);
+    // Without --exit-code a failure is 1, as for every other command.
+    expect(plain.code).toBe(1);
+    expect(usage.code).toBe(2);
   });
 });
