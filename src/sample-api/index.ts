@@ -3,6 +3,7 @@ export {
   startSampleApi,
   DEFAULT_ROOT_PATH,
   SAMPLE_API_DEFAULTS,
+  SampleApiError,
   type SampleApi,
   type SampleApiOptions,
   type RequestLogEntry,

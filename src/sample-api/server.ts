@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CvSnapshotError } from '../errors.js';
 import { ApiError } from './api-error.js';
 import { listDocumentUrls } from './document-urls.js';
 import { answer, errorReply, type EndpointContext } from './endpoints.js';
@@ -82,6 +83,9 @@ export const SAMPLE_API_DEFAULTS: Readonly<
   seed: 1,
   release: 0,
 };
+
+/** The sample API cannot start: its port is taken, or its address is not this machine's. */
+export class SampleApiError extends CvSnapshotError {}
 
 const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -210,10 +214,24 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   server.keepAliveTimeout = 10_000;
   server.headersTimeout = 15_000;
 
+  const requestedPort = options.port ?? SAMPLE_API_DEFAULTS.port;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? SAMPLE_API_DEFAULTS.port, host, () => {
-      server.off('error', reject);
+    const refuse = (error: NodeJS.ErrnoException): void => {
+      const where = `${host} port ${requestedPort}`;
+      reject(
+        new SampleApiError(
+          error.code === 'EADDRINUSE'
+            ? `Port ${requestedPort} on ${host} is in use by another program; ` +
+                'choose another with --port (0 picks a free one).'
+            : error.code === 'EADDRNOTAVAIL'
+              ? `Cannot listen on ${where}: ${host} is not an address of this machine; give one with --host.`
+              : `Cannot listen on ${where}: ${error.message}. Check --host and --port.`,
+        ),
+      );
+    };
+    server.once('error', refuse);
+    server.listen(requestedPort, host, () => {
+      server.off('error', refuse);
       resolve();
     });
   });

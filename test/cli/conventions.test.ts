@@ -1,6 +1,6 @@
 /**
  * Command-line conventions (README "CLI reference"): help wins, usage errors on stderr, results alone on stdout,
- * --json for scripts also on failure, and diff's "trouble" code.
+ * --json for scripts also on failure, diff's "trouble" code, and a port in use.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -200,5 +200,23 @@ describe('diff --exit-code', () => {
     // Without --exit-code a failure is 1, as for every other command.
     expect(plain.code).toBe(1);
     expect(usage.code).toBe(2);
+  });
+});
+
+describe('a port in use', () => {
+  it('sample-api says which port is taken and what to try, exit 1, no stack trace', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      const result = await runCli(['sample-api', '--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `cv-snapshot sample-api: Port ${port} on 127.0.0.1 is in use by another program; choose another with --port ` +
+          '(0 picks a free one).\n',
+      );
+    } finally {
+      holder.close();
+    }
   });
 });
