@@ -13,12 +13,22 @@ export interface ArgumentDef {
   default?: string;
 }
 
+/** How the user started this program (invocation.ts), for hints they can paste. */
+export interface Invocation {
+  /** The command to type: `cv-snapshot`, `npx cv-snapshot`, `node dist/cli.js`… */
+  program: string;
+  /** The directory it was typed in: paths in hints are relative to it. */
+  directory: string;
+}
+
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   /** Aborted on SIGINT/SIGTERM; long-running commands stop when it fires. */
   signal: AbortSignal;
+  /** Default: `cv-snapshot` in the current directory. */
+  invocation?: Invocation;
 }
 
 /** How a command's failure is reported, where it differs from a sentence on stderr with the error's exit code. */

@@ -4,6 +4,7 @@ import { verifySnapshot } from '../snapshot/verify.js';
 import { ExitCode } from '../errors.js';
 import { defineCommand } from './command.js';
 import { CRAWL_OPTIONS, REPORT_OPTIONS, runCrawl } from './crawl-command.js';
+import { shellWord, typedPath } from './invocation.js';
 import { SAMPLE_DATA_OPTIONS, sampleData } from './sample-api-command.js';
 
 export const demoCommand = defineCommand({
@@ -39,9 +40,10 @@ Exit codes: 0 the snapshot is published and sound; 1 the crawl failed; 2 bad com
       for (const problem of result.problems) io.stderr.write(`${problem}\n`);
       return ExitCode.invalid;
     }
+    const { program, directory } = io.invocation ?? { program: 'cv-snapshot', directory: process.cwd() };
     io.stderr.write(
       `verify: ${result.files} files match SHA256SUMS, ${result.links} links resolve, every document validates.\n` +
-        `Serve it like the live API: node dist/cli.js serve ${path.relative(process.cwd(), path.resolve(out)) || '.'}\n`,
+        `Serve it like the live API: ${program} serve ${shellWord(typedPath(path.resolve(out), directory))}\n`,
     );
     return 0;
   },

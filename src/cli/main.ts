@@ -56,7 +56,7 @@ function failureOf(error: unknown, signal: AbortSignal, report: FailureReport): 
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
-  const program = PROGRAM;
+  const program = io.invocation?.program ?? PROGRAM;
   if (name === undefined) {
     // A usage error: the overview goes where errors go, so a script's stdout stays empty.
     io.stderr.write(overview());

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
 import { verifySnapshot } from '../../src/snapshot/verify.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { CLI, runCli, startCli } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -64,6 +64,9 @@ describe('cv-snapshot CLI', () => {
     expect(result.stdout).toMatch(/^collection\s+records\s+pages\s+documents$/m);
     expect(result.stdout).toMatch(/^total\s+\d+\s+\d+\s+\d+$/m);
     expect(result.stderr).toContain('verify:');
+    // Run as `node <absolute path>/dist/cli.js` from this repository: the hint says how to serve from here.
+    const script = path.relative(process.cwd(), CLI);
+    expect(result.stderr).toContain(`Serve it like the live API: node ${script} serve ${out}\n`);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   }, 60_000);
 

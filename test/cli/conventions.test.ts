@@ -1,6 +1,6 @@
 /**
  * Command-line conventions (README "CLI reference"): help wins, usage errors on stderr, results alone on stdout,
- * --json for scripts also on failure, diff's "trouble" code, and a port in use.
+ * --json for scripts also on failure, diff's "trouble" code, a port in use, and the demo's hint as the user ran it.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -219,4 +219,28 @@ describe('a port in use', () => {
       holder.close();
     }
   });
+});
+
+describe("the demo's closing hint", () => {
+  it('names the bin when cv-snapshot was run from the PATH', async () => {
+    const dir = await tempDir();
+    const bin = path.join(dir, 'bin');
+    await mkdir(bin);
+    await symlink(CLI, path.join(bin, 'cv-snapshot'));
+    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const args = ['demo', '--records', '1', '--quiet'];
+    const result = await runScript(path.join(bin, 'cv-snapshot'), args, { cwd: dir, env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Serve it like the live API: cv-snapshot serve out\n');
+  }, 60_000);
+
+  it('under npm start, names node and the paths from where npm was typed', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const project = path.resolve(path.dirname(CLI), '..');
+    const typedIn = path.join(project, 'test');
+    const env = { npm_lifecycle_event: 'start', INIT_CWD: typedIn };
+    const result = await runScript(CLI, ['demo', '--records', '1', '--quiet', '--out', out], { cwd: project, env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Serve it like the live API: node ../dist/cli.js serve ${out}\n`);
+  }, 60_000);
 });
