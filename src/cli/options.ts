@@ -5,6 +5,9 @@
  *
  * A definition with `default: undefined` has no default: its value is `undefined` when the option is not given, and
  * the library then applies its own (`DEFAULTS` in the snapshot library), or the feature stays off.
+ *
+ * Adding an option is one entry in its command's `options` (for a crawl option: `CRAWL_OPTIONS`, keyed by its
+ * `SnapshotOptions` name, default in `DEFAULTS`), then `npm run docs:cli` for the README's tables.
  */
 import { UsageError } from '../errors.js';
 
