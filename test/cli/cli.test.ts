@@ -16,16 +16,14 @@ describe('cv-snapshot CLI', () => {
     for (const command of COMMANDS) expect(result.stderr).toContain(command.name);
   });
 
-  it.each(COMMANDS.map((c) => c.name))('%s --help and -h document every option it accepts', async (name) => {
-    const [long, short] = await Promise.all([runCli([name, '--help']), runCli([name, '-h'])]);
-    for (const result of [long, short]) {
-      expect(result.code).toBe(0);
-      expect(result.stderr).toBe('');
-      expect(result.stdout).toMatch(new RegExp(`^Usage: cv-snapshot ${name}[ \\n]`));
-      const command = COMMANDS.find((c) => c.name === name)!;
-      for (const option of Object.values(command.options)) expect(result.stdout).toContain(`--${option.flag}`);
-    }
-    expect(short.stdout).toBe(long.stdout);
+  // --help itself is run in conventions.test.ts (and wins over other errors there).
+  it.each(COMMANDS.map((c) => c.name))('%s -h documents every option it accepts', async (name) => {
+    const result = await runCli([name, '-h']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(new RegExp(`^Usage: cv-snapshot ${name}[ \\n]`));
+    const command = COMMANDS.find((c) => c.name === name)!;
+    for (const option of Object.values(command.options)) expect(result.stdout).toContain(`--${option.flag}`);
   });
 
   it('refuses an unknown option or a bad value with exit 2 and a sentence', async () => {

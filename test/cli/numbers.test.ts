@@ -33,10 +33,8 @@ describe('whole-number options', () => {
 
   it.each([
     [['crawl', CLOSED, '--timeout', '10.5'], '--timeout'],
-    [['crawl', CLOSED, '--retries', '1.5'], '--retries'],
     [['serve', '--port', '80.5'], '--port'],
     [['sample-api', '--records', '1.5'], '--records'],
-    [['demo', '--page-size', '2.5'], '--page-size'],
   ])('%j is refused with exit 2', async (args, option) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);
