@@ -7,6 +7,7 @@ const command = process.argv[2];
 if (command === 'crawl' || command === 'demo') useLeanHeap();
 const { ExitCode } = await import('./errors.js');
 const { main } = await import('./cli/main.js');
+const { invocationOf } = await import('./cli/invocation.js');
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -21,4 +22,5 @@ process.exitCode = await main(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   signal: controller.signal,
+  invocation: invocationOf(process.argv[1], process.env, process.cwd()),
 });

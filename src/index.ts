@@ -7,7 +7,7 @@ export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';
 export type { LinkMode } from './snapshot/rewrite-links.js';
 export { startServe, ServeError, type ServeHandle, type ServeOptions } from './serve/index.js';
-export { startSampleApi, type SampleApi, type SampleApiOptions } from './sample-api/index.js';
+export { startSampleApi, SampleApiError, type SampleApi, type SampleApiOptions } from './sample-api/index.js';
 export { canonicalUrl, canonicalRoot, isInScope } from './url/canonical-url.js';
 export { locate, type ApiLocation } from './url/api-location.js';
 export type { Finding } from './validate/finding.js';

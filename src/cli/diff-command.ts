@@ -1,21 +1,31 @@
 import { diffSnapshots, formatDiffJson, formatDiffMarkdown } from '../diff/index.js';
 import { ExitCode } from '../errors.js';
-import type { CommandDef } from './command.js';
+import { defineCommand } from './command.js';
+import { choice, flag } from './options.js';
 
-/** `--exit-code`: the snapshots differ (as `git diff --exit-code`). */
+/** `--exit-code`: the snapshots differ (as `git diff --exit-code`, diff(1) and cmp(1)). */
 export const DIFFERENCES_EXIT_CODE = 1;
+/** `--exit-code`: they could not be compared ("trouble" in diff(1) and cmp(1)), so a script never takes it for 1. */
+export const TROUBLE_EXIT_CODE = 2;
 
-export const diffCommand: CommandDef = {
+export const diffCommand = defineCommand({
   name: 'diff',
-  summary: 'Show what changed between two snapshots (directories or archives), record by record: as release notes or JSON.',
+  summary:
+    'Show what changed between two snapshots (directories or archives), record by record: as release notes or JSON.',
   args: [
     { name: 'old', description: 'the earlier snapshot: a directory that crawl wrote, or an archive that pack wrote' },
     { name: 'new', description: 'the later snapshot, likewise' },
   ],
-  options: [
-    { name: 'format', type: 'string', choices: ['md', 'json'], default: 'md', description: 'Markdown release notes, or JSON for scripts (documented in the README).' },
-    { name: 'exit-code', type: 'boolean', description: 'Exit 1 when the snapshots differ, 0 when they do not (as git diff --exit-code).' },
-  ],
+  options: {
+    format: choice('format', ['md', 'json'], {
+      default: 'md',
+      description: 'Markdown release notes, or JSON for scripts (documented in the README).',
+    }),
+    exitCode: flag('exit-code', {
+      description:
+        'Exit 0 when the snapshots are the same, 1 when they differ, 2 when they cannot be compared (as diff(1)).',
+    }),
+  },
   details: `
 Records are matched by type and id, in every collection of either snapshot. For each collection: records added
 and removed, records changed (each attribute with its old and new value, each relationship whose targets
@@ -23,13 +33,14 @@ changed: compared by type and id, never by link), status changes (PENDING -> ACC
 record counts. Snapshots with other ports, root URLs or --links modes compare by content alone; the times
 recorded and the tool versions are shown but not compared.
 
-Exit codes: 0 compared (and, with --exit-code, no differences); 1 with --exit-code: the snapshots differ, and the
-diff is on stdout with nothing on stderr; 1 also means diff failed (a snapshot cannot be read): then stdout is
-empty and stderr says why, starting "cv-snapshot diff:"; 2 bad command line. A script tells the two 1s apart by
-stdout: "if out=$(cv-snapshot diff --exit-code a b); then same; elif [ -n "$out" ]; then differ; else fail; fi".`,
+Exit codes: 0 compared; 1 diff failed (a snapshot cannot be read: stdout is empty and stderr says why, starting
+"cv-snapshot diff:"); 2 bad command line. With --exit-code, as diff(1) and cmp(1): 0 the snapshots are the same;
+1 they differ (the diff is on stdout, nothing on stderr); 2 they cannot be compared, or a bad command line.
+Interrupted: 130/143 either way.`,
+  failure: ({ exitCode }) => (exitCode ? { exitCode: TROUBLE_EXIT_CODE } : {}),
   async run(args, options, io) {
     const diff = await diffSnapshots(args[0]!, args[1]!);
     io.stdout.write(options.format === 'json' ? formatDiffJson(diff) : formatDiffMarkdown(diff));
-    return options['exit-code'] === true && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;
+    return options.exitCode && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;
   },
-};
+});

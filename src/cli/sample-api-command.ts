@@ -1,57 +1,114 @@
 import { once } from 'node:events';
 import { UsageError } from '../errors.js';
-import { LATEST_RELEASE, MIN_RECORDS_FOR_RELEASE, startSampleApi, type SampleApiOptions } from '../sample-api/index.js';
-import type { CommandDef, OptionDef, OptionValues } from './command.js';
+import {
+  LATEST_RELEASE,
+  MIN_RECORDS_FOR_RELEASE,
+  SAMPLE_API_DEFAULTS,
+  startSampleApi,
+  type SampleApiOptions,
+} from '../sample-api/index.js';
+import { defineCommand } from './command.js';
+import { decimal, integer, text, type Option, type OptionValues } from './options.js';
 
-export const SAMPLE_API_OPTIONS: OptionDef[] = [
-  { name: 'records', type: 'number', placeholder: 'n', default: 12, min: 0, max: 1_000_000, description: 'Base records per global collection (community collections and relationships scale with it).' },
-  { name: 'page-size', type: 'number', placeholder: 'n', default: 10, min: 1, max: 10_000, description: 'Records per list page.' },
-  { name: 'latency', type: 'number', placeholder: 'ms', default: 0, min: 0, description: 'Time from each request\'s arrival to its response.' },
-  { name: 'fault-rate', type: 'number', placeholder: 'p', default: 0, min: 0, max: 1, description: 'Share of requests answered with a fault (500, 503, 429, reset, stall, truncated or corrupt body); at most 3 in a row per URL.' },
-  { name: 'seed', type: 'number', placeholder: 's', default: 1, min: 0, description: 'Seed of the deterministic data set and faults.' },
-  {
-    name: 'release',
-    type: 'number',
+/** The data set and its behaviour, keyed by their `SampleApiOptions` names (shared with `demo`). */
+export const SAMPLE_DATA_OPTIONS = {
+  records: integer('records', {
     placeholder: 'n',
-    default: 0,
+    default: SAMPLE_API_DEFAULTS.records,
+    min: 0,
+    max: 1_000_000,
+    description: 'Base records per global collection (community collections and relationships scale with it).',
+  }),
+  pageSize: integer('page-size', {
+    placeholder: 'n',
+    default: SAMPLE_API_DEFAULTS.pageSize,
+    min: 1,
+    max: 10_000,
+    description: 'Records per list page.',
+  }),
+  latencyMs: integer('latency', {
+    placeholder: 'ms',
+    default: SAMPLE_API_DEFAULTS.latencyMs,
+    min: 0,
+    max: 600_000,
+    description: "Time from each request's arrival to its response.",
+  }),
+  faultRate: decimal('fault-rate', {
+    placeholder: 'p',
+    default: SAMPLE_API_DEFAULTS.faultRate,
+    min: 0,
+    max: 1,
+    description:
+      'Share of requests answered with a fault (500, 503, 429, reset, stall, truncated or corrupt body); at most 3 ' +
+      'in a row per URL.',
+  }),
+  seed: integer('seed', {
+    placeholder: 's',
+    default: SAMPLE_API_DEFAULTS.seed,
+    min: 0,
+    max: 4_294_967_295,
+    description: 'Seed of the deterministic data set and faults.',
+  }),
+  release: integer('release', {
+    placeholder: 'n',
+    default: SAMPLE_API_DEFAULTS.release,
     min: 0,
     max: LATEST_RELEASE,
-    description: `Release of the data set: 1 is the "next release" of the same seed, with known additions, removals, edits, a PENDING term accepted, a rename and retargeted relationships (needs --records ${MIN_RECORDS_FOR_RELEASE} or more).`,
-  },
-];
+    description:
+      'Release of the data set: 1 is the "next release" of the same seed, with known additions, removals, edits, a ' +
+      'PENDING term accepted, a rename and retargeted relationships ' +
+      `(needs --records ${MIN_RECORDS_FOR_RELEASE} or more).`,
+  }),
+} satisfies { [K in keyof SampleApiOptions]?: Option<SampleApiOptions[K]> };
 
-export function sampleApiOptions(options: OptionValues): SampleApiOptions {
-  if (!Number.isInteger(options.release)) throw new UsageError(`--release takes a whole number, not ${String(options.release)}.`);
-  if ((options.release as number) > 0 && (options.records as number) < MIN_RECORDS_FOR_RELEASE) {
-    throw new UsageError(`--release ${String(options.release)} edits the first ${MIN_RECORDS_FOR_RELEASE} records of a collection; give --records ${MIN_RECORDS_FOR_RELEASE} or more.`);
+/** Checks what no single option can: a release edits records that a small data set does not have. */
+type SampleData = OptionValues<typeof SAMPLE_DATA_OPTIONS>;
+
+export function sampleData(options: SampleData): SampleData {
+  if (options.release > 0 && options.records < MIN_RECORDS_FOR_RELEASE) {
+    throw new UsageError(
+      `--release ${options.release} edits the first ${MIN_RECORDS_FOR_RELEASE} records of a collection; ` +
+        `give --records ${MIN_RECORDS_FOR_RELEASE} or more.`,
+    );
   }
-  return {
-    records: options.records as number,
-    pageSize: options['page-size'] as number,
-    latencyMs: options.latency as number,
-    faultRate: options['fault-rate'] as number,
-    seed: options.seed as number,
-    release: options.release as number,
-  };
+  return options;
 }
 
-export const sampleApiCommand: CommandDef = {
+export const sampleApiCommand = defineCommand({
   name: 'sample-api',
   summary: 'Serve the embedded, spec-faithful CV API on this machine (for trying cv-snapshot, tests and benchmarks).',
   args: [],
-  options: [
-    { name: 'port', type: 'number', placeholder: 'n', default: 0, min: 0, max: 65535, description: 'Port to listen on; 0 picks a free one.' },
-    { name: 'host', type: 'string', placeholder: 'address', default: '127.0.0.1', description: 'Address to listen on.' },
-    { name: 'root-path', type: 'string', placeholder: 'path', default: '/sms/cv/api/v1/', description: 'Path of the root index (older deployments use /cv/api/v1/).' },
-    ...SAMPLE_API_OPTIONS,
-  ],
-  details: 'The first line on stdout is the root URL. Stop it with Ctrl-C.',
-  async run(_args, options, io) {
+  options: {
+    port: integer('port', {
+      placeholder: 'n',
+      default: SAMPLE_API_DEFAULTS.port,
+      min: 0,
+      max: 65535,
+      description: 'Port to listen on; 0 picks a free one.',
+    }),
+    host: text('host', {
+      placeholder: 'address',
+      default: SAMPLE_API_DEFAULTS.host,
+      description: 'Address to listen on.',
+    }),
+    rootPath: text('root-path', {
+      placeholder: 'path',
+      default: SAMPLE_API_DEFAULTS.rootPath,
+      description: 'Path of the root index (older deployments use /cv/api/v1/).',
+    }),
+    ...SAMPLE_DATA_OPTIONS,
+  } satisfies { [K in keyof SampleApiOptions]?: Option<SampleApiOptions[K]> },
+  details: `
+The first line on stdout is the root URL. Stop it with Ctrl-C.
+
+Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 it cannot listen (the port is in use, or the address is not this
+machine's); 2 bad command line.`,
+  async run(_args, { port, host, rootPath, ...data }, io) {
     const api = await startSampleApi({
-      ...sampleApiOptions(options),
-      port: options.port as number,
-      host: options.host as string,
-      rootPath: options['root-path'] as string,
+      ...sampleData(data),
+      port,
+      host,
+      rootPath,
       // Nobody reads the log of a server run from the command line, and it would grow with every request.
       logRequests: false,
     });
@@ -60,4 +117,4 @@ export const sampleApiCommand: CommandDef = {
     await api.close();
     return 0;
   },
-};
+});

@@ -1,39 +1,91 @@
 import { ExitCode } from '../errors.js';
 import { withSnapshotDir } from '../archive/index.js';
 import { REPORT_PATH } from '../snapshot/manifest.js';
-import { verifySnapshot } from '../snapshot/verify.js';
-import type { CommandDef } from './command.js';
+import { verifySnapshot, type VerifyResult } from '../snapshot/verify.js';
+import { defineCommand } from './command.js';
+import { flag } from './options.js';
 
-export const verifyCommand: CommandDef = {
+const SHOWN_PROBLEMS = 50;
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `verify --json`: the outcome and its figures, every problem included (the README documents the fields). */
+function verifyJson(snapshot: string, result: VerifyResult, exitCode: number): string {
+  const { manifest } = result;
+  const status = exitCode === ExitCode.ok ? 'sound' : exitCode === ExitCode.partial ? 'partial' : 'problems';
+  const summary = {
+    snapshot,
+    status,
+    exitCode,
+    files: result.files,
+    documents: result.documents,
+    links: result.links,
+    recordedErrors: result.recordedErrors,
+    problems: result.problems,
+    missing: manifest.missing,
+  };
+  return `${JSON.stringify(summary, null, 2)}\n`;
+}
+
+export const verifyCommand = defineCommand({
   name: 'verify',
-  summary: 'Check a snapshot offline: every file matches SHA256SUMS, every link resolves inside it, every document validates.',
-  args: [{ name: 'dir', description: 'the snapshot directory, or an archive made by pack (.tar.gz)', optional: true, default: 'out' }],
-  options: [{ name: 'quiet', type: 'boolean', description: 'Print nothing when the snapshot is sound.' }],
-  details: 'Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with --allow-partial and documents are missing); 1 not a snapshot.',
-  async run(args, options, io) {
-    const result = await withSnapshotDir(args[0]!, (dir) => verifySnapshot(dir));
+  summary:
+    'Check a snapshot offline: every file matches SHA256SUMS, every link resolves inside it, every document validates.',
+  args: [
+    {
+      name: 'dir',
+      description: 'the snapshot directory, or an archive made by pack (.tar.gz)',
+      optional: true,
+      default: 'out',
+    },
+  ],
+  options: {
+    quiet: flag('quiet', { description: 'Print nothing when the snapshot is sound.' }),
+    json: flag('json', {
+      description:
+        'Print the outcome as JSON on stdout: status, figures, every problem (on failure: {"error": {"message", ' +
+        '"exitCode"}}).',
+    }),
+  },
+  details: `
+Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with
+--allow-partial and documents are missing); 1 not a snapshot; 2 bad command line.`,
+  failure: ({ json }) => ({ json }),
+  async run(args, { quiet, json }, io) {
+    const snapshot = args[0]!;
+    const result = await withSnapshotDir(snapshot, (dir) => verifySnapshot(dir));
     const { missing } = result.manifest;
-    if (result.manifest.partial) {
-      for (const problem of result.problems.slice(0, 50)) io.stderr.write(`${problem}\n`);
+    const exitCode = result.manifest.partial
+      ? ExitCode.partial
+      : result.problems.length > 0
+        ? ExitCode.invalid
+        : ExitCode.ok;
+    for (const problem of result.problems.slice(0, SHOWN_PROBLEMS)) io.stderr.write(`${problem}\n`);
+    if (exitCode === ExitCode.partial) {
       io.stderr.write(
-        `${args[0]} is a partial snapshot: ${missing.length} document${missing.length === 1 ? '' : 's'} could not be fetched when it was made ` +
-          `(listed under "missing" in its manifest, for example ${missing[0] ?? 'none'}). Crawl again to complete it.\n`,
+        `${snapshot} is a partial snapshot: ${plural(missing.length, 'document')} could not be fetched when it was ` +
+          `made (listed under "missing" in its manifest, for example ${missing[0] ?? 'none'}). Crawl again to ` +
+          'complete it.\n',
       );
-      return ExitCode.partial;
+    } else if (exitCode === ExitCode.invalid) {
+      if (result.problems.length > SHOWN_PROBLEMS) {
+        io.stderr.write(`… and ${result.problems.length - SHOWN_PROBLEMS} more problems.\n`);
+      }
+      io.stderr.write(`${snapshot} failed verification with ${plural(result.problems.length, 'problem')}.\n`);
     }
-    if (result.problems.length > 0) {
-      for (const problem of result.problems.slice(0, 50)) io.stderr.write(`${problem}\n`);
-      if (result.problems.length > 50) io.stderr.write(`… and ${result.problems.length - 50} more problems.\n`);
-      io.stderr.write(`${args[0]} failed verification with ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}.\n`);
-      return ExitCode.invalid;
-    }
-    if (options.quiet !== true) {
+    if (json) {
+      io.stdout.write(verifyJson(snapshot, result, exitCode));
+    } else if (exitCode === ExitCode.ok && !quiet) {
       const recorded =
         result.recordedErrors > 0
-          ? `every document validates, except the ${result.recordedErrors} source error${result.recordedErrors === 1 ? '' : 's'} the crawl recorded in ${REPORT_PATH}`
+          ? `every document validates, except the ${plural(result.recordedErrors, 'source error')} the crawl ` +
+            `recorded in ${REPORT_PATH}`
           : 'every document validates';
-      io.stdout.write(`${args[0]} is sound: ${result.files} files match SHA256SUMS, ${result.links} links in ${result.documents} documents resolve, ${recorded}.\n`);
+      io.stdout.write(
+        `${snapshot} is sound: ${result.files} files match SHA256SUMS, ${result.links} links in ` +
+          `${result.documents} documents resolve, ${recorded}.\n`,
+      );
     }
-    return ExitCode.ok;
+    return exitCode;
   },
-};
+});

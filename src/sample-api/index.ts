@@ -1,5 +1,13 @@
 /** The embedded, spec-faithful Controlled Vocabulary Service API (spec/cv-api.md, DESIGN.md §3, §6). */
-export { startSampleApi, DEFAULT_ROOT_PATH, type SampleApi, type SampleApiOptions, type RequestLogEntry } from './server.js';
+export {
+  startSampleApi,
+  DEFAULT_ROOT_PATH,
+  SAMPLE_API_DEFAULTS,
+  SampleApiError,
+  type SampleApi,
+  type SampleApiOptions,
+  type RequestLogEntry,
+} from './server.js';
 export {
   createSampleData,
   type SampleData,

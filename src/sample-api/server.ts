@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CvSnapshotError } from '../errors.js';
 import { ApiError } from './api-error.js';
 import { listDocumentUrls } from './document-urls.js';
 import { answer, errorReply, type EndpointContext } from './endpoints.js';
@@ -66,6 +67,26 @@ export interface SampleApi {
 
 export const DEFAULT_ROOT_PATH = '/sms/cv/api/v1/';
 
+/** The defaults of the options a user sets (the `sample-api` command shows and applies these same values). */
+export const SAMPLE_API_DEFAULTS: Readonly<
+  Required<
+    Pick<SampleApiOptions, 'host' | 'port' | 'rootPath' | 'records' | 'pageSize' | 'latencyMs' | 'faultRate' | 'seed'>
+  > & { release: number }
+> = {
+  host: '127.0.0.1',
+  port: 0,
+  rootPath: DEFAULT_ROOT_PATH,
+  records: 12,
+  pageSize: 10,
+  latencyMs: 0,
+  faultRate: 0,
+  seed: 1,
+  release: 0,
+};
+
+/** The sample API cannot start: its port is taken, or its address is not this machine's. */
+export class SampleApiError extends CvSnapshotError {}
+
 const HOST_HEADER = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 function wholeNumber(name: string, value: number, min: number): number {
@@ -88,18 +109,19 @@ function urlHost(host: string): string {
 }
 
 export async function startSampleApi(options: SampleApiOptions = {}): Promise<SampleApi> {
-  const host = options.host ?? '127.0.0.1';
-  const rootPath = normalizeRootPath(options.rootPath ?? DEFAULT_ROOT_PATH);
-  const seed = options.seed ?? 1;
-  const pageSize = wholeNumber('pageSize', options.pageSize ?? 10, 1);
-  const latencyMs = wholeNumber('latencyMs', options.latencyMs ?? 0, 0);
+  const host = options.host ?? SAMPLE_API_DEFAULTS.host;
+  const rootPath = normalizeRootPath(options.rootPath ?? SAMPLE_API_DEFAULTS.rootPath);
+  const seed = options.seed ?? SAMPLE_API_DEFAULTS.seed;
+  const pageSize = wholeNumber('pageSize', options.pageSize ?? SAMPLE_API_DEFAULTS.pageSize, 1);
+  const latencyMs = wholeNumber('latencyMs', options.latencyMs ?? SAMPLE_API_DEFAULTS.latencyMs, 0);
   const jitterMs = wholeNumber('latencyJitterMs', options.latencyJitterMs ?? 0, 0);
   const stallMs = wholeNumber('stallMs', options.stallMs ?? 3000, 0);
   const retryAfter = wholeNumber('retryAfterSeconds', options.retryAfterSeconds ?? 1, 0);
-  const faultRate = options.faultRate ?? 0;
+  const faultRate = options.faultRate ?? SAMPLE_API_DEFAULTS.faultRate;
   if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`sample API option faultRate must be in 0..1, got ${faultRate}.`);
   const compress = options.compress ?? true;
-  const data = createSampleData({ seed, records: wholeNumber('records', options.records ?? 12, 0), release: options.release ?? 0 });
+  const records = wholeNumber('records', options.records ?? SAMPLE_API_DEFAULTS.records, 0);
+  const data = createSampleData({ seed, records, release: options.release ?? SAMPLE_API_DEFAULTS.release });
   const context: EndpointContext = { data, rootPath, pageSize, collections: new Set(data.byName.keys()) };
   const faults = new FaultPlan(seed, faultRate);
   const requestLog: RequestLogEntry[] = [];
@@ -192,10 +214,24 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   server.keepAliveTimeout = 10_000;
   server.headersTimeout = 15_000;
 
+  const requestedPort = options.port ?? SAMPLE_API_DEFAULTS.port;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+    const refuse = (error: NodeJS.ErrnoException): void => {
+      const where = `${host} port ${requestedPort}`;
+      reject(
+        new SampleApiError(
+          error.code === 'EADDRINUSE'
+            ? `Port ${requestedPort} on ${host} is in use by another program; ` +
+                'choose another with --port (0 picks a free one).'
+            : error.code === 'EADDRNOTAVAIL'
+              ? `Cannot listen on ${where}: ${host} is not an address of this machine; give one with --host.`
+              : `Cannot listen on ${where}: ${error.message}. Check --host and --port.`,
+        ),
+      );
+    };
+    server.once('error', refuse);
+    server.listen(requestedPort, host, () => {
+      server.off('error', refuse);
       resolve();
     });
   });

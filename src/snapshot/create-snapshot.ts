@@ -45,24 +45,35 @@ import { RunState } from './run-state.js';
 import { FileCollisionError, TreeWriter } from './writer.js';
 
 export interface SnapshotOptions {
+  /** The API root, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/. */
   rootUrl: string;
+  /** Directory to publish into; replaced only when the new snapshot is complete. */
   out: string;
+  /** Requests in flight at once (default `DEFAULTS.concurrency`). */
   concurrency?: number;
+  /** Retries per URL after the first attempt (default `DEFAULTS.retries`). */
   retries?: number;
+  /** Milliseconds allowed for response headers, and between body chunks (default `DEFAULTS.timeoutMs`). */
   timeoutMs?: number;
+  /** Largest response accepted, in bytes after decompression (default `DEFAULTS.maxBytes`). */
   maxBytes?: number;
-  /** Requests per second, retries included. */
+  /** Requests per second, retries included (default: no limit). */
   rate?: number;
+  /** How links are written (default `DEFAULTS.links`); `absolute` needs `baseUrl`. */
   links?: LinkMode;
+  /** The address the mirror will have, with `links: 'absolute'`. */
   baseUrl?: string;
+  /** What the bare collection URL holds (default `DEFAULTS.collectionIndex`). */
   collectionIndex?: CollectionIndexMode;
   /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */
   headers?: string[];
+  /** Publish nothing when validation finds an error. */
   strict?: boolean;
   /** Discard a staging directory left by an earlier run. */
   fresh?: boolean;
   /** Continue the crawl that a staging directory holds. */
   resume?: boolean;
+  /** Stop with an error past this many URLs (default `DEFAULTS.maxDocuments`). */
   maxDocuments?: number;
   /** Publish even when documents cannot be fetched; the manifest marks the snapshot partial and lists them. */
   allowPartial?: boolean;
@@ -90,26 +101,56 @@ export interface SnapshotResult {
   elapsedMs: number;
 }
 
-export const DEFAULTS = {
+type Defaulted = 'concurrency' | 'retries' | 'timeoutMs' | 'maxBytes' | 'maxDocuments' | 'links' | 'collectionIndex';
+
+/** The defaults of the options that have one: the command line shows and applies these same values. */
+export const DEFAULTS: Readonly<Required<Pick<SnapshotOptions, Defaulted>>> = {
   concurrency: 8,
   retries: 5,
   timeoutMs: 30_000,
   maxBytes: 64 * 1024 * 1024,
   maxDocuments: 2_000_000,
-  links: 'relative' as LinkMode,
-  collectionIndex: 'complete' as CollectionIndexMode,
+  links: 'relative',
+  collectionIndex: 'complete',
 };
 
-/** Parses `Name: value` headers; throws UsageError naming the bad one (without its value). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Tabs, visible ASCII and Latin-1: a line break would end the header and start another one.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Parses one `Name: value` header. Its UsageError names the header when its name is valid, and never shows the
+ * value (nor an invalid name, which may be a credential given without its name).
+ */
+export function parseHeader(line: string): { name: string; value: string } {
+  const colon = line.indexOf(':');
+  // Only spaces and tabs are trimmed: a line break at either end is refused like one inside.
+  const trim = (text: string): string => text.replace(/^[ \t]+|[ \t]+$/g, '');
+  const name = colon >= 0 ? trim(line.slice(0, colon)) : '';
+  if (!HEADER_NAME.test(name)) {
+    const what =
+      colon < 0 ? 'has no colon' : name === '' ? 'has no name before its colon' : 'has a name that is not a header name';
+    throw new UsageError(
+      `--header takes "Name: value" (such as "Authorization: Bearer …"), and one ${what}; ` +
+        'it is not shown, as it may hold a credential.',
+    );
+  }
+  const value = trim(line.slice(colon + 1));
+  if (!HEADER_VALUE.test(value)) {
+    throw new UsageError(
+      `--header ${name}: the value holds a line break, another control character or a character beyond Latin-1, ` +
+        'which a header cannot carry; check how it was quoted (the value is not shown).',
+    );
+  }
+  return { name, value };
+}
+
+/** Parses `Name: value` headers; throws UsageError naming the bad one (never showing its value). */
 export function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new UsageError(`--header takes "Name: value", and "${name || line.slice(0, 20)}" is not a header name.`);
-    }
-    headers[name.toLowerCase()] = line.slice(colon + 1).trim();
+    const { name, value } = parseHeader(line);
+    headers[name.toLowerCase()] = value;
   }
   return headers;
 }

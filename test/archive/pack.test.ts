@@ -202,7 +202,7 @@ describe('pack command', () => {
       signal: new AbortController().signal,
     };
     const output = path.join(base, 'release.tar.gz');
-    expect(await packCommand.run([dir], { output }, io)).toBe(0);
+    expect(await packCommand.run([dir], { output, json: false }, io)).toBe(0);
     const sha = sha256(await readFile(output));
     expect(stdout).toBe(`${output}\n${sha}\n`);
   });

@@ -1,26 +1,29 @@
-/** The command line contract (DESIGN.md §3): help that is true, exit codes, and the demo that `npm start` runs. */
+/** The command line contract (README "CLI reference"): true help, exit codes, and the demo that `npm start` runs. */
 import { once } from 'node:events';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
 import { verifySnapshot } from '../../src/snapshot/verify.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { CLI, runCli, startCli } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('cv-snapshot CLI', () => {
-  it('lists the commands and exits 2 without one', async () => {
+  it('lists the commands on stderr and exits 2 without one, with nothing on stdout', async () => {
     const result = await runCli([]);
     expect(result.code).toBe(2);
-    for (const command of COMMANDS) expect(result.stdout).toContain(command.name);
+    expect(result.stdout).toBe('');
+    for (const command of COMMANDS) expect(result.stderr).toContain(command.name);
   });
 
-  it.each(COMMANDS.map((c) => c.name))('%s --help documents every option it accepts', async (name) => {
-    const result = await runCli([name, '--help']);
+  // --help itself is run in conventions.test.ts (and wins over other errors there).
+  it.each(COMMANDS.map((c) => c.name))('%s -h documents every option it accepts', async (name) => {
+    const result = await runCli([name, '-h']);
     expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(new RegExp(`^Usage: cv-snapshot ${name}[ \\n]`));
     const command = COMMANDS.find((c) => c.name === name)!;
-    for (const option of command.options) expect(result.stdout).toContain(`--${option.name}`);
-    expect(result.stdout).toContain(`Usage: cv-snapshot ${name}`);
+    for (const option of Object.values(command.options)) expect(result.stdout).toContain(`--${option.flag}`);
   });
 
   it('refuses an unknown option or a bad value with exit 2 and a sentence', async () => {
@@ -29,7 +32,7 @@ describe('cv-snapshot CLI', () => {
     expect(unknown.stderr).toMatch(/concurency/);
     const bad = await runCli(['crawl', 'http://127.0.0.1:1/', '--concurrency', 'many']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--concurrency takes a number, not "many"');
+    expect(bad.stderr).toContain('--concurrency takes a whole number between 1 and 256, not "many"');
     const choice = await runCli(['crawl', 'http://127.0.0.1:1/', '--links', 'weird']);
     expect(choice.stderr).toContain('--links takes one of relative, absolute, original');
     const missing = await runCli(['crawl']);
@@ -59,6 +62,9 @@ describe('cv-snapshot CLI', () => {
     expect(result.stdout).toMatch(/^collection\s+records\s+pages\s+documents$/m);
     expect(result.stdout).toMatch(/^total\s+\d+\s+\d+\s+\d+$/m);
     expect(result.stderr).toContain('verify:');
+    // Run as `node <absolute path>/dist/cli.js` from this repository: the hint says how to serve from here.
+    const script = path.relative(process.cwd(), CLI);
+    expect(result.stderr).toContain(`Serve it like the live API: node ${script} serve ${out}\n`);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   }, 60_000);
 

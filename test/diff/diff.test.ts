@@ -206,9 +206,9 @@ describe('diff between release 0 and the next release', () => {
     expect(JSON.parse(result.stdout).identical).toBe(false);
   });
 
-  it('fails with 1, nothing on stdout and the reason on stderr when a snapshot cannot be read', async () => {
+  it('--exit-code fails with 2 ("trouble"), nothing on stdout and the reason on stderr when it cannot read', async () => {
     const result = await runCli(['diff', path.join(dir, 'nowhere'), next, '--exit-code']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^cv-snapshot diff: .*nowhere.* manifest/);
     expect((await runCli(['diff', old])).code).toBe(2);

@@ -183,7 +183,8 @@ describe('cv-snapshot serve on the command line', () => {
   it('prints the root URL first, logs each request, and stops cleanly on SIGINT', async () => {
     const { child, firstLine } = await startCli(['serve', mirror.dir, '--port', '0']);
     let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    // The request log goes to stderr: stdout carries only the URL line that scripts read.
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sms\/cv\/api\/v1\/$/);
     const answer = await get(`${firstLine}units/?page[size]=2`);
     expect(answer.status).toBe(200);
