@@ -16,6 +16,7 @@ import {
   StrictValidationError,
   UsageError,
 } from '../errors.js';
+import { stringifyJson } from '../json/parse-json.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { formatSummary, type ValidationReport } from '../validate/report.js';
@@ -202,7 +203,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     }
     rewriteDocumentLinks(json, location, url, rewriter);
     try {
-      const written = writer.write(placement.file, JSON.stringify(json));
+      const written = writer.write(placement.file, stringifyJson(json));
       entry.file = { path: placement.file, ...written };
     } catch (error) {
       if (!(error instanceof FileCollisionError)) throw error;
