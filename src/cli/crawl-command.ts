@@ -9,8 +9,8 @@ import { summaryJson, summaryTable } from './summary.js';
 export const CRAWL_OPTIONS: OptionDef[] = [
   { name: 'out', type: 'string', placeholder: 'dir', default: 'out', description: 'Directory to publish the snapshot into; replaced only when the new snapshot is complete.' },
   { name: 'concurrency', type: 'number', placeholder: 'n', default: DEFAULTS.concurrency, min: 1, max: 256, description: 'Requests in flight at once.' },
-  { name: 'retries', type: 'number', placeholder: 'n', default: DEFAULTS.retries, min: 0, max: 100, description: 'Retries per URL on network errors, timeouts, 5xx and 429, with exponential backoff.' },
-  { name: 'timeout', type: 'number', placeholder: 'ms', default: DEFAULTS.timeoutMs, min: 1, description: 'Time allowed for response headers, and between body chunks.' },
+  { name: 'retries', type: 'number', placeholder: 'n', default: DEFAULTS.retries, min: 0, max: 100, description: 'Retries per URL on network errors, timeouts, 5xx, 429 and bodies that do not read (cut off, empty, not JSON), with exponential backoff.' },
+  { name: 'timeout', type: 'number', placeholder: 'ms', default: DEFAULTS.timeoutMs, min: 1, description: 'Time allowed for response headers, and between body chunks; every attempt ends within 10 times this in all.' },
   { name: 'rate', type: 'number', placeholder: 'req/s', min: 0.001, description: 'At most this many requests per second, retries included (default: no limit).' },
   { name: 'max-bytes', type: 'number', placeholder: 'bytes', default: DEFAULTS.maxBytes, min: 1, description: 'Largest response accepted, after decompression.' },
   { name: 'max-documents', type: 'number', placeholder: 'n', default: DEFAULTS.maxDocuments, min: 1, description: 'Stop with an error past this many URLs, a guard against a source that generates links endlessly.' },

@@ -102,13 +102,14 @@ export function assertRootLeadsInScope(url: string, json: unknown, root: string)
   }
   const where = [...new Set(outside.map(parentDirectory))];
   const named = where.slice(0, 3).join(', ') + (where.length > 3 ? ` and ${where.length - 3} more` : '');
+  const listed = `the root index lists ${outside.length} collection URL${outside.length === 1 ? '' : 's'}`;
   throw new RootScopeError(
     url,
-    `the root index lists ${outside.length} collection URL${outside.length === 1 ? '' : 's'} and none is below the root URL ` +
+    `${listed} and none is below the root URL ` +
       (outside.length === 0
         ? '(none is a usable http(s) URL), so there is nothing to crawl.'
-        : `(they are under ${named}), so there is nothing to crawl. Only URLs on the root's origin and below its path ` +
-          `are fetched: give the root URL the collections belong to, such as ${where[0]}.`),
+        : `(they are under ${named}), so there is nothing to crawl. Only URLs on the root's origin and below its ` +
+          `path are fetched: give the root URL the collections belong to, such as ${where[0]}.`),
   );
 }
 
@@ -308,20 +309,23 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   /** A redirect: its target is fetched when it is in scope; anything else is a finding (or, for the root, an error). */
   const redirected = async (url: string, response: FetchedResponse): Promise<void> => {
     const header = response.headers.location;
-    if (header === undefined) throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
+    if (header === undefined) {
+      throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
+    }
     const location = headerText(header);
     let redirectTarget: string;
     try {
       redirectTarget = canonicalUrl(location, url);
     } catch (error) {
       if (!(error instanceof InvalidUrlError)) throw error;
-      if (url === root) throw new RootScopeError(url, `the root URL redirects to a location that cannot be followed: ${error.message}`);
+      const what = `redirects to a location that cannot be followed: ${error.message}`;
+      if (url === root) throw new RootScopeError(url, `the root URL ${what}`);
       options.onFinding({
         url,
         pointer: '',
         rule: 'scope.redirect',
         severity: 'error',
-        message: `${url} redirects to a location that cannot be followed: ${error.message} The redirect was not followed.`,
+        message: `${url} ${what} The redirect was not followed.`,
       });
       await options.onSettled?.({ url, discovered: [] });
       return;
@@ -329,7 +333,8 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     if (url === root) {
       throw new RootScopeError(
         url,
-        `the root URL answers HTTP ${response.status}, a redirect to ${redirectTarget}. Give that URL as the root, if it is the API root.`,
+        `the root URL answers HTTP ${response.status}, a redirect to ${redirectTarget}. ` +
+          'Give that URL as the root, if it is the API root.',
       );
     }
     let discovered: string[] = [];

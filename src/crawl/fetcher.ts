@@ -141,7 +141,11 @@ export class Fetcher {
    * Fetches `url`, retrying what may succeed when tried again. `read` turns a 200 answer's body into its document;
    * when it throws RetryableBodyError (a body cut off, empty, not JSON) the URL is fetched again like after a stall.
    */
-  async fetch<T>(url: string, signal?: AbortSignal, read?: (response: FetchedResponse) => T): Promise<FetchedResponse<T>> {
+  async fetch<T>(
+    url: string,
+    signal?: AbortSignal,
+    read?: (response: FetchedResponse) => T,
+  ): Promise<FetchedResponse<T>> {
     const maxAttempts = this.options.retries + 1;
     let lastError: RetryableError | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
@@ -238,11 +242,13 @@ export class Fetcher {
           'maxBytes',
         );
       case 'cut-off':
-        return new RetryableError(`the body was cut off (${describeNetworkError(failure.error).reason})`, failure.status);
+        const { reason } = describeNetworkError(failure.error);
+        return new RetryableError(`the body was cut off (${reason})`, failure.status);
       case 'deadline': {
         const factor = this.options.attemptDeadlineMs === undefined ? ` (${ATTEMPT_DEADLINE_FACTOR} × --timeout)` : '';
         const what = failure.status >= 200 ? `the body of the HTTP ${failure.status} answer` : 'the response';
-        return new RetryableError(`${what} did not complete within ${this.deadlineMs} ms${factor}`, failure.status || undefined);
+        const status = failure.status || undefined;
+        return new RetryableError(`${what} did not complete within ${this.deadlineMs} ms${factor}`, status);
       }
       case 'network':
         return networkError(failure.error);
@@ -259,7 +265,8 @@ export class Fetcher {
       if (name === 'deflate') return sync ? zlib.inflateSync(raw, limits) : await inflate(raw, limits);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new FinalError(`the decompressed response is over the --max-bytes limit of ${this.options.maxBytes} bytes`, 'maxBytes');
+        const limit = this.options.maxBytes;
+        throw new FinalError(`the decompressed response is over the --max-bytes limit of ${limit} bytes`, 'maxBytes');
       }
       throw new RetryableError(`the ${name} body could not be decompressed (${(error as Error).message})`);
     }

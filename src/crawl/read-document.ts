@@ -27,7 +27,9 @@ const WITHOUT_IT = 'With --allow-partial the snapshot is published without it an
 
 export function readDocument(url: string, response: Pick<FetchedResponse, 'headers' | 'body'>): unknown {
   const type = response.headers['content-type'];
-  if (type !== undefined && /text\/html/i.test(type)) throw new NotJsonError(url, `it sent ${type}, the browsable HTML page`);
+  if (type !== undefined && /text\/html/i.test(type)) {
+    throw new NotJsonError(url, `it sent ${type}, the browsable HTML page`);
+  }
   // Sent as JSON (or with no type at all): a body that does not read is more likely cut off than wrong.
   const sentAsJson = type === undefined || /json/i.test(type);
   let text: string;

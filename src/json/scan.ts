@@ -74,8 +74,9 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
       while (end !== -1 && escapedQuote(text, end)) end = text.indexOf('"', end + 1);
       if (end === -1) return exact ? 'exact' : 'plain';
       const first = text.charCodeAt(i + 1);
-      if (!exact && first >= DIGIT_0 && first <= DIGIT_9 && isArrayIndex(text, i + 1, end) && nextToken(text, end + 1) === COLON) {
-        exact = true;
+      // A member name that is an array index (cheap test first: it starts with a digit).
+      if (!exact && first >= DIGIT_0 && first <= DIGIT_9 && isArrayIndex(text, i + 1, end)) {
+        exact = nextToken(text, end + 1) === COLON;
       }
       i = end + 1;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {

@@ -174,7 +174,8 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
     ...report.findings.filter((f) => f.severity === 'warning'),
   ].slice(0, maxFindings);
   for (const f of shown) {
-    lines.push(printable(`  ${f.severity} ${f.rule} ${f.url}${f.pointer === '' ? '' : ` ${f.pointer}`}: ${f.message}`, 400));
+    const where = f.pointer === '' ? f.url : `${f.url} ${f.pointer}`;
+    lines.push(printable(`  ${f.severity} ${f.rule} ${where}: ${f.message}`, 400));
   }
   const rest = report.errors + report.warnings - shown.length;
   if (rest > 0) {

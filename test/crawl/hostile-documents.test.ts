@@ -67,9 +67,17 @@ describe('a document nested too deep', () => {
       `${server.url}/api/units/2/ cannot be stored: it nests objects and arrays more than 256 levels deep.`,
     );
     // Nothing crashes on the same document when the crawl goes on.
-    const resumed = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, resume: true, allowPartial: true });
+    const resumed = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out,
+      retries: 0,
+      resume: true,
+      allowPartial: true,
+    });
     expect(resumed.missing).toEqual([`${server.url}/api/units/2/`]);
-    expect(resumed.report.findings.filter((f) => f.rule === 'fetch.failed').map((f) => f.url)).toEqual([`${server.url}/api/units/2/`]);
+    expect(resumed.report.findings.filter((f) => f.rule === 'fetch.failed').map((f) => f.url)).toEqual([
+      `${server.url}/api/units/2/`,
+    ]);
     expect(await listFiles(out)).not.toContain('api/units/2/index.html');
     expect(server.requests.filter((u) => u === '/api/units/2/')).toHaveLength(2);
   });
@@ -86,15 +94,25 @@ describe('a document nested too deep', () => {
 
   it('is a clear error from the command line too', async () => {
     const server = await source(100_000);
-    const run = await runCli(['crawl', `${server.url}/api/`, '--out', path.join(await tempDir(), 'out'), '--retries', '0', '--quiet']);
+    const run = await runCli([
+      'crawl',
+      `${server.url}/api/`,
+      '--out',
+      path.join(await tempDir(), 'out'),
+      '--retries',
+      '0',
+      '--quiet',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain('unexpected failure');
-    expect(run.stderr).toContain(`${server.url}/api/units/2/ cannot be stored: it nests objects and arrays more than 256 levels deep`);
+    expect(run.stderr).toContain(
+      `${server.url}/api/units/2/ cannot be stored: it nests objects and arrays more than 256 levels deep`,
+    );
   });
 });
 
 describe('a redirect that cannot be followed', () => {
-  it('to another scheme, a malformed URL or one with credentials is a finding, never fetched, never echoed with its password', async () => {
+  it('to another scheme, a malformed URL or one with credentials is a finding; no password is echoed', async () => {
     const locations: Record<string, string> = {
       '/api/units/1/': 'file:///etc/passwd',
       '/api/units/2/': 'ftp://127.0.0.1/units/2/',
@@ -120,13 +138,16 @@ describe('a redirect that cannot be followed', () => {
     expect(run.stdout + run.stderr).not.toContain('hunter2');
     const report = await readFile(path.join(out, '_cv-snapshot/report.json'), 'utf8');
     expect(report).not.toContain('hunter2');
-    const findings = (JSON.parse(report) as { findings: Array<{ url: string; rule: string; message: string }> }).findings;
+    const findings = (JSON.parse(report) as { findings: Array<{ url: string; rule: string; message: string }> })
+      .findings;
     for (const url of Object.keys(locations)) {
       const finding = findings.find((f) => f.url === `${server.url}${url}`);
       expect(finding?.rule, url).toBe('scope.redirect');
       expect(finding?.message, url).toContain('redirects to a location that cannot be followed');
     }
-    expect(findings.find((f) => f.url === `${server.url}/api/units/4/`)?.message).toContain('http://***@127.0.0.1/api/units/4/');
+    expect(findings.find((f) => f.url === `${server.url}/api/units/4/`)?.message).toContain(
+      'http://***@127.0.0.1/api/units/4/',
+    );
     expect(server.requests.filter((u) => !u.startsWith('/api/'))).toEqual([]);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
@@ -150,7 +171,7 @@ describe('a redirect to a URL with non-ASCII characters', () => {
 });
 
 describe('a very faulty source', () => {
-  it('with thousands of links outside the root and a thousand dead records: counted exactly, listed in part, verified', async () => {
+  it('with thousands of links outside the root and of dead records: counted, listed in part, verified', async () => {
     const outside = 3000;
     const dead = 1050;
     const ids = Array.from({ length: dead }, (_, i) => String(i + 1));
@@ -158,7 +179,9 @@ describe('a very faulty source', () => {
       const base = `http://${req.headers.host}/api/`;
       if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
       if (req.url === '/api/units/') {
-        const links = Object.fromEntries(Array.from({ length: outside }, (_, i) => [`x${i}`, `http://elsewhere.invalid/${i}`]));
+        const links = Object.fromEntries(
+          Array.from({ length: outside }, (_, i) => [`x${i}`, `http://elsewhere.invalid/${i}`]),
+        );
         const page = list(base, ids, links);
         // Every record breaks record.self (its link names another id) and links to a record that is gone.
         for (const resource of page.data) resource.links.self = `${base}units/9${resource.id}/`;
@@ -167,9 +190,7 @@ describe('a very faulty source', () => {
       sendJson(res, 404, { errors: [{ status: '404' }] });
     });
     const out = path.join(await tempDir(), 'out');
-    const run = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--quiet', '--concurrency', '16']);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, concurrency: 16 });
     const report = JSON.parse(await readFile(path.join(out, '_cv-snapshot/report.json'), 'utf8')) as {
       rules: Record<string, { errors: number; warnings: number; omitted: number }>;
       findingsListedPerRule: number;
@@ -182,13 +203,13 @@ describe('a very faulty source', () => {
     expect(report.rules['record.self']).toEqual({ errors: dead, warnings: 0, omitted: dead - 1000 });
     expect(report.findings.filter((f) => f.rule === 'scope.outside')).toHaveLength(1000);
     expect(report.findingsOmitted).toBe(outside - 1000 + 2 * (dead - 1000));
-    // The closing summary stays short.
-    expect(run.stdout.split('\n').length).toBeLessThan(30);
-    expect(run.stdout).toContain('scope.outside (3000 warnings, 2000 not listed)');
+    // The closing summary (what the command line prints after the table) stays short.
+    expect(result.summary.split('\n').length).toBeLessThan(20);
+    expect(result.summary).toContain('scope.outside (3000 warnings, 2000 not listed)');
     // A faithful mirror of this source: verify explains every finding from the report, listed or not.
-    const verified = await runCli(['verify', out]);
-    expect(verified.stderr).toBe('');
-    expect(verified.code).toBe(0);
+    const verified = await verifySnapshot(out);
+    expect(verified.problems).toEqual([]);
+    expect(verified.recordedErrors).toBeGreaterThanOrEqual(dead);
   }, 60_000);
 });
 
@@ -196,14 +217,17 @@ describe('a root index that leads nowhere', () => {
   it('whose collections are all on another origin fails, naming where they are and what to try', async () => {
     const other = await serve((_req, res) => sendJson(res, 200, { data: [] }));
     const server = await serve((_req, res) =>
-      sendJson(res, 200, { data: { units: `${other.url}/sms/cv/api/v1/units/`, sites: `${other.url}/sms/cv/api/v1/sites/` } }),
+      sendJson(res, 200, {
+        data: { units: `${other.url}/sms/cv/api/v1/units/`, sites: `${other.url}/sms/cv/api/v1/sites/` },
+      }),
     );
     const out = path.join(await tempDir(), 'out');
     const error = await createSnapshot({ rootUrl: `${server.url}/cv/api/v1/`, out }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RootScopeError);
     expect((error as Error).message).toBe(
-      `${server.url}/cv/api/v1/: the root index lists 2 collection URLs and none is below the root URL (they are under ` +
-        `${other.url}/sms/cv/api/v1/), so there is nothing to crawl. Only URLs on the root's origin and below its path ` +
+      `${server.url}/cv/api/v1/: the root index lists 2 collection URLs and none is below the root URL ` +
+        `(they are under ${other.url}/sms/cv/api/v1/), so there is nothing to crawl. ` +
+        "Only URLs on the root's origin and below its path " +
         `are fetched: give the root URL the collections belong to, such as ${other.url}/sms/cv/api/v1/.`,
     );
     expect(other.requests).toEqual([]);
@@ -213,14 +237,16 @@ describe('a root index that leads nowhere', () => {
   it('whose collections are partly outside is crawled, with the others as findings', async () => {
     const server = await serve((req, res) => {
       const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, sites: 'http://elsewhere.invalid/api/sites/' } });
+      if (req.url === '/api/')
+        return sendJson(res, 200, { data: { units: `${base}units/`, sites: 'http://elsewhere.invalid/api/sites/' } });
       sendJson(res, 200, list(base, []));
     });
     const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(await tempDir(), 'out') });
     expect(result.collections).toEqual({ units: { records: 0, pages: 1, documents: 1 } });
     expect(result.report.findings.map((f) => [f.rule, f.message])).toContainEqual([
       'scope.outside',
-      `The link http://elsewhere.invalid/api/sites/ is outside the root URL ${server.url}/api/; it was recorded, not fetched.`,
+      `The link http://elsewhere.invalid/api/sites/ is outside the root URL ${server.url}/api/; ` +
+        'it was recorded, not fetched.',
     ]);
   });
 

@@ -29,7 +29,12 @@ async function serve(handler: http.RequestListener): Promise<TestServer> {
 
 /** The message a crawl of `root` fails with (what the command line prints after "cv-snapshot crawl: "). */
 async function failure(root: string, options: Partial<Parameters<typeof createSnapshot>[0]> = {}): Promise<string> {
-  const error = await createSnapshot({ rootUrl: root, out: path.join(await tempDir(), 'out'), retries: 0, ...options }).catch((e: unknown) => e);
+  const error = await createSnapshot({
+    rootUrl: root,
+    out: path.join(await tempDir(), 'out'),
+    retries: 0,
+    ...options,
+  }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(CvSnapshotError);
   return (error as Error).message;
 }
@@ -58,7 +63,9 @@ describe('a request that fails', () => {
     for (const encoding of Object.keys(encoders)) {
       const message = await failure(`${server.url}/${encoding}/`, { maxBytes: 100_000, retries: 2 });
       expect(message, encoding).toContain('over the --max-bytes limit of 100000');
-      expect(message, encoding).toContain('(after 1 attempt). If the document really is that large, raise --max-bytes.');
+      expect(message, encoding).toContain(
+        '(after 1 attempt). If the document really is that large, raise --max-bytes.',
+      );
       expect(message, encoding).not.toContain(RETRY_HINT);
     }
   });
@@ -76,12 +83,18 @@ describe('a request that fails', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     expect(await failure(`http://127.0.0.1:${port}/api/`)).toContain(
-      `http://127.0.0.1:${port}/api/ could not be fetched: the connection was refused (after 1 attempt). Nothing is listening there`,
+      `http://127.0.0.1:${port}/api/ could not be fetched: the connection was refused (after 1 attempt). ` +
+        'Nothing is listening there',
     );
   });
 
   it('never echoes a password given in the root URL', async () => {
-    const run = await runCli(['crawl', 'http://admin:s3cr3t-pw@127.0.0.1:9/api/', '--out', path.join(await tempDir(), 'out')]);
+    const run = await runCli([
+      'crawl',
+      'http://admin:s3cr3t-pw@127.0.0.1:9/api/',
+      '--out',
+      path.join(await tempDir(), 'out'),
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('http://***@127.0.0.1:9/api/');
     expect(run.stderr).not.toContain('s3cr3t-pw');

@@ -13,9 +13,14 @@ const numberText = fc
     fc.constantFrom('', '-'),
     fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,25}$/)),
     fc.option(fc.stringMatching(/^[0-9]{1,20}$/), { nil: undefined }),
-    fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,3}$/)), { nil: undefined }),
+    fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,3}$/)), {
+      nil: undefined,
+    }),
   )
-  .map(([sign, int, frac, exp]) => `${sign}${int}${frac === undefined ? '' : `.${frac}`}${exp === undefined ? '' : exp.join('')}`);
+  .map(
+    ([sign, int, frac, exp]) =>
+      `${sign}${int}${frac === undefined ? '' : `.${frac}`}${exp === undefined ? '' : exp.join('')}`,
+  );
 
 const keyText = fc.oneof(fc.string(), fc.stringMatching(/^(0|[1-9][0-9]{0,9})$/), fc.constant('__proto__'));
 
@@ -37,11 +42,14 @@ describe('parseJson and stringifyJson', () => {
   it('give the values JSON.parse gives, and write compact text back byte for byte', () => {
     // A document is an object or an array (a lone number has no container to remember its text in).
     fc.assert(
-      fc.property(compactJson.map((value) => `[${value}]`), (text) => {
-        const value = parseJson(text);
-        expect(value).toEqual(JSON.parse(text));
-        expect(stringifyJson(value)).toBe(text);
-      }),
+      fc.property(
+        compactJson.map((value) => `[${value}]`),
+        (text) => {
+          const value = parseJson(text);
+          expect(value).toEqual(JSON.parse(text));
+          expect(stringifyJson(value)).toBe(text);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -54,7 +62,11 @@ describe('parseJson and stringifyJson', () => {
   });
 
   it('write what was changed since as it is now', () => {
-    const value = parseJson('{"n":1.0,"m":1e400,"links":{"self":"http://a/1"}}') as { n: number; m: number | string; links: { self: string } };
+    const value = parseJson('{"n":1.0,"m":1e400,"links":{"self":"http://a/1"}}') as {
+      n: number;
+      m: number | string;
+      links: { self: string };
+    };
     value.n = 2;
     value.links.self = '/1';
     value.m = 'x';
