@@ -29,6 +29,9 @@ export const MEDIA_TYPE = 'application/vnd.api+json';
  */
 export const ATTEMPT_DEADLINE_FACTOR = 10;
 
+/** The longest delay a Node timer takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface FetcherOptions {
   concurrency: number;
   /** Retries after the first attempt. */
@@ -215,7 +218,9 @@ export class Fetcher {
   }
 
   private get deadlineMs(): number {
-    return this.options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_FACTOR * this.options.timeoutMs;
+    const deadline = this.options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_FACTOR * this.options.timeoutMs;
+    // Node fires a longer timer at once (with a warning): a --timeout of days would fail every request.
+    return Math.min(deadline, MAX_TIMER_MS);
   }
 
   private track(signal: AbortSignal, collector: ResponseCollector): void {

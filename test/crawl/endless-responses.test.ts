@@ -125,6 +125,12 @@ describe('the deadline of an attempt', () => {
     );
   });
 
+  it('of a --timeout of weeks does not overflow the timer and fail every request at once', async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, { data: { units: 'x' } }));
+    const response = await fetcher({ timeoutMs: 2_000_000_000 }).fetch(`${server.url}/api/`);
+    expect(response.status).toBe(200);
+  });
+
   it('is retried like a stall, and a later complete answer is used', async () => {
     let calls = 0;
     const server = await serve((_req, res) => {
