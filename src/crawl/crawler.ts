@@ -1,7 +1,8 @@
 /**
  * The crawl loop (DESIGN.md §4): start at the root index, follow every link in scope, fetch each canonical URL once
  * with bounded concurrency, parse it, and hand it on. What happens to a document after parsing (validation,
- * writing) is the caller's `onDocument`, so this module owns only discovery and fetching.
+ * writing) is the caller's `onDocument`, so this module owns only discovery and fetching. The body is parsed
+ * within the fetch (read-document.ts), so that a body that does not read is fetched again like a stall.
  */
 import pLimit from 'p-limit';
 import {
