@@ -2,6 +2,7 @@
  * Every failure a user can meet, as a class with a sentence that says what happened and what to try. The CLI maps
  * them to exit codes in one place (cli.ts) through `exitCode`.
  */
+import { printable, quoteUntrusted } from './safe-text.js';
 
 export const ExitCode = {
   ok: 0,
@@ -29,20 +30,41 @@ export class UsageError extends CvSnapshotError {
   override readonly exitCode: number = ExitCode.usage;
 }
 
-/** A document could not be fetched: its URL, what went wrong last, and how many attempts were made. */
+/** What a FetchError suggests, by what went wrong last. */
+export const FETCH_HINTS = {
+  retry: 'Check that the service is up, or try again with more --retries or a longer --timeout.',
+  client: 'Check the URL and any --header credentials.',
+  maxBytes: 'If the document really is that large, raise --max-bytes.',
+  host: 'Check the host name in the URL (and the network or proxy settings).',
+  refused: 'Nothing is listening there: check the host and port in the URL, and that the service is running.',
+  encoding: 'cv-snapshot reads gzip, br and deflate bodies; this one cannot be stored as it was sent.',
+  text:
+    'The service sends text that is not valid in its character set; --allow-partial publishes the snapshot without it.',
+} as const;
+
+export type FetchHint = keyof typeof FETCH_HINTS;
+
+/**
+ * A document could not be fetched: its URL, what went wrong last, and how many attempts were made. The reason may
+ * quote the server, so it is made safe to print.
+ */
 export class FetchError extends CvSnapshotError {
+  readonly reason: string;
   constructor(
     readonly url: string,
-    readonly reason: string,
+    reason: string,
     readonly attempts: number,
     readonly status?: number,
+    hint?: FetchHint,
   ) {
+    const safeReason = quoteUntrusted(reason);
+    const suggestion =
+      hint ?? (status !== undefined && status >= 400 && status < 500 && status !== 429 ? 'client' : 'retry');
     super(
-      `${url} could not be fetched: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'}). ` +
-        (status !== undefined && status >= 400 && status < 500 && status !== 429
-          ? 'Check the URL and any --header credentials.'
-          : 'Check that the service is up, or try again with more --retries or a longer --timeout.'),
+      `${url} could not be fetched: ${safeReason} (after ${attempts} attempt${attempts === 1 ? '' : 's'}). ` +
+        FETCH_HINTS[suggestion],
     );
+    this.reason = safeReason;
   }
 }
 
@@ -53,9 +75,33 @@ export class NotJsonError extends CvSnapshotError {
     detail: string,
   ) {
     super(
-      `${url} did not answer with JSON (${detail}). ` +
+      `${url} did not answer with JSON (${quoteUntrusted(detail)}). ` +
         'Is this the JSON:API address of a Controlled Vocabulary Service? Remove any ?format=api from it.',
     );
+  }
+}
+
+/**
+ * A JSON answer that cannot be used as a document as it was sent (nested too deep, in a character set that cannot
+ * be decoded). Like a document that cannot be fetched, it ends the crawl, or with --allow-partial is missing.
+ */
+export class UnusableDocumentError extends CvSnapshotError {
+  constructor(
+    readonly url: string,
+    detail: string,
+    hint: string,
+  ) {
+    super(`${url} cannot be stored: ${quoteUntrusted(detail)}. ${hint}`);
+  }
+}
+
+/** The root index leads nowhere the crawl may go: its collections, or the root itself, are outside the root URL. */
+export class RootScopeError extends CvSnapshotError {
+  constructor(
+    readonly url: string,
+    detail: string,
+  ) {
+    super(`${url}: ${printable(detail)}`);
   }
 }
 
@@ -66,7 +112,7 @@ export class NotRootIndexError extends CvSnapshotError {
     detail: string,
   ) {
     super(
-      `${url} is not the root index of a Controlled Vocabulary Service: ${detail}. ` +
+      `${url} is not the root index of a Controlled Vocabulary Service: ${quoteUntrusted(detail)}. ` +
         'Give the API root, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.',
     );
   }

@@ -30,14 +30,17 @@ export const CRAWL_OPTIONS = {
     default: DEFAULTS.retries,
     min: 0,
     max: 100,
-    description: 'Retries per URL on network errors, timeouts, 5xx and 429, with exponential backoff.',
+    description: 
+      'Retries per URL on network errors, timeouts, 5xx, 429 and bodies that do not read (cut off, empty, not ' +
+      'JSON), with exponential backoff.',
   }),
   timeoutMs: integer('timeout', {
     placeholder: 'ms',
     default: DEFAULTS.timeoutMs,
     min: 1,
     max: 86_400_000,
-    description: 'Time allowed for response headers, and between body chunks.',
+    description: 
+      'Time allowed for response headers, and between body chunks; every attempt ends within 10 times this in all.',
   }),
   rate: decimal('rate', {
     placeholder: 'req/s',

@@ -1,15 +1,25 @@
 /**
  * The crawl loop (DESIGN.md §4): start at the root index, follow every link in scope, fetch each canonical URL once
  * with bounded concurrency, parse it, and hand it on. What happens to a document after parsing (validation,
- * writing) is the caller's `onDocument`, so this module owns only discovery and fetching.
+ * writing) is the caller's `onDocument`, so this module owns only discovery and fetching. The body is parsed
+ * within the fetch (read-document.ts), so that a body that does not read is fetched again like a stall.
  */
 import pLimit from 'p-limit';
-import { FetchError, NotJsonError, NotRootIndexError, TooManyDocumentsError } from '../errors.js';
+import {
+  FetchError,
+  NotJsonError,
+  NotRootIndexError,
+  RootScopeError,
+  TooManyDocumentsError,
+  UnusableDocumentError,
+} from '../errors.js';
 import { extractLinks } from '../jsonapi/links.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
-import { canonicalUrl, isInScope, InvalidUrlError } from '../url/canonical-url.js';
+import { canonicalUrl, isInScope, InvalidUrlError, urlParts } from '../url/canonical-url.js';
 import type { Finding } from '../validate/finding.js';
 import type { Fetcher, FetchedResponse } from './fetcher.js';
+import { headerText } from './body-text.js';
+import { readDocument } from './read-document.js';
 
 export interface CrawledDocument {
   /** Canonical URL. */
@@ -67,14 +77,41 @@ export function assertRootIndex(url: string, json: unknown): void {
   if (bad) throw new NotRootIndexError(url, `its "data" member "${bad[0]}" is not a URL string`);
 }
 
-export function parseJsonBody(url: string, response: FetchedResponse): unknown {
-  const type = response.headers['content-type'] ?? '';
-  if (/text\/html/i.test(type)) throw new NotJsonError(url, `it sent ${type}, the browsable HTML page`);
-  try {
-    return JSON.parse(response.body.toString('utf8'));
-  } catch (error) {
-    throw new NotJsonError(url, `its body is not valid JSON: ${(error as Error).message}`);
+/** The directory a URL is in: where a root URL would be for a collection URL. */
+function parentDirectory(url: string): string {
+  const { origin, pathname } = urlParts(url);
+  const trimmed = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  return `${origin}${trimmed.slice(0, trimmed.lastIndexOf('/') + 1)}`;
+}
+
+/**
+ * Throws RootScopeError when not one collection URL of the root index is in scope: the crawl would find nothing
+ * and publish an empty snapshot. (Some outside and some inside are findings, as any link outside the root is.)
+ */
+export function assertRootLeadsInScope(url: string, json: unknown, root: string): void {
+  const data = (json as { data: Record<string, string> }).data;
+  const outside: string[] = [];
+  for (const link of Object.values(data)) {
+    let target: string;
+    try {
+      target = canonicalUrl(link, url);
+    } catch {
+      continue;
+    }
+    if (isInScope(target, root)) return;
+    outside.push(target);
   }
+  const where = [...new Set(outside.map(parentDirectory))];
+  const named = where.slice(0, 3).join(', ') + (where.length > 3 ? ` and ${where.length - 3} more` : '');
+  const listed = `the root index lists ${outside.length} collection URL${outside.length === 1 ? '' : 's'}`;
+  throw new RootScopeError(
+    url,
+    `${listed} and none is below the root URL ` +
+      (outside.length === 0
+        ? '(none is a usable http(s) URL), so there is nothing to crawl.'
+        : `(they are under ${named}), so there is nothing to crawl. Only URLs on the root's origin and below its ` +
+          `path are fetched: give the root URL the collections belong to, such as ${where[0]}.`),
+  );
 }
 
 /** meta.pagination.pages of a list page, when it is a positive integer. */
@@ -125,7 +162,6 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   let drainScheduled = false;
   // Adopted, not copied, on --resume: the largest structure of a crawl is not held twice.
   const seen = options.resume?.seen ?? new Set<string>();
-  const outOfScope = new Set<string>();
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   let firstError: unknown;
@@ -138,19 +174,26 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     failure.abort(error);
   };
 
-  /** The canonical in-scope target of a link, or null (recorded as a finding) when it is not to be fetched. */
-  const target = (link: string, from: string): string | null => {
+  /**
+   * The canonical in-scope target of a link, or null (recorded as a finding) when it is not to be fetched. A link is
+   * reported once per document (`reported`), in every document that has it: the report then does not depend on the
+   * order documents arrive in, and no set of every outside URL grows with the crawl.
+   */
+  const target = (link: string, from: string, reported: Set<string>): string | null => {
     let url: string;
     try {
       url = canonicalUrl(link, from);
     } catch (error) {
       if (!(error instanceof InvalidUrlError)) throw error;
-      options.onFinding({ url: from, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
+      if (!reported.has(link)) {
+        reported.add(link);
+        options.onFinding({ url: from, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
+      }
       return null;
     }
     if (!isInScope(url, root)) {
-      if (!outOfScope.has(url)) {
-        outOfScope.add(url);
+      if (!reported.has(url)) {
+        reported.add(url);
         options.onFinding({
           url: from,
           pointer: '',
@@ -171,12 +214,15 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
    */
   const discover = (links: string[], from: string, listPages?: { collection: string; pages: number }): string[] => {
     const found: string[] = [];
+    const reported = new Set<string>();
     for (const link of links) {
-      const url = target(link, from);
+      const url = target(link, from, reported);
       if (url === null || seen.has(url)) continue;
       if (listPages !== undefined) {
         const location = locate(url, root);
         if (location.kind === 'list' && location.collection === listPages.collection && location.page > listPages.pages) {
+          if (reported.has(url)) continue;
+          reported.add(url);
           options.onFinding({
             url: from,
             pointer: '',
@@ -211,7 +257,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       const url = frontier.shift();
       fetching += 1;
       started += 1;
-      limit(() => fetcher.fetch(url, signal)).then(
+      limit(() => fetcher.fetch(url, signal, (response) => readDocument(url, response))).then(
         (response) => arrive({ url, response }),
         (error: unknown) => arrive({ url, error }),
       );
@@ -251,7 +297,8 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       if (response === undefined) throw error;
       await handle(url, response);
     } catch (error) {
-      const unfetchable = error instanceof FetchError || error instanceof NotJsonError;
+      const unfetchable =
+        error instanceof FetchError || error instanceof NotJsonError || error instanceof UnusableDocumentError;
       if (!options.allowPartial || url === root || signal.aborted || !unfetchable) {
         fail(error);
         return;
@@ -260,32 +307,63 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     }
   };
 
+  /** A redirect: its target is fetched when it is in scope; anything else is a finding (or, for the root, an error). */
+  const redirected = async (url: string, response: FetchedResponse): Promise<void> => {
+    const header = response.headers.location;
+    if (header === undefined) {
+      throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
+    }
+    const location = headerText(header);
+    let redirectTarget: string;
+    try {
+      redirectTarget = canonicalUrl(location, url);
+    } catch (error) {
+      if (!(error instanceof InvalidUrlError)) throw error;
+      const what = `redirects to a location that cannot be followed: ${error.message}`;
+      if (url === root) throw new RootScopeError(url, `the root URL ${what}`);
+      options.onFinding({
+        url,
+        pointer: '',
+        rule: 'scope.redirect',
+        severity: 'error',
+        message: `${url} ${what} The redirect was not followed.`,
+      });
+      await options.onSettled?.({ url, discovered: [] });
+      return;
+    }
+    if (url === root) {
+      throw new RootScopeError(
+        url,
+        `the root URL answers HTTP ${response.status}, a redirect to ${redirectTarget}. ` +
+          'Give that URL as the root, if it is the API root.',
+      );
+    }
+    let discovered: string[] = [];
+    if (!isInScope(redirectTarget, root)) {
+      options.onFinding({
+        url,
+        pointer: '',
+        rule: 'scope.redirect',
+        severity: 'error',
+        message: `${url} redirects outside the root URL, to ${redirectTarget}; the redirect was not followed.`,
+      });
+    } else {
+      options.onFinding({
+        url,
+        pointer: '',
+        rule: 'link.redirect',
+        severity: 'warning',
+        message: `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no document there.`,
+      });
+      discovered = discover([redirectTarget], url);
+    }
+    await options.onSettled?.({ url, discovered });
+    discovered.forEach(schedule);
+  };
+
   const handle = async (url: string, response: FetchedResponse): Promise<void> => {
     if (response.status >= 300 && response.status < 400) {
-      const location = response.headers.location;
-      if (location === undefined) throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
-      const redirectTarget = canonicalUrl(location, url);
-      let discovered: string[] = [];
-      if (!isInScope(redirectTarget, root)) {
-        options.onFinding({
-          url,
-          pointer: '',
-          rule: 'scope.redirect',
-          severity: 'error',
-          message: `${url} redirects outside the root URL, to ${redirectTarget}; the redirect was not followed.`,
-        });
-      } else {
-        options.onFinding({
-          url,
-          pointer: '',
-          rule: 'link.redirect',
-          severity: 'warning',
-          message: `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no document there.`,
-        });
-        discovered = discover([redirectTarget], url);
-      }
-      await options.onSettled?.({ url, discovered });
-      discovered.forEach(schedule);
+      await redirected(url, response);
       return;
     }
     if (DEAD_STATUSES.has(response.status) && url !== root) {
@@ -302,9 +380,12 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     if (response.status !== 200) {
       throw new FetchError(url, `HTTP ${response.status}`, response.attempts, response.status);
     }
-    const json = parseJsonBody(url, response);
+    const json = response.document;
     const location = locate(url, root);
-    if (location.kind === 'root') assertRootIndex(url, json);
+    if (location.kind === 'root') {
+      assertRootIndex(url, json);
+      assertRootLeadsInScope(url, json, root);
+    }
     // Links are marked seen before the document is handed on, so that whoever records the document can record
     // what it discovered with it (--resume relies on that).
     const pages = location.kind === 'list' ? declaredPages(json) : undefined;

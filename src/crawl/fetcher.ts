@@ -1,16 +1,18 @@
 /**
  * Fetching one URL (DESIGN.md §4): one undici dispatcher with keep-alive (proxies from HTTPS_PROXY/HTTP_PROXY/
- * NO_PROXY), `Accept: application/vnd.api+json`, gzip/br, a per-request timeout, a response size cap, and retries
- * with exponential backoff and full jitter on network errors, 5xx and 429 (Retry-After honoured). Redirects are not
- * followed here: the crawler decides whether their target is in scope.
+ * NO_PROXY), `Accept: application/vnd.api+json`, gzip/br, a timeout for the headers and between body chunks, a
+ * deadline for the whole attempt, a response size cap, and retries with exponential backoff and full jitter on
+ * network errors, 5xx, 429 (Retry-After honoured) and bodies that do not read. Redirects are not followed here: the
+ * crawler decides whether their target is in scope.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { FetchError } from '../errors.js';
+import { FetchError, type FetchHint } from '../errors.js';
 import { urlParts } from '../url/canonical-url.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { RetryableBodyError } from './read-document.js';
 import { ResponseCollector, type ExchangeFailure, type RawResponse } from './response-collector.js';
 
 const gunzip = promisify(zlib.gunzip);
@@ -21,12 +23,23 @@ const SYNC_DECODE_LIMIT = 256 * 1024;
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
+/**
+ * Every attempt ends within this many times `--timeout` (5 minutes at the default 30 s), however slowly its body
+ * trickles in, and is then retried like a stall.
+ */
+export const ATTEMPT_DEADLINE_FACTOR = 10;
+
+/** The longest delay a Node timer takes (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface FetcherOptions {
   concurrency: number;
   /** Retries after the first attempt. */
   retries: number;
   /** Time allowed for the headers and, separately, between body chunks. */
   timeoutMs: number;
+  /** Time allowed for a whole attempt; default ATTEMPT_DEADLINE_FACTOR × timeoutMs. */
+  attemptDeadlineMs?: number;
   maxBytes: number;
   userAgent: string;
   /** Extra request headers (for example credentials); never logged. */
@@ -39,12 +52,14 @@ export interface FetcherOptions {
   retryAfterMaxMs?: number;
 }
 
-export interface FetchedResponse {
+export interface FetchedResponse<T = unknown> {
   status: number;
   headers: Record<string, string>;
-  /** Decoded body (empty for redirects). */
+  /** Decoded body (empty for anything but a 2xx answer). */
   body: Buffer;
   attempts: number;
+  /** What `read` made of a 200 answer's body; undefined for other answers or without `read`. */
+  document?: T;
 }
 
 export interface FetchStats {
@@ -57,17 +72,29 @@ class RetryableError extends Error {
     message: string,
     readonly status?: number,
     readonly retryAfterMs?: number,
+    readonly hint?: FetchHint,
   ) {
     super(message);
   }
 }
 
-class FinalError extends Error {}
+class FinalError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: FetchHint,
+  ) {
+    super(message);
+  }
+}
 
-/** Retry-After as seconds or as an HTTP-date (RFC 9110 §10.2.3). */
+/**
+ * Retry-After as seconds or as an HTTP-date (RFC 9110 §10.2.3); undefined for anything else. Date.parse alone
+ * would read `1.5` or `-1` as a day in 2001, long past, and the retry would come at once.
+ */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  if (!/[a-z]{3}/i.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
@@ -78,9 +105,9 @@ function proxyConfigured(): boolean {
   return Boolean(env.http_proxy || env.HTTP_PROXY || env.https_proxy || env.HTTPS_PROXY);
 }
 
-/** Statuses whose body the crawl reads: not redirects, not the errors that are retried. */
+/** Statuses whose body the crawl reads: only success. Of redirects and errors only the status and headers count. */
 function bodyWanted(status: number): boolean {
-  return !(status >= 500 || status === 429 || (status >= 300 && status < 400));
+  return status >= 200 && status < 300;
 }
 
 export class Fetcher {
@@ -113,7 +140,15 @@ export class Fetcher {
     await this.dispatcher.close();
   }
 
-  async fetch(url: string, signal?: AbortSignal): Promise<FetchedResponse> {
+  /**
+   * Fetches `url`, retrying what may succeed when tried again. `read` turns a 200 answer's body into its document;
+   * when it throws RetryableBodyError (a body cut off, empty, not JSON) the URL is fetched again like after a stall.
+   */
+  async fetch<T>(
+    url: string,
+    signal?: AbortSignal,
+    read?: (response: FetchedResponse) => T,
+  ): Promise<FetchedResponse<T>> {
     const maxAttempts = this.options.retries + 1;
     let lastError: RetryableError | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
@@ -124,26 +159,33 @@ export class Fetcher {
       if (this.options.rateLimiter !== undefined) await this.options.rateLimiter.take(signal);
       signal?.throwIfAborted();
       try {
-        const response = await this.attempt(url, signal);
-        return { ...response, attempts: attempt };
+        const response: FetchedResponse<T> = { ...(await this.attempt(url, signal)), attempts: attempt };
+        if (read !== undefined && response.status === 200) response.document = read(response);
+        return response;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        if (error instanceof FinalError) throw new FetchError(url, error.message, attempt);
+        if (error instanceof FinalError) throw new FetchError(url, error.message, attempt, undefined, error.hint);
+        if (error instanceof RetryableBodyError) {
+          lastError = new RetryableError(error.message, 200, undefined, error.hint);
+          continue;
+        }
         if (!(error instanceof RetryableError)) throw error;
         lastError = error;
       }
     }
-    throw new FetchError(url, lastError?.message ?? 'unknown error', maxAttempts, lastError?.status);
+    throw new FetchError(url, lastError?.message ?? 'unknown error', maxAttempts, lastError?.status, lastError?.hint);
   }
 
+  /** The wait before a retry: the backoff, or longer when the server asked for it (up to retryAfterMaxMs). */
   private backoffMs(retry: number, retryAfterMs: number | undefined): number {
     const base = this.options.backoffBaseMs ?? 200;
     const max = this.options.backoffMaxMs ?? 10_000;
-    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, this.options.retryAfterMaxMs ?? 120_000);
-    return Math.random() * Math.min(max, base * 2 ** retry);
+    const backoff = Math.random() * Math.min(max, base * 2 ** retry);
+    if (retryAfterMs === undefined) return backoff;
+    return Math.max(backoff, Math.min(retryAfterMs, this.options.retryAfterMaxMs ?? 120_000));
   }
 
-  private async attempt(url: string, signal?: AbortSignal): Promise<Omit<FetchedResponse, 'attempts'>> {
+  private async attempt(url: string, signal?: AbortSignal): Promise<Omit<FetchedResponse, 'attempts' | 'document'>> {
     this.stats.requests += 1;
     const { status, headers, body } = await this.exchange(url, signal);
     if (status >= 500 || status === 429) {
@@ -153,23 +195,32 @@ export class Fetcher {
     return { status, headers, body: await this.decode(body, headers['content-encoding']) };
   }
 
-  /** One request and its whole response; rejects with RetryableError or FinalError. */
+  /** One request and its whole response, within the attempt's deadline; rejects with RetryableError or FinalError. */
   private exchange(url: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     const { origin } = urlParts(url);
     return new Promise((resolve, reject) => {
       const collector: ResponseCollector = new ResponseCollector(this.options.maxBytes, bodyWanted, (failure, response) => {
+        clearTimeout(deadline);
         if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
         if (failure === null) resolve(response);
         else reject(this.failureError(failure));
       });
+      const deadline = setTimeout(() => collector.expire(), this.deadlineMs);
       if (signal !== undefined) this.track(signal, collector);
       try {
         this.dispatcher.dispatch({ origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders }, collector);
       } catch (error) {
+        clearTimeout(deadline);
         if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
-        reject(new RetryableError(describeNetworkError(error)));
+        reject(networkError(error));
       }
     });
+  }
+
+  private get deadlineMs(): number {
+    const deadline = this.options.attemptDeadlineMs ?? ATTEMPT_DEADLINE_FACTOR * this.options.timeoutMs;
+    // Node fires a longer timer at once (with a warning): a --timeout of days would fail every request.
+    return Math.min(deadline, MAX_TIMER_MS);
   }
 
   private track(signal: AbortSignal, collector: ResponseCollector): void {
@@ -193,11 +244,19 @@ export class Fetcher {
           failure.declared !== null
             ? `the response is ${failure.declared} bytes, over the --max-bytes limit of ${this.options.maxBytes}`
             : `the response is over the --max-bytes limit of ${this.options.maxBytes} bytes`,
+          'maxBytes',
         );
       case 'cut-off':
-        return new RetryableError(`the body was cut off (${describeNetworkError(failure.error)})`, failure.status);
+        const { reason } = describeNetworkError(failure.error);
+        return new RetryableError(`the body was cut off (${reason})`, failure.status);
+      case 'deadline': {
+        const factor = this.options.attemptDeadlineMs === undefined ? ` (${ATTEMPT_DEADLINE_FACTOR} × --timeout)` : '';
+        const what = failure.status >= 200 ? `the body of the HTTP ${failure.status} answer` : 'the response';
+        const status = failure.status || undefined;
+        return new RetryableError(`${what} did not complete within ${this.deadlineMs} ms${factor}`, status);
+      }
       case 'network':
-        return new RetryableError(describeNetworkError(failure.error));
+        return networkError(failure.error);
     }
   }
 
@@ -211,34 +270,51 @@ export class Fetcher {
       if (name === 'deflate') return sync ? zlib.inflateSync(raw, limits) : await inflate(raw, limits);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new FinalError(`the decompressed response is over the --max-bytes limit of ${this.options.maxBytes} bytes`);
+        const limit = this.options.maxBytes;
+        throw new FinalError(`the decompressed response is over the --max-bytes limit of ${limit} bytes`, 'maxBytes');
       }
       throw new RetryableError(`the ${name} body could not be decompressed (${(error as Error).message})`);
     }
     if (name === 'identity' || name === '') return raw;
-    throw new FinalError(`the response uses the unsupported content encoding "${name}"`);
+    throw new FinalError(`the response uses the unsupported content encoding "${name}"`, 'encoding');
   }
 }
 
-function describeNetworkError(error: unknown): string {
-  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = err.code ?? err.cause?.code;
-  switch (code) {
+/**
+ * A failure before a complete response: retried, except a host name that DNS says does not exist (asking again
+ * gives the same answer).
+ */
+function networkError(error: unknown): RetryableError | FinalError {
+  const { reason, hint } = describeNetworkError(error);
+  return hint === 'host' && errorCode(error) === 'ENOTFOUND'
+    ? new FinalError(reason, hint)
+    : new RetryableError(reason, undefined, undefined, hint);
+}
+
+function errorCode(error: unknown): string | undefined {
+  const err = error as { code?: string; cause?: { code?: string } };
+  return err.code ?? err.cause?.code;
+}
+
+function describeNetworkError(error: unknown): { reason: string; hint?: FetchHint } {
+  switch (errorCode(error)) {
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return 'no response headers within the timeout';
+      return { reason: 'no response headers within the timeout' };
     case 'UND_ERR_BODY_TIMEOUT':
-      return 'the body stalled past the timeout';
+      return { reason: 'the body stalled past the timeout' };
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
-      return 'the connection was reset';
+      return { reason: 'the connection was reset' };
     case 'ECONNREFUSED':
-      return 'the connection was refused';
+      return { reason: 'the connection was refused', hint: 'refused' };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'the host name could not be resolved';
+      return { reason: 'the host name could not be resolved', hint: 'host' };
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-      return 'the body was shorter or longer than its Content-Length';
-    default:
-      return err.message ?? String(error);
+      return { reason: 'the body was shorter or longer than its Content-Length' };
+    default: {
+      const err = error as { message?: string };
+      return { reason: err.message ?? String(error) };
+    }
   }
 }

@@ -1,8 +1,10 @@
 /**
  * One HTTP exchange on undici's dispatch API, collected into a status, headers and the raw body. The request API
  * wraps every response in a Readable stream and an async iterator; for documents of a few kilobytes that wrapping
- * cost more CPU than receiving them, so the fetcher collects the chunks itself. Bodies of errors that are retried
- * (5xx, 429) and of redirects are read and dropped, so that the connection stays reusable.
+ * cost more CPU than receiving them, so the fetcher collects the chunks itself. Bodies that are not wanted (those
+ * of redirects and errors: only the status is read from them) are read and dropped, so that the connection stays
+ * reusable, up to DISCARD_LIMIT bytes: past that the connection is closed instead, so that a body that never ends
+ * cannot hold the crawl.
  */
 import type { Dispatcher } from 'undici';
 
@@ -18,9 +20,14 @@ export interface RawResponse {
 export type ExchangeFailure =
   | { kind: 'network'; error: unknown }
   | { kind: 'cut-off'; error: unknown; status: number }
-  | { kind: 'too-large'; declared: number | null };
+  | { kind: 'too-large'; declared: number | null }
+  /** The exchange ran past its deadline (expire()) before the response was complete. */
+  | { kind: 'deadline'; status: number };
 
 const EMPTY = Buffer.alloc(0);
+
+/** Bytes of an unwanted body read (to keep the connection) before the connection is closed instead. */
+export const DISCARD_LIMIT = 64 * 1024;
 
 export class ResponseCollector implements Dispatcher.DispatchHandler {
   #controller: Dispatcher.DispatchController | undefined;
@@ -31,6 +38,8 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] = [];
   #size = 0;
   #tooLarge: ExchangeFailure | undefined;
+  #discarded = 0;
+  #expired = false;
   #settled = false;
 
   constructor(
@@ -44,6 +53,13 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
   abort(reason: unknown): void {
     if (this.#controller !== undefined) this.#controller.abort(reason as Error);
     else this.#abortReason = reason;
+  }
+
+  /** Stops an exchange that has run out of time; it then fails with the 'deadline' kind. */
+  expire(): void {
+    if (this.#settled) return;
+    this.#expired = true;
+    this.abort(new Error('the attempt ran past its deadline'));
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -74,7 +90,12 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.#keep) return;
+    if (!this.#keep) {
+      this.#discarded += chunk.length;
+      // Its status is all that is read from this answer: a long body is not worth reading to keep the connection.
+      if (this.#discarded > DISCARD_LIMIT && this.#status >= 200) controller.abort(new Error('unwanted body too long'));
+      return;
+    }
     this.#size += chunk.length;
     if (this.#size > this.maxBytes) {
       this.#tooLarge = { kind: 'too-large', declared: null };
@@ -105,7 +126,11 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     }
     const failure: ExchangeFailure =
       this.#tooLarge ??
-      (this.#status >= 200 ? { kind: 'cut-off', error, status: this.#status } : { kind: 'network', error });
+      (this.#expired
+        ? { kind: 'deadline', status: this.#status }
+        : this.#status >= 200
+          ? { kind: 'cut-off', error, status: this.#status }
+          : { kind: 'network', error });
     this.settle(failure, { status: this.#status, headers: this.#headers, body: EMPTY });
   }
 }

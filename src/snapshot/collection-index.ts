@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseJson, stringifyJson } from '../json/parse-json.js';
 import type { TreeWriter } from './writer.js';
 
 interface ListPage {
@@ -28,12 +29,12 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
   // Page files are small and many: one synchronous read each costs less than the thread-pool round trips of an
   // asynchronous one (open, stat, read, close), which left finalize mostly waiting.
   const read = (file: string): ListPage =>
-    JSON.parse(readFileSync(path.join(writer.dir, ...file.split('/')), 'utf8')) as ListPage;
+    parseJson(readFileSync(path.join(writer.dir, ...file.split('/')), 'utf8')) as ListPage;
   const [firstFile] = input.pageFiles;
   if (firstFile === undefined) return 0;
   const first = read(firstFile);
   if (input.mode === 'first-page') {
-    writer.write(input.file, JSON.stringify(first));
+    writer.write(input.file, stringifyJson(first));
     return Array.isArray(first.data) ? first.data.length : 0;
   }
 
@@ -62,7 +63,7 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
     for (const [i, key] of members.entries()) {
       yield `${i === 0 ? '' : ','}${JSON.stringify(key)}:`;
       if (key === 'data') yield* records();
-      else yield JSON.stringify((head as Record<string, unknown>)[key]);
+      else yield stringifyJson((head as Record<string, unknown>)[key]);
     }
     yield '}';
   }
@@ -74,7 +75,7 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
       const page = file === firstFile ? first : read(file);
       if (!Array.isArray(page.data)) continue;
       const texts: string[] = [];
-      for (const record of page.data) texts.push((written++ === 0 ? '' : ',') + JSON.stringify(record));
+      for (const record of page.data) texts.push((written++ === 0 ? '' : ',') + stringifyJson(record));
       yield texts.join('');
     }
     yield ']';

@@ -20,6 +20,7 @@ import {
   StrictValidationError,
   UsageError,
 } from '../errors.js';
+import { stringifyJson } from '../json/parse-json.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { formatSummary, type ValidationReport } from '../validate/report.js';
@@ -351,7 +352,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     rewriteDocumentLinks(json, location, url, rewriter);
     try {
       // A resumed crawl may rewrite a file that the interrupted run wrote but did not journal.
-      const written = writer.write(placement.file, JSON.stringify(json), { exclusive: options.resume !== true });
+      const written = writer.write(placement.file, stringifyJson(json), { exclusive: options.resume !== true });
       entry.file = { path: placement.file, ...written };
     } catch (error) {
       if (!(error instanceof FileCollisionError)) throw error;

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { InvariantChecker } from '../validate/invariants.js';
-import { buildReport, type ValidationReport } from '../validate/report.js';
+import { reportJson, type ValidationReport } from '../validate/report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { writeCollectionIndex } from './collection-index.js';
 import { errorDocumentFile, headersFile, redirectsFile, serveJson } from './host-files.js';
@@ -54,8 +54,8 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest
   writer.write('404.html', errorDocumentFile());
 
   for (const finding of input.invariants.finish()) state.addFinding(finding);
-  const report = buildReport(state.findings, input.invariants.undescribedTypes());
-  writer.write(REPORT_PATH, `${JSON.stringify(report, null, 2)}\n`);
+  const report = state.report(input.invariants.undescribedTypes());
+  writer.writeParts(REPORT_PATH, reportJson(report));
   const manifest: Manifest = {
     format: 'cv-snapshot',
     formatVersion: MANIFEST_FORMAT_VERSION,

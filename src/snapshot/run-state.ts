@@ -5,6 +5,7 @@
 import { locate } from '../url/api-location.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
+import { FindingTally, type ValidationReport } from '../validate/report.js';
 import type { JournalEntry } from './journal.js';
 import type { CollectionCounts } from './manifest.js';
 import type { TreeWriter } from './writer.js';
@@ -13,9 +14,14 @@ export class RunState {
   readonly collections = new Map<string, CollectionCounts>();
   /** Page files of each collection, by page number. */
   readonly pageFiles = new Map<string, Map<number, string>>();
-  readonly findings: Finding[] = [];
-  private readonly findingKeys = new Set<string>();
-  errors = 0;
+  /** Findings counted, and the ones the report lists: bounded, however many findings a crawl makes. */
+  readonly #tally = new FindingTally();
+  /**
+   * Findings of URLs whose journal entry has not come yet, by URL and key. A URL's findings are journaled just
+   * before its entry, so this holds the findings of the document in hand (and, in a replay, of the documents an
+   * interruption cut short, which are fetched again and report again).
+   */
+  readonly #staged = new Map<string, Map<string, Finding>>();
   documents = 0;
   source: { etag: string | null; lastModified: string | null } = { etag: null, lastModified: null };
   /** URLs known to the crawl: the root and every link it discovered (for the progress line). */
@@ -37,14 +43,36 @@ export class RunState {
     if (options.resuming) this.#resume = { seen: new Set([root]), settled: new Set() };
   }
 
+  /** Validation errors counted so far (for the progress line). */
+  get errors(): number {
+    return this.#tally.errors;
+  }
+
   addFinding(finding: Finding): void {
     if (finding.rule === 'fetch.failed') this.#failed.add(finding.url);
+    let staged = this.#staged.get(finding.url);
+    if (staged === undefined) this.#staged.set(finding.url, (staged = new Map()));
     // A document fetched again after an interruption reports its findings again.
-    const key = `${finding.url}\u0000${finding.pointer}\u0000${finding.rule}\u0000${finding.message}`;
-    if (this.findingKeys.has(key)) return;
-    this.findingKeys.add(key);
-    this.findings.push(finding);
-    if (finding.severity === 'error') this.errors += 1;
+    const key = `${finding.pointer}\u0000${finding.rule}\u0000${finding.message}`;
+    if (!staged.has(key)) staged.set(key, finding);
+    // A failure ends its URL for this run (nothing else is journaled for it); a replayed one is fetched again.
+    if (finding.rule === 'fetch.failed' && this.#resume === undefined) this.#commit(finding.url, true);
+  }
+
+  /** Counts the staged findings of `url`; those of an earlier failure only when it was not settled since. */
+  #commit(url: string, failed: boolean): void {
+    const staged = this.#staged.get(url);
+    if (staged === undefined) return;
+    this.#staged.delete(url);
+    for (const finding of staged.values()) {
+      if (failed || finding.rule !== 'fetch.failed') this.#tally.add(finding);
+    }
+  }
+
+  /** The report of every finding (the crawl is over: findings still staged are counted too). */
+  report(undescribedTypes: Readonly<Record<string, number>>): ValidationReport {
+    for (const url of [...this.#staged.keys()]) this.#commit(url, this.#failed.has(url));
+    return this.#tally.report(undescribedTypes);
   }
 
   apply(entry: JournalEntry): void {
@@ -53,6 +81,7 @@ export class RunState {
       return;
     }
     this.#failed.delete(entry.url);
+    this.#commit(entry.url, false);
     this.discovered += entry.discovered.length;
     if (this.#resume !== undefined) {
       const { seen, settled } = this.#resume;
@@ -96,6 +125,8 @@ export class RunState {
     if (this.#resume === undefined) throw new Error('takeResume() needs a RunState made with resuming: true.');
     const { seen, settled } = this.#resume;
     this.#resume = undefined;
+    // Findings of URLs that never settled: those URLs are fetched again, and report again.
+    this.#staged.clear();
     this.discovered = seen.size;
     return { seen, pending: [...seen].filter((url) => !settled.has(url)).sort() };
   }

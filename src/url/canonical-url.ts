@@ -16,6 +16,7 @@
  * - The remaining query is sorted; fragments are dropped.
  */
 
+import { quoteUntrusted } from '../safe-text.js';
 import { Memo } from './memo.js';
 
 const PAGE_NUMBER = 'page[number]';
@@ -87,10 +88,10 @@ export function isAbsoluteHttpUrl(link: string): boolean {
   return ABSOLUTE_HTTP.test(link);
 }
 
-/** Thrown for text that is not an absolute http(s) URL. */
+/** Thrown for text that is not an absolute http(s) URL. Its message never shows a password or a control character. */
 export class InvalidUrlError extends Error {
   constructor(readonly input: string, reason: string) {
-    super(`"${input}" is not a usable URL: ${reason}.`);
+    super(`"${quoteUntrusted(input)}" is not a usable URL: ${reason}.`);
     this.name = 'InvalidUrlError';
   }
 }

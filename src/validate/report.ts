@@ -2,28 +2,99 @@
  * The validation report (DESIGN.md §5): machine-readable for tools and CI, plus a few lines for people. Both are
  * deterministic: the same findings in any order give the same report and the same text.
  */
+import { printable } from '../safe-text.js';
 import type { Finding } from './finding.js';
 import { compareFindings } from './rules.js';
+
+/**
+ * How many findings of one rule the report lists: the first ones in report order. A source can break one rule
+ * millions of times (a document with millions of links outside the root); the counts stay exact, and the report
+ * says how many findings of each rule it leaves out.
+ */
+export const FINDINGS_LISTED_PER_RULE = 1000;
 
 export interface SeverityCounts {
   errors: number;
   warnings: number;
 }
 
+export interface RuleCounts extends SeverityCounts {
+  /** Findings of this rule that the report does not list (past `findingsListedPerRule`). */
+  omitted: number;
+}
+
 export interface ValidationReport {
   /** Findings by severity, over all rules. */
   errors: number;
   warnings: number;
-  /** Findings by rule name (sorted), each split by severity. */
-  rules: Record<string, SeverityCounts>;
+  /** Findings by rule name (sorted), each split by severity, with how many are not listed. */
+  rules: Record<string, RuleCounts>;
   /** Resource types the spec does not describe (2.3, 2.4) → distinct resources of that type (sorted by type). */
   undescribedTypes: Record<string, number>;
-  /** Every finding, sorted by url, pointer, rule. */
+  /** At most this many findings of each rule are listed. */
+  findingsListedPerRule: number;
+  /** Findings counted but not listed, over all rules. */
+  findingsOmitted: number;
+  /** The listed findings, sorted by url, pointer, rule. */
   findings: Finding[];
 }
 
 function byKey<T>(entries: Iterable<[string, T]>): Record<string, T> {
   return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * Counts findings and keeps, per rule, the first `listedPerRule` in report order, whatever order they come in:
+ * memory stays bounded by the number of rules, and the report is the same for any order of the same findings.
+ */
+export class FindingTally {
+  readonly #rules = new Map<string, SeverityCounts & { kept: Finding[] }>();
+  errors = 0;
+  warnings = 0;
+
+  constructor(readonly listedPerRule = FINDINGS_LISTED_PER_RULE) {}
+
+  add({ url, pointer, rule, severity, message }: Finding): void {
+    let entry = this.#rules.get(rule);
+    if (entry === undefined) this.#rules.set(rule, (entry = { errors: 0, warnings: 0, kept: [] }));
+    if (severity === 'error') {
+      this.errors += 1;
+      entry.errors += 1;
+    } else {
+      this.warnings += 1;
+      entry.warnings += 1;
+    }
+    entry.kept.push({ url, pointer, rule, severity, message });
+    // Cut back now and then rather than on every finding: sorting twice the limit keeps the cost per finding low.
+    if (entry.kept.length >= 2 * this.listedPerRule) this.#cut(entry.kept);
+  }
+
+  #cut(kept: Finding[]): void {
+    kept.sort(compareFindings);
+    if (kept.length > this.listedPerRule) kept.length = this.listedPerRule;
+  }
+
+  /** The report of what was added so far, with the undescribed type counts of `InvariantChecker`. */
+  report(undescribedTypes: Readonly<Record<string, number>> = {}): ValidationReport {
+    const rules: Array<[string, RuleCounts]> = [];
+    const findings: Finding[] = [];
+    let omitted = 0;
+    for (const [rule, { errors, warnings, kept }] of this.#rules) {
+      this.#cut(kept);
+      findings.push(...kept);
+      rules.push([rule, { errors, warnings, omitted: errors + warnings - kept.length }]);
+      omitted += errors + warnings - kept.length;
+    }
+    return {
+      errors: this.errors,
+      warnings: this.warnings,
+      rules: byKey(rules),
+      undescribedTypes: byKey(Object.entries(undescribedTypes)),
+      findingsListedPerRule: this.listedPerRule,
+      findingsOmitted: omitted,
+      findings: findings.sort(compareFindings),
+    };
+  }
 }
 
 /**
@@ -33,29 +104,36 @@ function byKey<T>(entries: Iterable<[string, T]>): Record<string, T> {
 export function buildReport(
   findings: readonly Finding[],
   undescribedTypes: Readonly<Record<string, number>> = {},
+  listedPerRule = FINDINGS_LISTED_PER_RULE,
 ): ValidationReport {
-  const sorted = [...findings].sort(compareFindings);
-  const rules = new Map<string, SeverityCounts>();
-  let errors = 0;
-  let warnings = 0;
-  for (const { rule, severity } of sorted) {
-    let counts = rules.get(rule);
-    if (counts === undefined) rules.set(rule, (counts = { errors: 0, warnings: 0 }));
-    if (severity === 'error') {
-      errors += 1;
-      counts.errors += 1;
-    } else {
-      warnings += 1;
-      counts.warnings += 1;
-    }
+  const tally = new FindingTally(listedPerRule);
+  for (const finding of findings) tally.add(finding);
+  return tally.report(undescribedTypes);
+}
+
+/** Findings per piece of `reportJson`: a few hundred kilobytes, written at once. */
+const FINDINGS_PER_PIECE = 500;
+
+/**
+ * report.json as `JSON.stringify(report, null, 2)` and a newline would give it, in pieces: the report is written
+ * as a stream, never held as one string.
+ */
+export function* reportJson(report: ValidationReport): Generator<string> {
+  const { findings, ...head } = report;
+  const headText = JSON.stringify({ ...head, findings: [] }, null, 2);
+  if (findings.length === 0) {
+    yield `${headText}\n`;
+    return;
   }
-  return {
-    errors,
-    warnings,
-    rules: byKey(rules),
-    undescribedTypes: byKey(Object.entries(undescribedTypes)),
-    findings: sorted.map(({ url, pointer, rule, severity, message }) => ({ url, pointer, rule, severity, message })),
-  };
+  yield `${headText.slice(0, headText.lastIndexOf('[]'))}[\n`;
+  for (let start = 0; start < findings.length; start += FINDINGS_PER_PIECE) {
+    const piece = findings.slice(start, start + FINDINGS_PER_PIECE).map((finding, i) => {
+      const last = start + i === findings.length - 1;
+      return `    ${JSON.stringify(finding, null, 2).replace(/\n/g, '\n    ')}${last ? '' : ','}\n`;
+    });
+    yield piece.join('');
+  }
+  yield '  ]\n}\n';
 }
 
 function plural(n: number, word: string): string {
@@ -69,7 +147,10 @@ export interface SummaryOptions {
   maxTypes?: number;
 }
 
-/** A few lines for a terminal: totals, rules, undescribed types and the first findings (errors first). */
+/**
+ * A few lines for a terminal: totals, rules, undescribed types and the first findings (errors first). Findings
+ * quote the source, so what they say is made safe to print.
+ */
 export function formatSummary(report: ValidationReport, options: SummaryOptions = {}): string {
   const maxFindings = options.maxFindings ?? 10;
   const maxTypes = options.maxTypes ?? 10;
@@ -78,6 +159,7 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
     const parts = [];
     if (counts.errors > 0) parts.push(plural(counts.errors, 'error'));
     if (counts.warnings > 0) parts.push(plural(counts.warnings, 'warning'));
+    if (counts.omitted > 0) parts.push(`${counts.omitted} not listed`);
     return `${rule} (${parts.join(', ')})`;
   });
   if (rules.length > 0) lines.push(`By rule: ${rules.join('; ')}.`);
@@ -92,9 +174,13 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
     ...report.findings.filter((f) => f.severity === 'warning'),
   ].slice(0, maxFindings);
   for (const f of shown) {
-    lines.push(`  ${f.severity} ${f.rule} ${f.url}${f.pointer === '' ? '' : ` ${f.pointer}`}: ${f.message}`);
+    const where = f.pointer === '' ? f.url : `${f.url} ${f.pointer}`;
+    lines.push(printable(`  ${f.severity} ${f.rule} ${where}: ${f.message}`, 400));
   }
-  const rest = report.findings.length - shown.length;
-  if (rest > 0) lines.push(`  … and ${plural(rest, 'more finding')} in the report.`);
+  const rest = report.errors + report.warnings - shown.length;
+  if (rest > 0) {
+    const listing = report.findingsOmitted > 0 ? ` (which lists at most ${report.findingsListedPerRule} per rule)` : '';
+    lines.push(`  … and ${plural(rest, 'more finding')} in the report${listing}.`);
+  }
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/validate/finding.js';
-import { buildReport, formatSummary } from '../../src/validate/report.js';
+import { buildReport, FindingTally, formatSummary, reportJson } from '../../src/validate/report.js';
 import { ROOT } from '../helpers/validate-fixtures.js';
 
 function f(url: string, pointer: string, rule: string, severity: Finding['severity'] = 'error'): Finding {
@@ -22,11 +22,11 @@ describe('buildReport', () => {
     expect(report.errors).toBe(4);
     expect(report.warnings).toBe(2);
     expect(report.rules).toEqual({
-      'cv.status': { errors: 0, warnings: 1 },
-      'pagination.count': { errors: 1, warnings: 0 },
-      'record.self': { errors: 1, warnings: 0 },
-      'relationship.count': { errors: 1, warnings: 0 },
-      'root.collections': { errors: 1, warnings: 1 },
+      'cv.status': { errors: 0, warnings: 1, omitted: 0 },
+      'pagination.count': { errors: 1, warnings: 0, omitted: 0 },
+      'record.self': { errors: 1, warnings: 0, omitted: 0 },
+      'relationship.count': { errors: 1, warnings: 0, omitted: 0 },
+      'root.collections': { errors: 1, warnings: 1, omitted: 0 },
     });
     expect(Object.keys(report.rules)).toEqual(['cv.status', 'pagination.count', 'record.self', 'relationship.count', 'root.collections']);
     expect(Object.keys(report.undescribedTypes)).toEqual(['ActionType', 'SiteType']);
@@ -53,7 +53,50 @@ describe('buildReport', () => {
   });
 
   it('reports a clean run', () => {
-    expect(buildReport([])).toEqual({ errors: 0, warnings: 0, rules: {}, undescribedTypes: {}, findings: [] });
+    expect(buildReport([])).toEqual({
+      errors: 0,
+      warnings: 0,
+      rules: {},
+      undescribedTypes: {},
+      findingsListedPerRule: 1000,
+      findingsOmitted: 0,
+      findings: [],
+    });
+  });
+});
+
+describe('a report of very many findings', () => {
+  const many = (n: number, rule: string, severity: Finding['severity'] = 'warning') =>
+    Array.from({ length: n }, (_, i) => f(`units/${String(i).padStart(5, '0')}/`, '', rule, severity));
+
+  it('counts every finding but lists only the first of each rule, in report order, whatever order they came in', () => {
+    const outside = many(250, 'scope.outside');
+    const dead = many(30, 'link.dead', 'error');
+    const shuffled = [...outside, ...dead].sort((a, b) => (a.message.length % 7) - (b.message.length % 7) || (a.url < b.url ? 1 : -1));
+    const tally = new FindingTally(40);
+    for (const finding of shuffled) tally.add(finding);
+    const report = tally.report();
+    expect(report.errors).toBe(30);
+    expect(report.warnings).toBe(250);
+    expect(report.rules).toEqual({
+      'link.dead': { errors: 30, warnings: 0, omitted: 0 },
+      'scope.outside': { errors: 0, warnings: 250, omitted: 210 },
+    });
+    expect(report.findingsListedPerRule).toBe(40);
+    expect(report.findingsOmitted).toBe(210);
+    // The first 40 scope.outside findings by URL, and every link.dead one.
+    expect(report.findings.filter((x) => x.rule === 'scope.outside').map((x) => x.url)).toEqual(outside.slice(0, 40).map((x) => x.url));
+    expect(report.findings.filter((x) => x.rule === 'link.dead')).toHaveLength(30);
+    expect(JSON.stringify(buildReport([...outside, ...dead].reverse(), {}, 40))).toBe(JSON.stringify(report));
+  });
+
+  it('is written in pieces that make exactly the pretty-printed JSON', () => {
+    for (const findings of [[], FINDINGS, many(1234, 'resource.id')]) {
+      const report = buildReport(findings, { SiteType: 3 }, 2000);
+      const pieces = [...reportJson(report)];
+      expect(pieces.join('')).toBe(`${JSON.stringify(report, null, 2)}\n`);
+      if (findings.length > 1000) expect(pieces.length).toBeGreaterThan(2);
+    }
   });
 });
 
@@ -76,6 +119,16 @@ describe('formatSummary', () => {
     expect(lines[2]).toMatch(/^14 types not described by the spec: Type00 \(1\), .*Type09 \(10\), 4 more\.$/);
     expect(lines.filter((l) => l.startsWith('  warning'))).toHaveLength(10);
     expect(lines.at(-1)).toBe('  … and 15 more findings in the report.');
+  });
+
+  it('says when the report leaves findings out, and prints no control character a source sent', () => {
+    const hostile = { ...f('units/1/', '/data/attributes/term', 'cv.format'), message: 'Term is \u001b[2J\u001b]0;pwned\u0007 here.' };
+    const lines = formatSummary(buildReport([hostile, ...Array.from({ length: 12 }, (_, i) => f(`units/${i}/`, '', 'cv.format'))], {}, 5)).split('\n');
+    expect(lines[1]).toBe('By rule: cv.format (13 errors, 8 not listed).');
+    expect(lines.at(-1)).toBe('  … and 8 more findings in the report (which lists at most 5 per rule).');
+    const text = lines.join('\n');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('Term is \\u001b[2J\\u001b]0;pwned\\u0007 here.');
   });
 
   it('is one line for a clean run', () => {

@@ -1,0 +1,27 @@
+/**
+ * Text that a server or a document supplied (a header, a body snippet, a link) is untrusted: printed raw, escape
+ * sequences in it could rewrite the user's terminal, and a URL in it could carry a password. Every message that
+ * quotes such text passes it through here first.
+ */
+
+/** C0 and C1 controls, DEL, and the bidirectional overrides that reorder what a terminal shows. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `scheme://userinfo@`: everything up to the last `@` before the path is the user name and password. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+
+/** `text` with every control character written as a `\u` escape, cut at `max` characters (default: no cut). */
+export function printable(text: string, max = Infinity): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `text` with the user name and password of every URL in it replaced by `***`. */
+export function redactUrls(text: string): string {
+  return text.includes('@') ? text.replace(USERINFO, '$1***@') : text;
+}
+
+/** Server-supplied text for a message: credentials redacted, controls escaped, at most `max` characters. */
+export function quoteUntrusted(text: string, max = 300): string {
+  return printable(redactUrls(text), max);
+}

@@ -1,0 +1,245 @@
+/**
+ * Nothing changes silently (issue 10, §4): text is decoded in the character set the response declares, a body cut
+ * off or empty is fetched again before it becomes an error, and numbers keep the source's text byte for byte.
+ */
+import { readFile } from 'node:fs/promises';
+import type http from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/errors.js';
+import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function serve(handler: http.RequestListener): Promise<TestServer> {
+  const server = await startServer(handler);
+  servers.push(server);
+  return server;
+}
+
+const recordText = (self: string, id: string, term: string) =>
+  JSON.stringify({ data: { type: 'Unit', id, attributes: { term }, relationships: {}, links: { self } } });
+
+function list(base: string, ids: string[]) {
+  return {
+    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+    data: ids.map((id) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: id },
+      relationships: {},
+      links: { self: `${base}units/${id}/` },
+    })),
+    meta: { pagination: { page: 1, pages: 1, count: ids.length } },
+  };
+}
+
+function sendBytes(res: http.ServerResponse, bytes: Buffer, type: string): void {
+  res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
+  res.end(bytes);
+}
+
+/** A source whose record `/api/units/<id>/` is answered by `answers[id]`. */
+function recordSource(answers: Record<string, (res: http.ServerResponse, self: string) => void>) {
+  return serve((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') return sendJson(res, 200, list(base, Object.keys(answers)));
+    const id = (req.url ?? '').split('/')[3] ?? '';
+    answers[id]!(res, `${base}units/${id}/`);
+  });
+}
+
+const stored = async (out: string, id: string) =>
+  (
+    JSON.parse(await readFile(path.join(out, `api/units/${id}/index.html`), 'utf8')) as {
+      data: { attributes: { term: string } };
+    }
+  ).data.attributes.term;
+
+describe('character sets', () => {
+  it('are honoured as declared or as a byte order mark shows, and a UTF-8 BOM is dropped', async () => {
+    const term = 'Ångström café, naïve — µm';
+    const server = await recordSource({
+      '1': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.from(recordText(self, '1', 'Ångström café, naïve µm'), 'latin1'),
+          'application/vnd.api+json; charset=iso-8859-1',
+        ),
+      '2': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(recordText(self, '2', term))]),
+          'application/vnd.api+json',
+        ),
+      '3': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(recordText(self, '3', term), 'utf16le')]),
+          'application/vnd.api+json',
+        ),
+      '4': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.from(recordText(self, '4', term), 'utf16le').swap16(),
+          'application/vnd.api+json; charset="UTF-16BE"',
+        ),
+      '5': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '5', term)), 'application/vnd.api+json; charset=utf-8'),
+    });
+    const out = path.join(await tempDir(), 'out');
+    await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    expect(await stored(out, '1')).toBe('Ångström café, naïve µm');
+    for (const id of ['2', '3', '4', '5']) expect(await stored(out, id), id).toBe(term);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+
+  it('invalid UTF-8 is fetched again, then an error naming the URL; never stored as U+FFFD', async () => {
+    const server = await recordSource({
+      '1': (res, self) => sendBytes(res, Buffer.from(recordText(self, '1', 'ok')), 'application/vnd.api+json'),
+      '2': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '2', 'caf\u00e9'), 'latin1'), 'application/vnd.api+json'),
+    });
+    const error = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out: path.join(await tempDir(), 'out'),
+      retries: 1,
+      backoffBaseMs: 1,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrawlStoppedError);
+    expect((error as CrawlStoppedError).cause).toBeInstanceOf(FetchError);
+    expect((error as Error).message).toContain(
+      `${server.url}/api/units/2/ could not be fetched: its body is not valid UTF-8`,
+    );
+    expect(server.requests.filter((u) => u === '/api/units/2/')).toHaveLength(2);
+  });
+
+  it('a character set nothing can decode is a clear error at once', async () => {
+    const server = await recordSource({
+      '1': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '1', 'x')), 'application/vnd.api+json; charset=x-klingon'),
+    });
+    const error = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out: path.join(await tempDir(), 'out'),
+      retries: 3,
+    }).catch((e: unknown) => e);
+    expect((error as CrawlStoppedError).cause).toBeInstanceOf(UnusableDocumentError);
+    expect((error as Error).message).toContain(
+      `${server.url}/api/units/1/ cannot be stored: ` +
+        'it declares the character set "x-klingon", which cannot be decoded.',
+    );
+    expect(server.requests.filter((u) => u === '/api/units/1/')).toHaveLength(1);
+  });
+});
+
+describe('bodies that are cut off, empty or not JSON', () => {
+  it('are fetched again like a stall: a close-delimited body cut halfway and an empty 200', async () => {
+    const calls: Record<string, number> = {};
+    const server = await recordSource({
+      '1': (res, self) => {
+        calls['1'] = (calls['1'] ?? 0) + 1;
+        const text = recordText(self, '1', 'one');
+        // No Content-Length: the body ends when the connection closes, here halfway through.
+        res.writeHead(200, { 'content-type': 'application/vnd.api+json', connection: 'close' });
+        res.end(calls['1'] === 1 ? text.slice(0, text.length >> 1) : text);
+      },
+      '2': (res, self) => {
+        calls['2'] = (calls['2'] ?? 0) + 1;
+        if (calls['2'] === 1) return sendBytes(res, Buffer.alloc(0), 'application/vnd.api+json');
+        sendBytes(res, Buffer.from(recordText(self, '2', 'two')), 'application/vnd.api+json');
+      },
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 2, backoffBaseMs: 1 });
+    expect(calls).toEqual({ '1': 2, '2': 2 });
+    expect(result.retries).toBe(2);
+    expect(await stored(out, '1')).toBe('one');
+    expect(await stored(out, '2')).toBe('two');
+  });
+
+  it('that never read are an error after the retries; HTML still fails at once with its hint', async () => {
+    const server = await recordSource({
+      '1': (res) => sendBytes(res, Buffer.from('{"data": '), 'application/vnd.api+json'),
+      '2': (res) => sendBytes(res, Buffer.from('<!doctype html><title>API</title>'), 'text/html; charset=utf-8'),
+    });
+    const broken = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out: path.join(await tempDir(), 'out'),
+      retries: 2,
+      backoffBaseMs: 1,
+      allowPartial: true,
+    });
+    const failures = Object.fromEntries(
+      broken.report.findings.filter((f) => f.rule === 'fetch.failed').map((f) => [f.url.slice(-3, -1), f.message]),
+    );
+    expect(failures['/1']).toMatch(
+      /units\/1\/ could not be fetched: its body is not valid JSON: .* \(after 3 attempts\)/,
+    );
+    expect(failures['/2']).toContain(
+      'units/2/ did not answer with JSON (it sent text/html; charset=utf-8, the browsable HTML page)',
+    );
+    expect(server.requests.filter((u) => u === '/api/units/1/')).toHaveLength(3);
+    expect(server.requests.filter((u) => u === '/api/units/2/')).toHaveLength(1);
+  });
+
+  it('a body of another type that is not JSON fails at once, its snippet made safe to print', async () => {
+    const server = await serve((_req, res) =>
+      sendBytes(res, Buffer.from('\u001b[2J\u001b]0;owned\u0007 maintenance'), 'text/plain'),
+    );
+    const error = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out: path.join(await tempDir(), 'out'),
+      retries: 3,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotJsonError);
+    expect((error as Error).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect((error as Error).message).toContain('\\u001b[2J');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('numbers', () => {
+  it('keep the source text byte for byte, in records and complete collections, and validate as numbers', async () => {
+    const numbers =
+      '{"big":18446744073709551617,"huge":1e400,"tiny":-1e-400,"long":0.10000000000000000555,' +
+      '"one":1.0,"half":1.50,"negzero":-0,"exp":2E+3,"small":5,"plain":0.5}';
+    const server = await serve((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const attributes = `{"term":"t","numbers":${numbers},"order":{"b":1,"2":2,"a":3,"1":4}}`;
+      const links = `{"self":"${base}units/1/"}`;
+      const resource = `{"type":"Unit","id":"1","attributes":${attributes},"relationships":{},"links":${links}}`;
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/api/units/') {
+        return sendJson(
+          res,
+          200,
+          `{"links":{"first":"${base}units/","last":"${base}units/","next":null,"prev":null},"data":[${resource}],` +
+            '"meta":{"pagination":{"page":1.0,"pages":1,"count":1}}}',
+        );
+      }
+      sendJson(res, 200, `{"data":${resource}}`);
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    for (const file of ['api/units/1/index.html', 'api/units/page/1/index.html', 'api/units/index.html']) {
+      const text = await readFile(path.join(out, file), 'utf8');
+      expect(text, file).toContain(`"numbers":${numbers}`);
+      expect(text, file).toContain('"order":{"b":1,"2":2,"a":3,"1":4}');
+    }
+    expect(await readFile(path.join(out, 'api/units/page/1/index.html'), 'utf8')).toContain(
+      '"pagination":{"page":1.0,"pages":1,"count":1}',
+    );
+    // page 1.0 is page 1 to validation, as it is to any JSON reader.
+    expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+});
