@@ -14,11 +14,11 @@ export function shellWord(text: string): string {
   return PLAIN.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** `file` as the user would type it from `directory`: relative when below it or close by, else absolute. */
+/** `file` as the user would type it from `directory`: relative when below it or one level up, else absolute. */
 export function typedPath(file: string, directory: string): string {
   const relative = path.relative(directory, file);
   if (relative === '') return '.';
-  return relative.split(path.sep).filter((part) => part === '..').length > 2 ? file : relative;
+  return relative.split(path.sep).filter((part) => part === '..').length > 1 ? file : relative;
 }
 
 /**

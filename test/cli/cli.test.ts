@@ -55,16 +55,17 @@ describe('cv-snapshot CLI', () => {
   });
 
   it('demo builds, verifies and summarises a snapshot', async () => {
-    const out = path.join(await tempDir(), 'out');
-    const result = await runCli(['demo', '--out', out, '--records', '3']);
+    const top = await tempDir();
+    const out = path.join(top, 'out');
+    // Run from the temporary directory as `node <absolute path>/dist/cli.js`: the hint names the script as it was
+    // given (absolute: it is far from here) and the snapshot as the user would type it from here.
+    const result = await runCli(['demo', '--out', 'out', '--records', '3'], { cwd: top });
     expect(result.stderr).not.toMatch(/unexpected/);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^collection\s+records\s+pages\s+documents$/m);
     expect(result.stdout).toMatch(/^total\s+\d+\s+\d+\s+\d+$/m);
     expect(result.stderr).toContain('verify:');
-    // Run as `node <absolute path>/dist/cli.js` from this repository: the hint says how to serve from here.
-    const script = path.relative(process.cwd(), CLI);
-    expect(result.stderr).toContain(`Serve it like the live API: node ${script} serve ${out}\n`);
+    expect(result.stderr).toContain(`Serve it like the live API: node ${CLI} serve out\n`);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   }, 60_000);
 

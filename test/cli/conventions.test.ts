@@ -81,7 +81,7 @@ describe('help and usage errors', () => {
     const { stdout } = await runCli(['crawl', '--help']);
     const lines = stdout.split('\n');
     const options = lines.slice(lines.indexOf('Options:') + 1, lines.indexOf('', lines.indexOf('Options:')));
-    const column = options[0]!.indexOf('Directory to publish');
+    const column = options[0]!.indexOf('Where to publish');
     expect(column).toBeGreaterThan('  --out <dir>'.length);
     const label = /^ {2}(-h, --help|--[a-z-]+( <[^>]+>)?)$/;
     for (const line of options) {
