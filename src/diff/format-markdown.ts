@@ -4,12 +4,14 @@
  * store), status changes (terms accepted), records added, renames and other changes, ties by name. Inside a
  * section the same order: removed, status changes, added, renamed, changed.
  */
+import { printable } from '../safe-text.js';
 import { memberText } from './exact-values.js';
 import type { AttributeChange, CollectionDiff, Identifier, Linkage, RecordRef, RelationshipChange, SnapshotDiff } from './diff-format.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {
-  return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' ');
+  // printable: a control character from a document (a terminal escape) is shown as \u001b, never sent as is.
+  return printable(text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' '));
 }
 
 /**
@@ -21,31 +23,31 @@ function value(v: unknown, present = true, json?: string): string {
   if (v === null) return '*null*';
   if (v === '') return '*empty*';
   const raw = typeof v === 'string' ? v : (json ?? JSON.stringify(v));
-  const text = raw.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  const text = printable(raw.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t'));
   const fence = text.includes('`') ? '``' : '`';
   return `${fence}${fence === '``' ? ` ${text} ` : text}${fence}`;
 }
 
 function named(ref: { type: string; id: string; label: string | null }): string {
-  const identity = `${ref.type} ${ref.id}`;
+  const identity = `${escapeText(ref.type)} ${escapeText(ref.id)}`;
   return ref.label === null || ref.label === '' ? identity : `**${escapeText(ref.label)}** (${identity})`;
 }
 
 function targetsText(targets: Identifier[]): string {
-  return targets.map((t) => `${t.type} ${t.id}`).join(', ');
+  return targets.map((t) => `${escapeText(t.type)} ${escapeText(t.id)}`).join(', ');
 }
 
 function linkageText(linkage: Linkage | undefined): string {
   if (linkage === undefined) return '*absent*';
   if (linkage === null) return '*none*';
   if (Array.isArray(linkage)) return linkage.length === 0 ? '*none*' : targetsText(linkage);
-  return `${linkage.type} ${linkage.id}`;
+  return `${escapeText(linkage.type)} ${escapeText(linkage.id)}`;
 }
 
 function attributeLine(change: AttributeChange): string {
   const side = (key: 'old' | 'new'): string =>
     value(change[key], key in change, key in change ? memberText(change, key) : undefined);
-  return `  - \`${change.name}\`: ${side('old')} → ${side('new')}`;
+  return `  - ${value(change.name)}: ${side('old')} → ${side('new')}`;
 }
 
 function relationshipLine(change: RelationshipChange): string {
@@ -54,17 +56,17 @@ function relationshipLine(change: RelationshipChange): string {
     const parts = [];
     if (change.added.length > 0) parts.push(`added ${targetsText(change.added)}`);
     if (change.removed.length > 0) parts.push(`removed ${targetsText(change.removed)}`);
-    return `  - \`${change.name}\`: ${parts.join('; ')}`;
+    return `  - ${value(change.name)}: ${parts.join('; ')}`;
   }
-  return `  - \`${change.name}\`: ${linkageText(change.old)} → ${linkageText(change.new)}`;
+  return `  - ${value(change.name)}: ${linkageText(change.old)} → ${linkageText(change.new)}`;
 }
 
 function recordTable(records: RecordRef[]): string[] {
   const withStatus = records.some((r) => r.status !== null);
   const lines = [withStatus ? '| type | id | term | status |' : '| type | id | term |', withStatus ? '|---|--:|---|---|' : '|---|--:|---|'];
   for (const r of records) {
-    const cells = [r.type, r.id, r.label === null ? '*none*' : escapeText(r.label)];
-    if (withStatus) cells.push(r.status ?? '');
+    const cells = [escapeText(r.type), escapeText(r.id), r.label === null ? '*none*' : escapeText(r.label)];
+    if (withStatus) cells.push(escapeText(r.status ?? ''));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines;
@@ -104,7 +106,9 @@ function section(c: CollectionDiff): string[] {
   if (c.added.length > 0) lines.push(`### Added (${c.added.length})`, '', ...recordTable(c.added), '');
   if (c.renamed.length > 0) {
     lines.push(`### Renamed (${c.renamed.length})`, '');
-    for (const r of c.renamed) lines.push(`- ${r.type} ${r.id}: ${value(r.old)} → ${value(r.new)}`);
+    for (const r of c.renamed) {
+      lines.push(`- ${escapeText(r.type)} ${escapeText(r.id)}: ${value(r.old)} → ${value(r.new)}`);
+    }
     lines.push('');
   }
   if (c.changed.length > 0) {

@@ -99,7 +99,9 @@ function readListDocument(snapshot: OpenSnapshot, collection: string, file: stri
     document = parseJson(text);
   } catch (error) {
     const why =
-      error instanceof JsonTooDeepError ? `cannot be read: ${error.message}` : `is not valid JSON (${firstLine(error)})`;
+      error instanceof JsonTooDeepError
+        ? `cannot be read: ${error.message}`
+        : `is not valid JSON (${firstLine(error)})`;
     throw unusable(why);
   }
   const data = isObject(document) ? document.data : undefined;

@@ -26,6 +26,10 @@ const things = records(2, 'thing ');
 /** A collection both snapshots hold in full: its removal is real, partial or not. */
 const parts = records(2, 'part ');
 
+/** A term renamed to one with terminal escapes in it: the release notes show them, and do not send them. */
+const plain: TinyRecord = { id: '4', term: 'plain' };
+const red: TinyRecord = { id: '4', term: '\u001b[31mred\u001b[0m|' };
+
 const withValues = (values: string[]): TinyRecord[] =>
   values.map((value, i) => ({ id: String(i + 1), term: `n${i + 1}`, value }));
 
@@ -40,8 +44,8 @@ beforeAll(async () => {
       at('partial'),
       { allowPartial: true },
     ),
-    snapshotOf({ collections: { units: withValues(['18446744073709551617', '1e400', '1.0', '7']) } }, at('n-old')),
-    snapshotOf({ collections: { units: withValues(['18446744073709551618', '1e400', '1', '7']) } }, at('n-new')),
+    snapshotOf({ collections: { units: [...withValues(['18446744073709551617', '1e400', '1.0']), plain] } }, at('o')),
+    snapshotOf({ collections: { units: [...withValues(['18446744073709551618', '1e400', '1']), red] } }, at('n')),
   ]);
 });
 afterAll(() => suite.remove());
@@ -99,11 +103,16 @@ describe('diff and numbers', () => {
   it('compares numbers as the source wrote them: 18446744073709551617 → …618 is a change, 1.0 → 1 not', async () => {
     const { diff, stdout } = await diffJson(numbersOld, numbersNew);
     const unitsDiff = diff.collections.find((c) => c.name === 'units')!;
-    expect(unitsDiff.changed.map((c) => [c.id, c.attributes.map((a) => a.name)])).toEqual([['1', ['value']]]);
+    const changed = unitsDiff.changed.map((c) => [c.id, c.attributes.map((a) => a.name)]);
+    expect(changed).toEqual([['1', ['value']], ['4', ['term']]]);
     expect(stdout).toContain('"old": 18446744073709551617,\n');
     expect(stdout).toContain('"new": 18446744073709551618\n');
     const md = await runCli(['diff', numbersOld, numbersNew]);
     expect(md.stdout).toContain('  - `value`: `18446744073709551617` → `18446744073709551618`\n');
+    expect(md.stdout).toContain('- Unit 4: `plain` → `\\u001b[31mred\\u001b[0m|`\n');
+    expect(md.stdout).toContain('- **\\u001b\\[31mred\\u001b\\[0m\\|** (Unit 4)\n');
+    // eslint-disable-next-line no-control-regex
+    expect(md.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 });
 
