@@ -116,7 +116,15 @@ export async function withSnapshotDir<T>(
   const isFile = (await stat(pathOrArchive)).isFile();
   if (isFile) await checkSidecar(pathOrArchive, signal);
   throwIfStopped(signal);
-  const temp = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-archive-'));
+  let temp: string;
+  try {
+    temp = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-archive-'));
+  } catch (error) {
+    throw new ArchiveError(
+      `${pathOrArchive} cannot be extracted: no temporary directory can be made in ${os.tmpdir()} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set TMPDIR to a writable directory.`,
+    );
+  }
   const forget = removeOnExit(temp);
   try {
     await extractArchive(pathOrArchive, temp, { signal, limits: options.limits ?? {} });

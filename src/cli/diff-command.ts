@@ -1,5 +1,6 @@
 import { diffSnapshots, formatDiffJson, formatDiffMarkdown, type SnapshotDiff } from '../diff/index.js';
 import { ExitCode, StoppedError } from '../errors.js';
+import { readFailure } from '../snapshot/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';
@@ -48,7 +49,7 @@ Interrupted: 130/143 either way.`,
       diff = await diffSnapshots(args[0]!, args[1]!, { signal: io.signal, limits: extractLimits(options) });
     } catch (error) {
       if (error instanceof StoppedError) throw error.withDetail('diff stopped before the end; it printed nothing.');
-      throw error;
+      throw readFailure(error);
     }
     io.stdout.write(options.format === 'json' ? formatDiffJson(diff) : formatDiffMarkdown(diff));
     return options.exitCode && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;

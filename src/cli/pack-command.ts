@@ -2,6 +2,7 @@ import { packSnapshot, type PackResult } from '../archive/pack.js';
 import { ExitCode, StoppedError } from '../errors.js';
 import { printable } from '../safe-text.js';
 import { SUMS_PATH } from '../snapshot/manifest.js';
+import { readFailure } from '../snapshot/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { flag, text } from './options.js';
 
@@ -69,7 +70,7 @@ snapshot, or the output cannot be written); 2 the command line is wrong; 130/143
       if (error instanceof StoppedError) {
         throw error.withDetail('pack stopped before the end: no archive was written, and an earlier one is as it was.');
       }
-      throw error;
+      throw readFailure(error);
     }
     if (result.leftOut.length > 0) io.stderr.write(leftOutWarning(dir, result.leftOut));
     if (json) {

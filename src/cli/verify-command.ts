@@ -3,6 +3,7 @@ import { withSnapshotDir } from '../archive/index.js';
 import { quoteUntrusted } from '../safe-text.js';
 import { REPORT_PATH } from '../snapshot/manifest.js';
 import { verifySnapshot, type VerifyResult } from '../snapshot/verify.js';
+import { readFailure } from '../snapshot/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';
@@ -70,7 +71,7 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
       });
     } catch (error) {
       if (error instanceof StoppedError) throw error.withDetail('verify stopped before the end; it changed nothing.');
-      throw error;
+      throw readFailure(error);
     }
     const { missing } = result.manifest;
     const exitCode = result.manifest.partial

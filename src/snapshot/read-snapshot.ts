@@ -150,6 +150,20 @@ export async function walkTree(root: string, visitor: TreeVisitor, signal?: Abor
   }
 }
 
+/**
+ * A file-system error that escaped the checks above (a directory that cannot be read, an I/O error), as one
+ * sentence naming the path; anything else is returned as it is.
+ */
+export function readFailure(error: unknown): unknown {
+  const err = error as NodeJS.ErrnoException;
+  if (error instanceof CvSnapshotError || !(error instanceof Error) || typeof err.code !== 'string') return error;
+  const verb = err.syscall === 'mkdir' || err.syscall === 'write' || err.syscall === 'rename' ? 'write' : 'read';
+  const what = err.path === undefined ? 'a file' : err.path;
+  return new CvSnapshotError(
+    `Cannot ${verb} ${what} (${firstLine(err.message)}). Check that path, its permissions and the disk.`,
+  );
+}
+
 /** The first line of an error's message, for a sentence that quotes it. */
 export function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
@@ -165,10 +179,13 @@ const MAX_MANIFEST_BYTES = 256 << 20;
 export function readSnapshotManifest(dir: string, name: string): Manifest {
   const manifest = readManifestWith(dir, name, manifestSchema);
   const { root } = manifest.source;
+  const refuse = (why: string): NotASnapshotError =>
+    new NotASnapshotError(`${name}: ${MANIFEST_PATH} is not a cv-snapshot manifest (${why}). ${GIVE_A_SNAPSHOT}`);
   if (!URL.canParse(root) || !/^https?:$/.test(new URL(root).protocol)) {
-    throw new NotASnapshotError(
-      `${name}: ${MANIFEST_PATH} is not a cv-snapshot manifest ("source.root" is not an http or https URL).`,
-    );
+    throw refuse('"source.root" is not an http or https URL');
+  }
+  if (manifest.options.links === 'absolute' && manifest.options.baseUrl === null) {
+    throw refuse('"options.links" is absolute, but "options.baseUrl" is null');
   }
   return manifest;
 }

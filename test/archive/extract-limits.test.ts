@@ -72,4 +72,16 @@ describe('extraction limits', () => {
     expect([counted.code, entries.code, bytes.code]).toEqual([1, 1, 1]);
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('says in a sentence when no temporary directory can be made, instead of a stack trace', async () => {
+    const base = await tempDir();
+    const archive = (await packSnapshot(await writeSnapshot(path.join(base, 'snap')))).output;
+    const nowhere = path.join(base, 'no-such-dir');
+    const result = await runCli(['verify', archive], { env: { TMPDIR: nowhere } });
+    expect(result.stderr).toBe(
+      `cv-snapshot verify: ${archive} cannot be extracted: no temporary directory can be made in ${nowhere} ` +
+        '(ENOENT). Set TMPDIR to a writable directory.\n',
+    );
+    expect(result.code).toBe(1);
+  });
 });

@@ -114,6 +114,25 @@ describe('verify on hostile JSON', () => {
     expect(problems.filter((p) => p.includes(RECORD))).toEqual([]);
   });
 
+  it('says in one sentence that a manifest is not one: absolute links without a base, a root not a URL', async () => {
+    const dir = await copy();
+    const file = path.join(dir, '_cv-snapshot', 'manifest.json');
+    type Fields = { options: { links: string }; source: { root: string } };
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Fields;
+    manifest.options.links = 'absolute';
+    await writeFile(file, JSON.stringify(manifest));
+    const links = await runCli(['verify', dir]);
+    manifest.options.links = 'relative';
+    manifest.source.root = 'not a URL';
+    await writeFile(file, JSON.stringify(manifest));
+    const root = await runCli(['verify', dir]);
+    const prefix = `cv-snapshot verify: ${dir}: _cv-snapshot/manifest.json is not a cv-snapshot manifest`;
+    const give = 'Give a directory that crawl wrote (--out) or an archive that pack wrote.';
+    expect(links.stderr).toBe(`${prefix} ("options.links" is absolute, but "options.baseUrl" is null). ${give}\n`);
+    expect(root.stderr).toBe(`${prefix} ("source.root" is not an http or https URL). ${give}\n`);
+    expect([links.code, root.code]).toEqual([1, 1]);
+  });
+
   it('says in one sentence that a manifest nested 100,000 deep is not a manifest', async () => {
     const dir = await copy();
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
