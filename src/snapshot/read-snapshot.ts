@@ -100,6 +100,10 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
  */
 export function readSnapshotFile(root: string, rel: string, maxBytes?: number): Buffer {
   const segments = rel.split('/');
+  // A path built from a manifest's names (a collection called `../..`) must not lead out of the snapshot.
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\'))) {
+    throw new NotRegularFileError(rel, 'not a path inside the snapshot');
+  }
   let at = root;
   for (const segment of segments.slice(0, -1)) {
     at = path.join(at, segment);

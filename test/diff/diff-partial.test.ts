@@ -5,7 +5,7 @@
  * snapshots are crawls of a tiny purpose-built source.
  */
 import { execFile } from 'node:child_process';
-import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,23 @@ describe('diff on trees that are not what crawl wrote', () => {
     expect(results[1]!.stderr).toContain(`${path.join(link, list)} is a symbolic link, never opened`);
     expect(results[2]!.stderr).toContain(`${path.join(linkedDir, 'api')} is a symbolic link, never opened`);
     expect(results.map((r) => [r.code, r.stdout])).toEqual([[1, ''], [1, ''], [1, '']]);
+  });
+
+  it('never reads outside the snapshot for a collection whose name in the manifest climbs out', async () => {
+    const dir = await copy();
+    const file = path.join(dir, '_cv-snapshot', 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as { collections: Record<string, unknown> };
+    manifest.collections['../../outside'] = { records: 1, pages: 1, documents: 1 };
+    await writeFile(file, JSON.stringify(manifest));
+    // Where api/../../outside/index.html would lead: beside the copy.
+    await mkdir(path.join(suite.dir, 'outside'), { recursive: true });
+    await writeFile(path.join(suite.dir, 'outside', 'index.html'), '{"data":[{"type":"Secret","id":"1"}]}');
+    const result = await runCli(['diff', numbersOld, dir]);
+    expect(result.stderr).toBe(
+      `cv-snapshot diff: ${dir}: api/../../outside/index.html cannot be read: api/../../outside/index.html is not ` +
+        'a path inside the snapshot, never opened. Run cv-snapshot verify on it.\n',
+    );
+    expect(result.code).toBe(1);
   });
 
   it('says in a sentence that a list nested 100,000 deep cannot be read, nor a manifest counting 1e400', async () => {
