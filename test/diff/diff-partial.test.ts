@@ -9,7 +9,13 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotDiffSchema, type SnapshotDiff } from '../../src/diff/index.js';
+import {
+  diffSnapshots,
+  formatDiffJson,
+  formatDiffMarkdown,
+  snapshotDiffSchema,
+  type SnapshotDiff,
+} from '../../src/diff/index.js';
 import { runCli } from '../helpers/cli.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot, records, rewriteFile, snapshotOf, type TinyRecord } from '../helpers/tiny-vocabulary.js';
@@ -50,11 +56,20 @@ beforeAll(async () => {
 });
 afterAll(() => suite.remove());
 
+/** The diff in-process, as --format json prints it (read back through its schema), and that text. */
 async function diffJson(a: string, b: string): Promise<{ diff: SnapshotDiff; stdout: string }> {
-  const { code, stdout, stderr } = await runCli(['diff', a, b, '--format', 'json']);
-  expect(stderr).toBe('');
-  expect(code).toBe(0);
+  const stdout = formatDiffJson(await diffSnapshots(a, b));
   return { diff: snapshotDiffSchema.parse(JSON.parse(stdout)), stdout };
+}
+
+/** The message diff fails with, in-process. */
+async function diffFails(a: string, b: string): Promise<string> {
+  const error = await diffSnapshots(a, b).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, 'diff should have failed').toBeInstanceOf(Error);
+  return (error as Error).message;
 }
 
 const ids = (list: Array<{ id: string }>) => list.map((r) => r.id);
@@ -107,7 +122,7 @@ describe('diff and numbers', () => {
     expect(changed).toEqual([['1', ['value']], ['4', ['term']]]);
     expect(stdout).toContain('"old": 18446744073709551617,\n');
     expect(stdout).toContain('"new": 18446744073709551618\n');
-    const md = await runCli(['diff', numbersOld, numbersNew]);
+    const md = { stdout: formatDiffMarkdown(await diffSnapshots(numbersOld, numbersNew)) };
     expect(md.stdout).toContain('  - `value`: `18446744073709551617` → `18446744073709551618`\n');
     expect(md.stdout).toContain('- Unit 4: `plain` → `\\u001b[31mred\\u001b[0m|`\n');
     expect(md.stdout).toContain('- **\\u001b\\[31mred\\u001b\\[0m\\|** (Unit 4)\n');
@@ -147,26 +162,21 @@ describe('diff on trees that are not what crawl wrote', () => {
     // Where api/../../outside/index.html would lead: beside the copy.
     await mkdir(path.join(suite.dir, 'outside'), { recursive: true });
     await writeFile(path.join(suite.dir, 'outside', 'index.html'), '{"data":[{"type":"Secret","id":"1"}]}');
-    const result = await runCli(['diff', numbersOld, dir]);
-    expect(result.stderr).toBe(
-      `cv-snapshot diff: ${dir}: api/../../outside/index.html cannot be read: api/../../outside/index.html is not ` +
-        'a path inside the snapshot, never opened. Run cv-snapshot verify on it.\n',
+    expect(await diffFails(numbersOld, dir)).toBe(
+      `${dir}: api/../../outside/index.html cannot be read: api/../../outside/index.html is not a path inside the ` +
+        'snapshot, never opened. Run cv-snapshot verify on it.',
     );
-    expect(result.code).toBe(1);
   });
 
   it('says in a sentence that a list nested 100,000 deep cannot be read, nor a manifest counting 1e400', async () => {
     const deep = await copy();
     await rewriteFile(deep, list, `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, true);
-    const result = await runCli(['diff', numbersOld, deep]);
-    expect(result.stderr).toBe(
-      `cv-snapshot diff: ${deep}: ${list} cannot be read: it nests objects and arrays more than 256 levels deep. ` +
-        'Run cv-snapshot verify on it.\n',
+    expect(await diffFails(numbersOld, deep)).toBe(
+      `${deep}: ${list} cannot be read: it nests objects and arrays more than 256 levels deep. Run cv-snapshot ` +
+        'verify on it.',
     );
-    expect(result.code).toBe(1);
     const manifest = path.join(deep, '_cv-snapshot', 'manifest.json');
     await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"documents": ', '"documents": 1e400, "x": '));
-    const counted = await runCli(['diff', numbersOld, deep]);
-    expect(counted.stderr).toMatch(/manifest\.json is not a cv-snapshot manifest \("documents": /);
+    expect(await diffFails(numbersOld, deep)).toMatch(/manifest\.json is not a cv-snapshot manifest \("documents": /);
   });
 });

@@ -10,6 +10,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotASnapshotError } from '../../src/snapshot/read-snapshot.js';
+import { verifySnapshot } from '../../src/snapshot/verify.js';
 import { runCli } from '../helpers/cli.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot, records, rewriteFile, snapshotOf } from '../helpers/tiny-vocabulary.js';
@@ -68,11 +70,9 @@ describe('verify and files changed after the crawl', () => {
     const text = await readFile(path.join(dir, RECORD), 'utf8');
     // A document edited by hand: its type is no longer a string, which validation would call a source error.
     await rewriteFile(dir, RECORD, text.replace('"type":"Unit"', '"type":7'), false);
-    const result = await runCli(['verify', dir, '--json']);
-    expect(result.code).toBe(3);
-    const outcome = JSON.parse(result.stdout) as { problems: string[] };
-    expect(outcome.problems).toHaveLength(1);
-    expect(outcome.problems[0]).toMatch(
+    const { problems } = await verifySnapshot(dir);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
       new RegExp(
         `^${RECORD} was changed after the crawl: its SHA-256 is [0-9a-f]{64}, but ${SUMS} says [0-9a-f]{64}\\. ` +
           'Restore it, or crawl again\\.$',
@@ -104,10 +104,7 @@ describe('verify on hostile JSON', () => {
     const text = await readFile(path.join(dir, RECORD), 'utf8');
     const numbers = '"term":"term 1","big":1e400,"huge":18446744073709551617';
     await rewriteFile(dir, RECORD, text.replace('"term":"term 1"', numbers), true);
-    const result = await runCli(['verify', dir, '--json']);
-    expect(result.stderr).not.toMatch(/unexpected failure/);
-    expect(result.code).toBe(3);
-    const { problems } = JSON.parse(result.stdout) as { problems: string[] };
+    const { problems } = await verifySnapshot(dir);
     expect(problems).toContain(
       'api/units/2/index.html cannot be checked: it nests objects and arrays more than 256 levels deep.',
     );
@@ -121,16 +118,17 @@ describe('verify on hostile JSON', () => {
     const manifest = JSON.parse(await readFile(file, 'utf8')) as Fields;
     manifest.options.links = 'absolute';
     await writeFile(file, JSON.stringify(manifest));
-    const links = await runCli(['verify', dir]);
+    const links = await verifySnapshot(dir).catch((e: unknown) => e);
     manifest.options.links = 'relative';
     manifest.source.root = 'not a URL';
     await writeFile(file, JSON.stringify(manifest));
-    const root = await runCli(['verify', dir]);
-    const prefix = `cv-snapshot verify: ${dir}: _cv-snapshot/manifest.json is not a cv-snapshot manifest`;
+    const root = await verifySnapshot(dir).catch((e: unknown) => e);
+    const prefix = `${dir}: _cv-snapshot/manifest.json is not a cv-snapshot manifest`;
     const give = 'Give a directory that crawl wrote (--out) or an archive that pack wrote.';
-    expect(links.stderr).toBe(`${prefix} ("options.links" is absolute, but "options.baseUrl" is null). ${give}\n`);
-    expect(root.stderr).toBe(`${prefix} ("source.root" is not an http or https URL). ${give}\n`);
-    expect([links.code, root.code]).toEqual([1, 1]);
+    expect(links).toBeInstanceOf(NotASnapshotError);
+    const noBase = '"options.links" is absolute, but "options.baseUrl" is null';
+    expect((links as Error).message).toBe(`${prefix} (${noBase}). ${give}`);
+    expect((root as Error).message).toBe(`${prefix} ("source.root" is not an http or https URL). ${give}`);
   });
 
   it('says in one sentence that a manifest nested 100,000 deep is not a manifest', async () => {
@@ -155,9 +153,7 @@ describe('verify reads SHA256SUMS strictly', () => {
     const hash = 'a'.repeat(64);
     const extra = [`${hash}  ../outside`, `${hash}  /etc/passwd`, 'not a checksum line', lines[0]!];
     await writeFile(sumsFile, `${listed}${extra.join('\n')}\n`);
-    const result = await runCli(['verify', dir, '--json']);
-    expect(result.code).toBe(3);
-    const { problems } = JSON.parse(result.stdout) as { problems: string[] };
+    const { problems } = await verifySnapshot(dir);
     const n = lines.length;
     expect(problems).toEqual([
       `${SUMS} line ${n + 1} lists "../outside", which climbs out of the snapshot with ".."; it was not read.`,
@@ -173,9 +169,7 @@ describe('verify reads SHA256SUMS strictly', () => {
     const listed = await readFile(sumsFile, 'utf8');
     const missing = Array.from({ length: 100_000 }, (_, i) => `${'0'.repeat(64)}  api/gone/${i}`).join('\n');
     await writeFile(sumsFile, `${listed}${missing}\n${'x'.repeat(1 << 20)}\n`);
-    const result = await runCli(['verify', dir, '--json']);
-    expect(result.code).toBe(3);
-    const { problems } = JSON.parse(result.stdout) as { problems: string[] };
+    const { problems } = await verifySnapshot(dir);
     expect(problems).toContain('api/gone/0 is listed in _cv-snapshot/SHA256SUMS but missing.');
     expect(problems).toContain('… and 99000 more files listed in _cv-snapshot/SHA256SUMS are missing.');
     const line = listed.split('\n').length + 100_000;
