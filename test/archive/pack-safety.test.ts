@@ -146,6 +146,20 @@ describe('pack archives exactly the snapshot', () => {
     expect((await readdir(base)).sort()).toEqual(['snap', 'snap.tar.gz', 'snap.tar.gz.sha256']);
   });
 
+  it('refuses a listed file that is now a named pipe, without opening it', async () => {
+    const base = await tempDir();
+    const dir = await snapshotIn(base);
+    await rm(path.join(dir, DOC));
+    await run('mkfifo', [path.join(dir, DOC)]);
+    const result = await runCli(['pack', dir]);
+    expect(result.stderr).toBe(
+      `cv-snapshot pack: ${dir} holds ${DOC} as a named pipe, where ${SUMS_FILE} lists a file; pack never ` +
+        'archives a snapshot that differs from its checksums. Run cv-snapshot verify on it.\n',
+    );
+    expect(result.code).toBe(1);
+    expect(await readdir(base)).toEqual(['snap']);
+  });
+
   it('refuses a SHA256SUMS that lists a path outside the snapshot, and never reads it', async () => {
     const base = await tempDir();
     const dir = await snapshotIn(base);
