@@ -12,7 +12,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { constants } from 'node:fs';
-import { open, readdir, readFile, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -136,7 +136,8 @@ describe('pack', () => {
       (await readdir(base)).find((name) => name.endsWith('.tmp') && name.startsWith('.snap.tar.gz.'));
     await until(async () => {
       const name = await temp();
-      return name !== undefined && (await readFile(path.join(base, name))).length > 0;
+      const size = name === undefined ? 0 : ((await stat(path.join(base, name)).catch(() => null))?.size ?? 0);
+      return size > 0;
     });
     running.child.kill('SIGSTOP');
     // Still being written: pack had not finished when it was stopped.
