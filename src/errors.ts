@@ -186,6 +186,36 @@ export class InterruptedError extends CvSnapshotError {
   }
 }
 
+/**
+ * `verify`, `diff` or `pack` stopped on SIGINT or SIGTERM (or a library caller's abort): the work is abandoned and
+ * its temporary files are removed. The command adds what is left as it was (`withDetail`).
+ */
+export class StoppedError extends CvSnapshotError {
+  override readonly exitCode: number;
+  constructor(
+    readonly signalName: string,
+    detail = '',
+  ) {
+    super(`Interrupted by ${signalName}. ${detail}`.trimEnd());
+    this.exitCode = signalName === 'SIGTERM' ? ExitCode.sigterm : ExitCode.sigint;
+  }
+
+  withDetail(detail: string): StoppedError {
+    return new StoppedError(this.signalName, detail);
+  }
+}
+
+/** The StoppedError for an aborted `signal`: the CLI aborts with the signal's name as the reason. */
+export function stoppedBy(signal: AbortSignal): StoppedError {
+  const reason: unknown = signal.reason;
+  return new StoppedError(reason === 'SIGTERM' || reason === 'SIGINT' ? reason : 'an abort');
+}
+
+/** Throws StoppedError when `signal` has fired: the offline commands call it between steps of their loops. */
+export function throwIfStopped(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw stoppedBy(signal);
+}
+
 /** A crawl that failed after doing some work: the cause's message, and how to continue. */
 export class CrawlStoppedError extends CvSnapshotError {
   override readonly exitCode: number;

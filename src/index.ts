@@ -1,7 +1,9 @@
 /** cv-snapshot as a library: the same operations as the command line, without the process around them. */
 export { createSnapshot, DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot/create-snapshot.js';
-export { verifySnapshot, type VerifyResult } from './snapshot/verify.js';
-export { packSnapshot, extractArchive, withSnapshotDir, ArchiveError, type PackResult } from './archive/index.js';
+export { verifySnapshot, type VerifyOptions, type VerifyResult } from './snapshot/verify.js';
+export { NotASnapshotError } from './snapshot/read-snapshot.js';
+export { packSnapshot, extractArchive, withSnapshotDir, ArchiveError, type PackOptions, type PackResult } from './archive/index.js';
+export type { ExtractLimits } from './archive/index.js';
 export { diffSnapshots, diffSnapshotDirs, formatDiffJson, formatDiffMarkdown, snapshotDiffSchema, DiffError, DIFF_FORMAT_VERSION, type SnapshotDiff, type CollectionDiff } from './diff/index.js';
 export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';

@@ -12,17 +12,28 @@
  * group names, modes 0755/0644, no extended headers except a path-only pax header for paths ustar cannot hold, and a
  * gzip header with no name, mtime 0 and OS byte 3.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, createWriteStream, readSync } from 'node:fs';
+import { realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { manifestSchema, MANIFEST_PATH } from '../snapshot/manifest.js';
+import { StoppedError, throwIfStopped } from '../errors.js';
+import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../snapshot/manifest.js';
+import {
+  NotASnapshotError,
+  NotRegularFileError,
+  openRegularFile,
+  readManifestWith,
+  readSums,
+  walkTree,
+} from '../snapshot/read-snapshot.js';
 import { ArchiveError } from './archive-error.js';
-import { listSnapshotEntries, type SnapshotEntry } from './snapshot-entries.js';
-import { END_OF_ARCHIVE, headerBlocks, padding } from './tar-format.js';
+import { removeOnExit } from './exit-cleanup.js';
+import { checkOutput, sidecarText, tempPathFor } from './pack-output.js';
+import { ancestorDirs, snapshotEntries, strayPaths, type SnapshotEntry } from './snapshot-entries.js';
+import { END_OF_ARCHIVE, headerBlocks, MAX_OCTAL_11, padding } from './tar-format.js';
 
 export interface PackResult {
   /** Absolute path of the archive written. */
@@ -30,6 +41,20 @@ export interface PackResult {
   /** SHA-256 of the archive's bytes, as written to `<output>.sha256`. */
   sha256: string;
   bytes: number;
+  /**
+   * What the snapshot directory holds beyond the snapshot (not listed in its SHA256SUMS), left out of the archive:
+   * a directory none of whose files are listed is named once, with a trailing slash.
+   */
+  leftOut: string[];
+}
+
+export interface PackOptions {
+  /** Where to write the archive; default `<dir>.tar.gz` beside the directory. */
+  output?: string | undefined;
+  /** Replace whatever is at the output, even a file that is not an archive pack wrote. */
+  force?: boolean;
+  /** Stops packing (StoppedError): no archive is written, and an earlier one is left as it was. */
+  signal?: AbortSignal | undefined;
 }
 
 const DIR_MODE = 0o755;
@@ -56,42 +81,116 @@ const READ_WHOLE_LIMIT = 1 << 18;
 const BATCH_BYTES = 1 << 16;
 
 /** The snapshot's one recorded time, in whole seconds: every entry's mtime. */
-async function recordedSeconds(root: string): Promise<number> {
-  const schema = manifestSchema.pick({ format: true, createdAt: true });
-  let createdAt: string;
-  try {
-    // Only the two fields pack needs are read, so pack works with every manifest version that keeps them.
-    createdAt = schema.parse(JSON.parse(await readFile(path.join(root, ...MANIFEST_PATH.split('/')), 'utf8'))).createdAt;
-  } catch (error) {
+function recordedSeconds(root: string, name: string): number {
+  // Only the two fields pack needs are read, so pack works with every manifest version that keeps them.
+  const { createdAt } = readManifestWith(root, name, manifestSchema.pick({ format: true, createdAt: true }));
+  const ms = Date.parse(createdAt);
+  const seconds = Math.floor(ms / 1000);
+  if (!Number.isFinite(ms) || seconds < 0 || seconds > MAX_OCTAL_11) {
     throw new ArchiveError(
-      `${root} is not a cv-snapshot snapshot: ${MANIFEST_PATH} could not be read (${(error as Error).message.split('\n')[0]}). ` +
-        'Give the directory that crawl wrote (--out).',
+      `${name}: ${MANIFEST_PATH} has createdAt "${createdAt.slice(0, 40)}", which a tar header cannot hold as every ` +
+        "file's time (it holds 1970-01-01 to 2242-03-16). The manifest was not written by crawl as it is now: crawl " +
+        'the snapshot again (SOURCE_DATE_EPOCH, when set, must be within that range).',
     );
   }
-  const ms = Date.parse(createdAt);
-  if (!Number.isFinite(ms) || ms < 0) {
-    throw new ArchiveError(`${root}/${MANIFEST_PATH} has createdAt "${createdAt}", which is not a time after 1970; crawl the snapshot again.`);
+  return seconds;
+}
+
+/** What the tree holds, checked against SHA256SUMS: the archive's entries, and what is left out. */
+async function listSnapshot(root: string, name: string, signal: AbortSignal | undefined) {
+  const files = new Map<string, number>();
+  const specials = new Map<string, string>();
+  await walkTree(
+    root,
+    { file: (rel, size) => files.set(rel, size), special: (rel, kind) => specials.set(rel, kind) },
+    signal,
+  );
+  let reading;
+  try {
+    reading = await readSums(root, (file) => files.has(file) || specials.has(file), { signal });
+  } catch (error) {
+    if (error instanceof StoppedError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new NotASnapshotError(
+        `${name} has no ${SUMS_PATH}, so it is not a complete snapshot: pack archives exactly the files that file ` +
+          'lists. Crawl it again.',
+      );
+    }
+    const why =
+      error instanceof NotRegularFileError ? `is ${error.kind}` : `cannot be read (${(error as Error).message})`;
+    throw new ArchiveError(`${name}: ${SUMS_PATH} ${why}; pack archives exactly the files it lists.`);
   }
-  return Math.floor(ms / 1000);
+  const refuse = (what: string): ArchiveError =>
+    new ArchiveError(
+      `${name} ${what}; pack never archives a snapshot that differs from its checksums. Run cv-snapshot verify on it.`,
+    );
+  if (reading.problemCount > 0) {
+    const more = reading.problemCount > 1 ? ` (and ${reading.problemCount - 1} more faulty lines)` : '';
+    throw refuse(`cannot be packed: ${reading.problems[0]!.replace(/\.$/, '')}${more}`);
+  }
+  if (reading.dropped.count > 0) {
+    const names = reading.dropped.first.join(', ');
+    const more = reading.dropped.count > reading.dropped.first.length ? ', …' : '';
+    throw refuse(`lacks ${reading.dropped.count} of the files its ${SUMS_PATH} lists (${names}${more})`);
+  }
+  const listed = new Map<string, { size: number; sha256: string }>();
+  for (const [rel, sha256] of reading.sums) {
+    const kind = specials.get(rel);
+    if (kind !== undefined) throw refuse(`holds ${rel} as ${kind}, where ${SUMS_PATH} lists a file`);
+    listed.set(rel, { size: files.get(rel)!, sha256 });
+  }
+  const sums = { rel: SUMS_PATH, size: files.get(SUMS_PATH)! };
+  const unlisted = [...files.keys(), ...specials.keys()].filter((rel) => rel !== SUMS_PATH && !listed.has(rel));
+  return {
+    entries: snapshotEntries(listed, sums),
+    leftOut: strayPaths(unlisted, ancestorDirs([...listed.keys(), SUMS_PATH])),
+  };
 }
 
-function changedWhilePacking(entry: SnapshotEntry): ArchiveError {
-  return new ArchiveError(`${entry.rel} changed size while it was being packed; wait until nothing writes to the snapshot, then pack again.`);
+function changedSinceCrawl(entry: SnapshotEntry): ArchiveError {
+  return new ArchiveError(
+    `${entry.rel} does not match its checksum in ${SUMS_PATH}: it was changed after the crawl, or is being written ` +
+      'now. pack never archives a changed snapshot: run cv-snapshot verify on it, restore the file or crawl again.',
+  );
 }
 
-/**
- * A small file's bytes, read synchronously: a snapshot is mostly documents of a few kB, and for those Node 20's
- * fs/promises readFile costs about ten times a sync read (several thread-pool round trips per file). The event loop
- * is held for at most one BATCH_BYTES batch of them before the generator yields.
- */
-function readSmallFile(root: string, entry: SnapshotEntry): Buffer {
-  const data = readFileSync(path.join(root, ...entry.rel.split('/')));
-  if (data.length !== entry.size) throw changedWhilePacking(entry);
-  return data;
+/** A file's bytes for the archive, checked against its listed size and checksum as they pass. */
+function* fileChunks(root: string, entry: SnapshotEntry): Generator<Buffer> {
+  let opened;
+  try {
+    opened = openRegularFile(path.join(root, ...entry.rel.split('/')));
+  } catch (error) {
+    // Replaced by a link or a pipe since the tree was listed: not the file the checksum is of.
+    if (error instanceof NotRegularFileError) throw changedSinceCrawl(entry);
+    throw error;
+  }
+  const { fd, size } = opened;
+  try {
+    if (size !== entry.size) throw changedSinceCrawl(entry);
+    const hash = createHash('sha256');
+    let left = size;
+    while (left > 0) {
+      const chunk = Buffer.allocUnsafe(Math.min(left, READ_WHOLE_LIMIT));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) throw changedSinceCrawl(entry);
+      const bytes = read === chunk.length ? chunk : chunk.subarray(0, read);
+      hash.update(bytes);
+      left -= read;
+      yield bytes;
+    }
+    if (entry.sha256 !== undefined && hash.digest('hex') !== entry.sha256) throw changedSinceCrawl(entry);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The uncompressed tar stream, in chunks of about BATCH_BYTES. */
-async function* tarChunks(root: string, entries: SnapshotEntry[], mtime: number): AsyncGenerator<Buffer> {
+async function* tarChunks(
+  root: string,
+  entries: SnapshotEntry[],
+  mtime: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Buffer> {
   let batch: Buffer[] = [];
   let batched = 0;
   const add = (chunk: Buffer): void => {
@@ -115,23 +214,22 @@ async function* tarChunks(root: string, entries: SnapshotEntry[], mtime: number)
     });
     for (const header of headers) add(header);
     if (!isDir) {
-      if (entry.size <= READ_WHOLE_LIMIT) {
-        add(readSmallFile(root, entry));
-      } else {
-        yield take();
-        let read = 0;
-        for await (const chunk of createReadStream(path.join(root, ...entry.rel.split('/')), { highWaterMark: BATCH_BYTES })) {
-          read += (chunk as Buffer).length;
-          if (read > entry.size) throw changedWhilePacking(entry);
-          yield chunk as Buffer;
+      for (const chunk of fileChunks(root, entry)) {
+        add(chunk);
+        if (batched >= BATCH_BYTES) {
+          throwIfStopped(signal);
+          yield take();
         }
-        if (read !== entry.size) throw changedWhilePacking(entry);
       }
       add(padding(entry.size));
     }
-    if (batched >= BATCH_BYTES) yield take();
+    if (batched >= BATCH_BYTES) {
+      throwIfStopped(signal);
+      yield take();
+    }
   }
   add(END_OF_ARCHIVE);
+  throwIfStopped(signal);
   yield take();
 }
 
@@ -152,57 +250,64 @@ export class GzipFinisher extends Transform {
   }
 }
 
-function tempPathFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-}
-
-/** Writes `text` to `file` through a temporary file and a rename, so readers never see half of it. */
-async function writeFileAtomically(file: string, text: string): Promise<void> {
-  const temp = tempPathFor(file);
+/** The snapshot directory `dir` names (through a link such as --out), or a sentence saying what it is instead. */
+async function snapshotDir(dir: string): Promise<string> {
+  let root: string;
   try {
-    await writeFile(temp, text, { flag: 'wx' });
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    root = await realpath(dir);
+  } catch {
+    throw new NotASnapshotError(`${dir} does not exist. Give the snapshot directory that crawl wrote (--out).`);
   }
+  if (!(await stat(root)).isDirectory()) {
+    throw new NotASnapshotError(
+      `${dir} is a file, not a snapshot directory; give the directory that crawl wrote (--out).`,
+    );
+  }
+  return root;
 }
 
 /**
- * Packs the snapshot in `dir` into `output` (default `<dir>.tar.gz` beside it) and writes `<output>.sha256` in
- * `sha256sum` format. Streams: memory holds the list of paths, never the archive.
+ * Packs the snapshot in `dir` into an archive (default `<dir>.tar.gz` beside it) and writes `<archive>.sha256` in
+ * `sha256sum` format. The archive holds exactly the files SHA256SUMS lists, each checked against its checksum as it
+ * is read; whatever else the directory holds is left out and named in `leftOut`. Streams: memory holds the list of
+ * paths, never the archive.
  */
-export async function packSnapshot(dir: string, output?: string): Promise<PackResult> {
-  const root = path.resolve(dir);
-  // stat, not lstat: crawl publishes --out as a symbolic link to the snapshot directory.
-  const stats = await stat(root).catch(() => null);
-  if (stats === null || !stats.isDirectory()) {
-    throw new ArchiveError(`${dir} is not a directory; give the snapshot directory that crawl wrote (--out).`);
-  }
-  const target = path.resolve(output ?? `${root}.tar.gz`);
-  const relative = path.relative(root, target);
-  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
-    throw new ArchiveError(`The archive ${target} would be inside the snapshot ${root} and pack itself; write it elsewhere with --output.`);
-  }
-  const mtime = await recordedSeconds(root);
-  const entries = await listSnapshotEntries(root);
+export async function packSnapshot(dir: string, outputOrOptions?: string | PackOptions): Promise<PackResult> {
+  const options: PackOptions =
+    typeof outputOrOptions === 'string' ? { output: outputOrOptions } : (outputOrOptions ?? {});
+  const { signal } = options;
+  const root = await snapshotDir(dir);
+  const target = path.resolve(options.output ?? `${path.resolve(dir)}.tar.gz`);
+  const mtime = recordedSeconds(root, dir);
+  await checkOutput(target, root, options.force === true);
+  const { entries, leftOut } = await listSnapshot(root, dir, signal);
 
   const temp = tempPathFor(target);
+  const tempSidecar = tempPathFor(`${target}.sha256`);
+  const forget = [removeOnExit(temp), removeOnExit(tempSidecar)];
   const finisher = new GzipFinisher();
   try {
     await pipeline(
-      Readable.from(tarChunks(root, entries, mtime), { objectMode: false }),
+      Readable.from(tarChunks(root, entries, mtime, signal), { objectMode: false }),
       createGzip(GZIP_OPTIONS),
       finisher,
       createWriteStream(temp, { flags: 'wx' }),
     );
+    const sha256 = finisher.hash.digest('hex');
+    await writeFile(tempSidecar, sidecarText(sha256, target), { flag: 'wx' });
+    throwIfStopped(signal);
+    // The archive first: a kill between the renames leaves the new archive with the old sidecar, which the next
+    // pack (and verify) notices, never an old archive that a new sidecar vouches for.
     await rename(temp, target);
+    await rename(tempSidecar, `${target}.sha256`);
+    return { output: target, sha256, bytes: finisher.bytes, leftOut };
   } catch (error) {
-    await rm(temp, { force: true });
-    if (error instanceof ArchiveError) throw error;
-    throw new ArchiveError(`${target} could not be written: ${(error as Error).message}. Check that its directory exists and is writable.`);
+    await Promise.all([rm(temp, { force: true }), rm(tempSidecar, { force: true })]);
+    if (error instanceof ArchiveError || error instanceof StoppedError) throw error;
+    throw new ArchiveError(
+      `${target} could not be written: ${(error as Error).message}. Check that its directory is writable.`,
+    );
+  } finally {
+    for (const f of forget) f();
   }
-  const sha256 = finisher.hash.digest('hex');
-  await writeFileAtomically(`${target}.sha256`, `${sha256}  ${path.basename(target)}\n`);
-  return { output: target, sha256, bytes: finisher.bytes };
 }

@@ -1,16 +1,25 @@
 /**
- * Lets every command that reads a snapshot (`verify`, `diff`) take an archive as well as a directory.
+ * What `verify` and `diff` are given: a snapshot directory, or an archive of one (a file, or a named pipe such as
+ * `<(curl …)`), which is extracted into a temporary directory for the time of the command.
+ * Anything else is refused with one sentence saying what it is.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { throwIfStopped } from '../errors.js';
 import { MANIFEST_PATH } from '../snapshot/manifest.js';
+import { GIVE_A_SNAPSHOT, kindOf, NotASnapshotError, readRegularFile } from '../snapshot/read-snapshot.js';
 import { ArchiveError } from './archive-error.js';
-import { extractArchive } from './extract.js';
+import { removeOnExit } from './exit-cleanup.js';
+import { extractArchive, type ExtractLimits } from './extract.js';
 
-const ARCHIVE_SUFFIX = /\.(tar\.gz|tgz)$/i;
+export interface SnapshotDirOptions {
+  /** Stops extraction and `fn` alike (StoppedError); the temporary directory is removed either way. */
+  signal?: AbortSignal | undefined;
+  limits?: ExtractLimits;
+}
 
 async function startsWithGzipMagic(file: string): Promise<boolean> {
   const handle = await open(file, 'r');
@@ -22,32 +31,61 @@ async function startsWithGzipMagic(file: string): Promise<boolean> {
   }
 }
 
-/** Whether `target` names an archive rather than a snapshot directory. */
-async function isArchive(target: string): Promise<boolean> {
-  const stats = await stat(target).catch(() => null);
-  if (stats === null) return ARCHIVE_SUFFIX.test(target);
-  if (!stats.isFile()) return false;
-  return ARCHIVE_SUFFIX.test(target) || (await startsWithGzipMagic(target));
+/** Whether `target` is a snapshot directory or an archive; throws NotASnapshotError for anything else. */
+async function classify(target: string): Promise<'dir' | 'archive'> {
+  let stats;
+  try {
+    stats = await stat(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new NotASnapshotError(`${target} does not exist. ${GIVE_A_SNAPSHOT}`);
+    }
+    throw new NotASnapshotError(`${target} cannot be read (${(error as Error).message}).`);
+  }
+  if (stats.isDirectory()) return 'dir';
+  // A pipe (`<(curl …)`): read as a stream, never read twice.
+  if (stats.isFIFO()) return 'archive';
+  if (!stats.isFile()) {
+    throw new NotASnapshotError(`${target} is ${kindOf(stats)}, not a snapshot or an archive. ${GIVE_A_SNAPSHOT}`);
+  }
+  let gzip: boolean;
+  try {
+    gzip = await startsWithGzipMagic(target);
+  } catch (error) {
+    throw new NotASnapshotError(`${target} cannot be read (${(error as Error).message}).`);
+  }
+  if (!gzip) {
+    throw new NotASnapshotError(
+      `${target} is a file, but not a .tar.gz archive (it does not start with gzip's signature). ${GIVE_A_SNAPSHOT}`,
+    );
+  }
+  return 'archive';
 }
 
 /**
  * When `pack`'s sidecar `<archive>.sha256` lies beside the archive, the archive must match it. This catches what
  * extraction cannot: a changed byte in the gzip header's time or OS fields leaves the content intact.
  */
-async function checkSidecar(file: string): Promise<void> {
+async function checkSidecar(file: string, signal: AbortSignal | undefined): Promise<void> {
   let sidecar: string;
   try {
-    sidecar = await readFile(`${file}.sha256`, 'utf8');
+    sidecar = readRegularFile(`${file}.sha256`, 1 << 16).toString('utf8');
   } catch {
     return;
   }
   const expected = /^([0-9a-f]{64}) [ *]/.exec(sidecar)?.[1];
   if (expected === undefined) return;
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    throwIfStopped(signal);
+  }
   const actual = hash.digest('hex');
   if (actual !== expected) {
-    throw new ArchiveError(`${file} was changed: its SHA-256 is ${actual}, but ${path.basename(file)}.sha256 beside it says ${expected}.`);
+    throw new ArchiveError(
+      `${file} was changed: its SHA-256 is ${actual}, but ${path.basename(file)}.sha256 beside it says ${expected}.`,
+    );
   }
 }
 
@@ -64,18 +102,35 @@ async function snapshotRoot(extracted: string): Promise<string> {
 }
 
 /**
- * Runs `fn` on a snapshot directory: `pathOrArchive` itself when it is a directory (or anything else that is not
- * an archive: `fn` reports it in its own words), or, for a .tar.gz/.tgz or a gzip file, a temporary extraction of
- * it that is removed when `fn` settles.
+ * Runs `fn` on a snapshot directory: `pathOrArchive` itself when it is a directory, or a temporary extraction of an
+ * archive (a .tar.gz file, or a pipe), which is removed when `fn` settles, when the signal stops it, and when the
+ * process exits before that. A path that is neither is refused with NotASnapshotError.
  */
-export async function withSnapshotDir<T>(pathOrArchive: string, fn: (dir: string) => Promise<T>): Promise<T> {
-  if (!(await isArchive(pathOrArchive))) return fn(pathOrArchive);
-  await checkSidecar(pathOrArchive);
-  const temp = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-archive-'));
+export async function withSnapshotDir<T>(
+  pathOrArchive: string,
+  fn: (dir: string) => Promise<T>,
+  options: SnapshotDirOptions = {},
+): Promise<T> {
+  const { signal } = options;
+  if ((await classify(pathOrArchive)) === 'dir') return fn(pathOrArchive);
+  const isFile = (await stat(pathOrArchive)).isFile();
+  if (isFile) await checkSidecar(pathOrArchive, signal);
+  throwIfStopped(signal);
+  let temp: string;
   try {
-    await extractArchive(pathOrArchive, temp);
+    temp = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-archive-'));
+  } catch (error) {
+    throw new ArchiveError(
+      `${pathOrArchive} cannot be extracted: no temporary directory can be made in ${os.tmpdir()} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Set TMPDIR to a writable directory.`,
+    );
+  }
+  const forget = removeOnExit(temp);
+  try {
+    await extractArchive(pathOrArchive, temp, { signal, limits: options.limits ?? {} });
     return await fn(await snapshotRoot(temp));
   } finally {
-    await rm(temp, { recursive: true, force: true });
+    await rm(temp, { recursive: true, force: true, maxRetries: 2 });
+    forget();
   }
 }

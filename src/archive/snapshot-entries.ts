@@ -1,11 +1,9 @@
 /**
- * The entries of a snapshot directory in archive order: every directory and regular file below it, sorted by their
- * UTF-8 path bytes (not the locale, not the file system's order), so that each directory comes before its contents.
+ * What `pack` puts in an archive: exactly the snapshot, which is the files its SHA256SUMS lists, SHA256SUMS itself,
+ * and the directories that hold them, in archive order (sorted by their UTF-8 path bytes, not the locale, not the
+ * file system's order, so that each directory comes before its contents). Anything else in the tree is left out
+ * and named, so the user learns about it.
  */
-import { lstatSync, type Stats } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { ArchiveError } from './archive-error.js';
 
 export interface SnapshotEntry {
   /** POSIX path relative to the snapshot directory, without a trailing slash. */
@@ -13,6 +11,8 @@ export interface SnapshotEntry {
   kind: 'file' | 'dir';
   /** Size when listed; packing checks that the file still has it. */
   size: number;
+  /** The file's SHA-256 from SHA256SUMS (none for SHA256SUMS itself and for directories). */
+  sha256?: string;
 }
 
 /** UTF-16 code unit → a key that orders like the code point (and so like UTF-8 bytes): surrogates go above U+FFFF. */
@@ -36,43 +36,51 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isSymbolicLink()) return 'a symbolic link';
-  if (stats.isFIFO()) return 'a named pipe';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isBlockDevice() || stats.isCharacterDevice()) return 'a device';
-  return 'not a regular file';
+/** Every directory that holds one of `files` (`a/b/c` → `a`, `a/b`). */
+export function ancestorDirs(files: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
+      const dir = file.slice(0, slash);
+      if (dirs.has(dir)) break;
+      dirs.add(dir);
+    }
+  }
+  return dirs;
 }
 
-async function walk(root: string, relDir: string, into: SnapshotEntry[]): Promise<void> {
-  const dirents = await readdir(relDir === '' ? root : path.join(root, ...relDir.split('/')), { withFileTypes: true });
-  await Promise.all(
-    dirents.map(async (dirent) => {
-      const rel = relDir === '' ? dirent.name : `${relDir}/${dirent.name}`;
-      if (dirent.name.includes('\uFFFD')) {
-        throw new ArchiveError(`${rel} in ${root} has a file name that is not valid UTF-8; rename or remove it, then pack again.`);
-      }
-      if (dirent.isDirectory()) {
-        into.push({ rel, kind: 'dir', size: 0 });
-        await walk(root, rel, into);
-        return;
-      }
-      // lstatSync: a snapshot holds many small files, and one sync lstat costs a fraction of a promise round trip.
-      const stats = lstatSync(path.join(root, ...rel.split('/')));
-      if (!stats.isFile()) {
-        throw new ArchiveError(
-          `${rel} in ${root} is ${kindOf(stats)}; a snapshot archive holds only directories and regular files ` +
-            '(crawl never writes anything else), so remove it and pack again.',
-        );
-      }
-      into.push({ rel, kind: 'file', size: stats.size });
-    }),
-  );
-}
-
-export async function listSnapshotEntries(root: string): Promise<SnapshotEntry[]> {
+/**
+ * The archive's entries: the `listed` files (with their sizes and checksums), `sums` (SHA256SUMS itself) and their
+ * directories, sorted. A path sorts before every path it is a prefix of, so a directory precedes its contents.
+ */
+export function snapshotEntries(
+  listed: Map<string, { size: number; sha256: string }>,
+  sums: { rel: string; size: number },
+): SnapshotEntry[] {
   const entries: SnapshotEntry[] = [];
-  await walk(root, '', entries);
-  // A path sorts before every path it is a prefix of, so a directory precedes its contents.
+  for (const dir of ancestorDirs([...listed.keys(), sums.rel])) entries.push({ rel: dir, kind: 'dir', size: 0 });
+  for (const [rel, { size, sha256 }] of listed) entries.push({ rel, kind: 'file', size, sha256 });
+  entries.push({ rel: sums.rel, kind: 'file', size: sums.size });
   return entries.sort((a, b) => compareUtf8(a.rel, b.rel));
+}
+
+/**
+ * The paths of the tree that are not part of the snapshot, as the user would name them: a directory none of whose
+ * contents are listed is one path (`.git/`), not every file in it. Sorted.
+ */
+export function strayPaths(unlisted: Iterable<string>, snapshotDirs: Set<string>): string[] {
+  const found = new Set<string>();
+  for (const rel of unlisted) {
+    const segments = rel.split('/');
+    let shown = rel;
+    for (let depth = 1; depth < segments.length; depth++) {
+      const dir = segments.slice(0, depth).join('/');
+      if (!snapshotDirs.has(dir)) {
+        shown = `${dir}/`;
+        break;
+      }
+    }
+    found.add(shown);
+  }
+  return [...found].sort(compareUtf8);
 }

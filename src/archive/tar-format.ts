@@ -14,7 +14,7 @@ export const END_OF_ARCHIVE = Buffer.alloc(2 * BLOCK_SIZE);
 const NAME_BYTES = 100;
 const PREFIX_BYTES = 155;
 /** Eleven octal digits: the largest size and time a ustar numeric field holds (8 GiB - 1, year 2242). */
-const MAX_OCTAL_11 = 0o77777777777;
+export const MAX_OCTAL_11 = 0o77777777777;
 
 /** Zero bytes that pad an entry of `size` bytes to a whole block. */
 export function padding(size: number): Buffer {
@@ -179,13 +179,19 @@ export function parsePaxRecords(data: Buffer): Map<string, string> {
   let offset = 0;
   while (offset < data.length) {
     const space = data.indexOf(0x20, offset);
-    const length = space === -1 ? Number.NaN : Number(data.toString('ascii', offset, space));
-    if (!Number.isSafeInteger(length) || length <= 0 || offset + length > data.length) {
+    // Decimal digits only: Number() would also read `0x10`, `1e2` or an empty string (as 0).
+    const digits = space === -1 ? '' : data.toString('ascii', offset, space);
+    const length = /^[0-9]{1,9}$/.test(digits) ? Number(digits) : Number.NaN;
+    if (!Number.isSafeInteger(length) || space >= offset + length || offset + length > data.length) {
       throw new ArchiveError('A pax extended header in the archive is malformed; the archive is damaged.');
     }
     const record = data.subarray(space + 1, offset + length - 1);
     const equals = record.indexOf(0x3d);
-    if (equals !== -1) records.set(record.toString('utf8', 0, equals), record.toString('utf8', equals + 1));
+    // Each record is "<length> <key>=<value>\n".
+    if (equals <= 0 || data[offset + length - 1] !== 0x0a) {
+      throw new ArchiveError('A pax extended header in the archive is malformed; the archive is damaged.');
+    }
+    records.set(record.toString('utf8', 0, equals), record.toString('utf8', equals + 1));
     offset += length;
   }
   return records;

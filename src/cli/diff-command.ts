@@ -1,6 +1,8 @@
-import { diffSnapshots, formatDiffJson, formatDiffMarkdown } from '../diff/index.js';
-import { ExitCode } from '../errors.js';
+import { diffSnapshots, formatDiffJson, formatDiffMarkdown, type SnapshotDiff } from '../diff/index.js';
+import { ExitCode, StoppedError } from '../errors.js';
+import { readFailure } from '../snapshot/read-snapshot.js';
 import { defineCommand } from './command.js';
+import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';
 
 /** `--exit-code`: the snapshots differ (as `git diff --exit-code`, diff(1) and cmp(1)). */
@@ -25,13 +27,16 @@ export const diffCommand = defineCommand({
       description:
         'Exit 0 when the snapshots are the same, 1 when they differ, 2 when they cannot be compared (as diff(1)).',
     }),
+    ...EXTRACT_OPTIONS,
   },
   details: `
 Records are matched by type and id, in every collection of either snapshot. For each collection: records added
 and removed, records changed (each attribute with its old and new value, each relationship whose targets
 changed: compared by type and id, never by link), status changes (PENDING -> ACCEPTED), renamed terms, and the
 record counts. Snapshots with other ports, root URLs or --links modes compare by content alone; the times
-recorded and the tool versions are shown but not compared.
+recorded and the tool versions are shown but not compared. A partial snapshot (--allow-partial) lacks list pages:
+records that only the other snapshot holds in those collections are "not fetched", never added or removed.
+Archives are extracted into temporary directories, removed afterwards, within the --max-extract-* limits.
 
 Exit codes: 0 compared; 1 diff failed (a snapshot cannot be read: stdout is empty and stderr says why, starting
 "cv-snapshot diff:"); 2 bad command line. With --exit-code, as diff(1) and cmp(1): 0 the snapshots are the same;
@@ -39,7 +44,13 @@ Exit codes: 0 compared; 1 diff failed (a snapshot cannot be read: stdout is empt
 Interrupted: 130/143 either way.`,
   failure: ({ exitCode }) => (exitCode ? { exitCode: TROUBLE_EXIT_CODE } : {}),
   async run(args, options, io) {
-    const diff = await diffSnapshots(args[0]!, args[1]!);
+    let diff: SnapshotDiff;
+    try {
+      diff = await diffSnapshots(args[0]!, args[1]!, { signal: io.signal, limits: extractLimits(options) });
+    } catch (error) {
+      if (error instanceof StoppedError) throw error.withDetail('diff stopped before the end; it printed nothing.');
+      throw readFailure(error);
+    }
     io.stdout.write(options.format === 'json' ? formatDiffJson(diff) : formatDiffMarkdown(diff));
     return options.exitCode && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;
   },

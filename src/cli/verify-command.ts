@@ -1,8 +1,11 @@
-import { ExitCode } from '../errors.js';
+import { ExitCode, StoppedError } from '../errors.js';
 import { withSnapshotDir } from '../archive/index.js';
+import { quoteUntrusted } from '../safe-text.js';
 import { REPORT_PATH } from '../snapshot/manifest.js';
 import { verifySnapshot, type VerifyResult } from '../snapshot/verify.js';
+import { readFailure } from '../snapshot/read-snapshot.js';
 import { defineCommand } from './command.js';
+import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';
 
 const SHOWN_PROBLEMS = 50;
@@ -46,14 +49,30 @@ export const verifyCommand = defineCommand({
         'Print the outcome as JSON on stdout: status, figures, every problem (on failure: {"error": {"message", ' +
         '"exitCode"}}).',
     }),
+    ...EXTRACT_OPTIONS,
   },
   details: `
+An archive is extracted into a temporary directory that is removed afterwards (also when interrupted), within the
+--max-extract-* limits. A file changed after the crawl is reported as changed; symbolic links, named pipes and other
+special files in the tree are reported, never opened.
+
 Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with
---allow-partial and documents are missing); 1 not a snapshot; 2 bad command line.`,
+--allow-partial and documents are missing); 1 not a snapshot; 2 bad command line; 130/143 interrupted.`,
   failure: ({ json }) => ({ json }),
-  async run(args, { quiet, json }, io) {
+  async run(args, options, io) {
+    const { quiet, json } = options;
     const snapshot = args[0]!;
-    const result = await withSnapshotDir(snapshot, (dir) => verifySnapshot(dir));
+    const { signal } = io;
+    let result: VerifyResult;
+    try {
+      result = await withSnapshotDir(snapshot, (dir) => verifySnapshot(dir, { signal, name: snapshot }), {
+        signal,
+        limits: extractLimits(options),
+      });
+    } catch (error) {
+      if (error instanceof StoppedError) throw error.withDetail('verify stopped before the end; it changed nothing.');
+      throw readFailure(error);
+    }
     const { missing } = result.manifest;
     const exitCode = result.manifest.partial
       ? ExitCode.partial
@@ -64,8 +83,8 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
     if (exitCode === ExitCode.partial) {
       io.stderr.write(
         `${snapshot} is a partial snapshot: ${plural(missing.length, 'document')} could not be fetched when it was ` +
-          `made (listed under "missing" in its manifest, for example ${missing[0] ?? 'none'}). Crawl again to ` +
-          'complete it.\n',
+          `made (listed under "missing" in its manifest, for example ${quoteUntrusted(missing[0] ?? 'none')}). ` +
+          'Crawl again to complete it.\n',
       );
     } else if (exitCode === ExitCode.invalid) {
       if (result.problems.length > SHOWN_PROBLEMS) {

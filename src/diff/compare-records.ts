@@ -1,23 +1,15 @@
 /**
  * Comparing two versions of one record (same type and id): which attributes changed, and which relationships point
  * at other targets. Relationships are compared by their `data` (type and id of each target), never by links, which
- * differ between snapshots of the same state (ports, `--links` modes).
+ * differ between snapshots of the same state (ports, `--links` modes). Attribute values compare as the source wrote
+ * them (exact-values.ts).
  */
 import type { AttributeChange, Identifier, Linkage, RecordChange, RecordRef, RelationshipChange } from './diff-format.js';
+import { exactObject, sameMember } from './exact-values.js';
 import type { DiffRecord } from './read-records.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** JSON text with object members sorted, so that equal values compare equal whatever their member order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 export function byName(a: string, b: string): number {
@@ -88,10 +80,15 @@ function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChan
   for (const name of names) {
     const had = Object.hasOwn(before.attributes, name);
     const has = Object.hasOwn(after.attributes, name);
-    const old = before.attributes[name];
-    const value = after.attributes[name];
-    if (had && has && (old === value || (typeof old === 'object' && typeof value === 'object' && canonicalJson(old) === canonicalJson(value)))) continue;
-    changes.push({ name, ...(had ? { old } : {}), ...(has ? { new: value } : {}) });
+    if (had && has && sameMember(before.attributes, name, after.attributes, name)) continue;
+    // Built through exactObject so that `old` and `new` print as the source wrote them.
+    changes.push(
+      exactObject([
+        ['name', name],
+        ['old', before.attributes, name],
+        ['new', after.attributes, name],
+      ]) as AttributeChange,
+    );
   }
   return changes;
 }

@@ -6,6 +6,7 @@
  * a script raises `formatVersion`.
  */
 import * as z from 'zod';
+import { prettyJson } from './exact-values.js';
 
 export const DIFF_FORMAT_VERSION = 1;
 
@@ -89,6 +90,14 @@ const collectionDiff = z.object({
   changed: z.array(recordChange),
   statusChanges: z.array(statusChange),
   renamed: z.array(rename),
+  /**
+   * Records that only one snapshot holds while the other is partial and lacks list pages of this collection: they
+   * may be on the pages it did not fetch, so they are neither `added` nor `removed`. A collection that a partial
+   * snapshot did not fetch at all is `changed`, not `added` or `removed`, with every record of the other here.
+   */
+  notFetched: z.array(recordRef),
+  /** The list pages of this collection that each snapshot's manifest names as missing (empty when complete). */
+  missingPages: z.object({ old: z.array(z.string()), new: z.array(z.string()) }),
 });
 export type CollectionDiff = z.infer<typeof collectionDiff>;
 
@@ -100,13 +109,14 @@ export const snapshotDiffSchema = z.object({
   old: side,
   new: side,
   /**
-   * No collection added or removed and no record added, removed or changed. The snapshots' times, roots, link
-   * modes and tool versions are not compared: two crawls of the same state are identical.
+   * No collection added or removed and no record added, removed, changed or not fetched. The snapshots' times,
+   * roots, link modes and tool versions are not compared: two crawls of the same state are identical.
    */
   identical: z.boolean(),
   summary: z.object({
     collections: tally.extend({ unchanged: z.number().int() }),
-    records: tally,
+    /** `notFetched`: records listed under a collection's `notFetched`. */
+    records: tally.extend({ notFetched: z.number().int() }),
     statusChanges: z.number().int(),
     renamed: z.number().int(),
   }),
@@ -116,6 +126,7 @@ export const snapshotDiffSchema = z.object({
 export type SnapshotDiff = z.infer<typeof snapshotDiffSchema>;
 export type DiffSide = z.infer<typeof side>;
 
+/** The diff as JSON, indented by two spaces; attribute values keep the source's number text. */
 export function formatDiffJson(diff: SnapshotDiff): string {
-  return `${JSON.stringify(diff, null, 2)}\n`;
+  return `${prettyJson(diff)}\n`;
 }

@@ -2,38 +2,55 @@
  * `diff` (issue 5): what changed between two snapshots, record by record (type + id). Streams collection by
  * collection: only one collection of each snapshot is in memory at a time, plus the changes found so far.
  */
-import { withSnapshotDir } from '../archive/snapshot-dir.js';
-import {
-  byIdentity,
-  byName,
-  compareRecords,
-  recordRef,
-  renameOf,
-  statusOf,
-} from './compare-records.js';
+import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
+import { throwIfStopped } from '../errors.js';
+import { byIdentity, byName, compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
 import { DIFF_FORMAT_VERSION, type CollectionDiff, type DiffSide, type SnapshotDiff } from './diff-format.js';
-import { openSnapshot, readCollectionRecords, type DiffRecord, type OpenSnapshot } from './read-records.js';
+import {
+  openSnapshot,
+  readCollectionRecords,
+  type CollectionRecords,
+  type DiffRecord,
+  type OpenSnapshot,
+} from './read-records.js';
 
 const NO_RECORDS: ReadonlyMap<string, DiffRecord> = new Map();
 
-function compareCollection(name: string, before: ReadonlyMap<string, DiffRecord> | null, after: ReadonlyMap<string, DiffRecord> | null): CollectionDiff {
-  const old = before ?? NO_RECORDS;
-  const now = after ?? NO_RECORDS;
+/**
+ * One collection in both snapshots (null: the snapshot lacks it). A record only one snapshot holds is added or
+ * removed, unless the other snapshot is incomplete there (partial, with list pages of it missing): then it is
+ * not fetched, since it may be on a page that snapshot lacks.
+ */
+function compareCollection(
+  name: string,
+  before: CollectionRecords | null,
+  after: CollectionRecords | null,
+  missingPages: CollectionDiff['missingPages'],
+): CollectionDiff {
+  const old = before?.records ?? NO_RECORDS;
+  const now = after?.records ?? NO_RECORDS;
+  const oldIncomplete = before?.incomplete === true || (before === null && missingPages.old.length > 0);
+  const newIncomplete = after?.incomplete === true || (after === null && missingPages.new.length > 0);
   const result: CollectionDiff = {
     name,
-    change: before === null ? 'added' : after === null ? 'removed' : 'unchanged',
+    change:
+      before === null && !oldIncomplete ? 'added' : after === null && !newIncomplete ? 'removed' : 'unchanged',
     records: { old: before === null ? null : old.size, new: after === null ? null : now.size },
     added: [],
     removed: [],
     changed: [],
     statusChanges: [],
     renamed: [],
+    notFetched: [],
+    missingPages,
   };
-  for (const [key, record] of old) if (!now.has(key)) result.removed.push(recordRef(record));
+  for (const [key, record] of old) {
+    if (!now.has(key)) (newIncomplete ? result.notFetched : result.removed).push(recordRef(record));
+  }
   for (const [key, record] of now) {
     const previous = old.get(key);
     if (previous === undefined) {
-      result.added.push(recordRef(record));
+      (oldIncomplete ? result.notFetched : result.added).push(recordRef(record));
       continue;
     }
     const change = compareRecords(previous, record);
@@ -41,16 +58,18 @@ function compareCollection(name: string, before: ReadonlyMap<string, DiffRecord>
     result.changed.push(change);
     const [oldStatus, newStatus] = [statusOf(previous), statusOf(record)];
     if (change.attributes.some((a) => a.name === 'status')) {
-      result.statusChanges.push({ type: record.type, id: record.id, label: change.label, old: oldStatus, new: newStatus });
+      const { type, id } = record;
+      result.statusChanges.push({ type, id, label: change.label, old: oldStatus, new: newStatus });
     }
     const rename = renameOf(previous, record);
     if (rename !== null) result.renamed.push({ type: record.type, id: record.id, ...rename });
   }
-  for (const list of [result.added, result.removed, result.changed, result.statusChanges, result.renamed]) list.sort(byIdentity);
-  if (result.change === 'unchanged' && result.added.length + result.removed.length + result.changed.length > 0) result.change = 'changed';
+  const lists = [result.added, result.removed, result.changed, result.statusChanges, result.renamed, result.notFetched];
+  for (const list of lists) list.sort(byIdentity);
+  const differs = result.added.length + result.removed.length + result.changed.length + result.notFetched.length > 0;
+  if (result.change === 'unchanged' && (differs || before === null || after === null)) result.change = 'changed';
   return result;
 }
-
 function sideOf(snapshot: OpenSnapshot, records: number): DiffSide {
   const { manifest } = snapshot;
   return {
@@ -64,28 +83,46 @@ function sideOf(snapshot: OpenSnapshot, records: number): DiffSide {
   };
 }
 
+export interface DiffOptions extends SnapshotDirOptions {
+  /** How the snapshots are named in the result and in messages (default: their paths). */
+  names?: { old: string; new: string };
+}
+
 /** Compares two snapshot directories. */
-export async function diffSnapshotDirs(oldDir: string, newDir: string, names: { old: string; new: string } = { old: oldDir, new: newDir }): Promise<SnapshotDiff> {
-  const before = await openSnapshot(names.old, oldDir);
-  const after = await openSnapshot(names.new, newDir);
+export async function diffSnapshotDirs(
+  oldDir: string,
+  newDir: string,
+  options: DiffOptions = {},
+): Promise<SnapshotDiff> {
+  const { signal } = options;
+  const names = options.names ?? { old: oldDir, new: newDir };
+  const before = openSnapshot(names.old, oldDir);
+  const after = openSnapshot(names.new, newDir);
   const collections = [...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)])].sort(byName);
   const diffs: CollectionDiff[] = [];
   let oldRecords = 0;
   let newRecords = 0;
   for (const name of collections) {
+    throwIfStopped(signal);
     const inOld = Object.hasOwn(before.manifest.collections, name);
     const inNew = Object.hasOwn(after.manifest.collections, name);
-    const oldSet = inOld ? await readCollectionRecords(before, name) : null;
-    const newSet = inNew ? await readCollectionRecords(after, name) : null;
-    oldRecords += oldSet?.size ?? 0;
-    newRecords += newSet?.size ?? 0;
-    diffs.push(compareCollection(name, oldSet, newSet));
+    const oldSet = inOld ? await readCollectionRecords(before, name, signal) : null;
+    const newSet = inNew ? await readCollectionRecords(after, name, signal) : null;
+    oldRecords += oldSet?.records.size ?? 0;
+    newRecords += newSet?.records.size ?? 0;
+    const missingPages = { old: before.missingPages.get(name) ?? [], new: after.missingPages.get(name) ?? [] };
+    diffs.push(compareCollection(name, oldSet, newSet, missingPages));
   }
   const count = (change: CollectionDiff['change']): number => diffs.filter((d) => d.change === change).length;
   const sum = (pick: (d: CollectionDiff) => unknown[]): number => diffs.reduce((n, d) => n + pick(d).length, 0);
   const summary: SnapshotDiff['summary'] = {
     collections: { added: count('added'), removed: count('removed'), changed: count('changed'), unchanged: count('unchanged') },
-    records: { added: sum((d) => d.added), removed: sum((d) => d.removed), changed: sum((d) => d.changed) },
+    records: {
+      added: sum((d) => d.added),
+      removed: sum((d) => d.removed),
+      changed: sum((d) => d.changed),
+      notFetched: sum((d) => d.notFetched),
+    },
     statusChanges: sum((d) => d.statusChanges),
     renamed: sum((d) => d.renamed),
   };
@@ -100,9 +137,17 @@ export async function diffSnapshotDirs(oldDir: string, newDir: string, names: { 
   };
 }
 
-/** Compares two snapshots, each a directory or an archive that `pack` wrote. */
-export function diffSnapshots(oldSnapshot: string, newSnapshot: string): Promise<SnapshotDiff> {
-  return withSnapshotDir(oldSnapshot, (oldDir) =>
-    withSnapshotDir(newSnapshot, (newDir) => diffSnapshotDirs(oldDir, newDir, { old: oldSnapshot, new: newSnapshot })),
-  );
+/**
+ * Compares two snapshots, each a directory or an archive that `pack` wrote (extracted into a temporary directory
+ * for the time of the comparison, within `options.limits`).
+ */
+export function diffSnapshots(
+  oldSnapshot: string,
+  newSnapshot: string,
+  options: SnapshotDirOptions = {},
+): Promise<SnapshotDiff> {
+  const names = { old: oldSnapshot, new: newSnapshot };
+  const compare = (oldDir: string, newDir: string) => diffSnapshotDirs(oldDir, newDir, { ...options, names });
+  const inNew = (oldDir: string) => withSnapshotDir(newSnapshot, (newDir) => compare(oldDir, newDir), options);
+  return withSnapshotDir(oldSnapshot, inNew, options);
 }

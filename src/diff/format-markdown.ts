@@ -4,41 +4,50 @@
  * store), status changes (terms accepted), records added, renames and other changes, ties by name. Inside a
  * section the same order: removed, status changes, added, renamed, changed.
  */
+import { printable } from '../safe-text.js';
+import { memberText } from './exact-values.js';
 import type { AttributeChange, CollectionDiff, Identifier, Linkage, RecordRef, RelationshipChange, SnapshotDiff } from './diff-format.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {
-  return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' ');
+  // printable: a control character from a document (a terminal escape) is shown as \u001b, never sent as is.
+  return printable(text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' '));
 }
 
-/** A value in a code span, with whitespace made visible; null, empty and absent spelled out in italics. */
-function value(v: unknown, present = true): string {
+/**
+ * A value in a code span, with whitespace made visible; null, empty and absent spelled out in italics. `json` is
+ * its JSON text when it is not a string (numbers as the source wrote them).
+ */
+function value(v: unknown, present = true, json?: string): string {
   if (!present) return '*absent*';
   if (v === null) return '*null*';
   if (v === '') return '*empty*';
-  const text = (typeof v === 'string' ? v : JSON.stringify(v)).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  const raw = typeof v === 'string' ? v : (json ?? JSON.stringify(v));
+  const text = printable(raw.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t'));
   const fence = text.includes('`') ? '``' : '`';
   return `${fence}${fence === '``' ? ` ${text} ` : text}${fence}`;
 }
 
 function named(ref: { type: string; id: string; label: string | null }): string {
-  const identity = `${ref.type} ${ref.id}`;
+  const identity = `${escapeText(ref.type)} ${escapeText(ref.id)}`;
   return ref.label === null || ref.label === '' ? identity : `**${escapeText(ref.label)}** (${identity})`;
 }
 
 function targetsText(targets: Identifier[]): string {
-  return targets.map((t) => `${t.type} ${t.id}`).join(', ');
+  return targets.map((t) => `${escapeText(t.type)} ${escapeText(t.id)}`).join(', ');
 }
 
 function linkageText(linkage: Linkage | undefined): string {
   if (linkage === undefined) return '*absent*';
   if (linkage === null) return '*none*';
   if (Array.isArray(linkage)) return linkage.length === 0 ? '*none*' : targetsText(linkage);
-  return `${linkage.type} ${linkage.id}`;
+  return `${escapeText(linkage.type)} ${escapeText(linkage.id)}`;
 }
 
 function attributeLine(change: AttributeChange): string {
-  return `  - \`${change.name}\`: ${value(change.old, 'old' in change)} → ${value(change.new, 'new' in change)}`;
+  const side = (key: 'old' | 'new'): string =>
+    value(change[key], key in change, key in change ? memberText(change, key) : undefined);
+  return `  - ${value(change.name)}: ${side('old')} → ${side('new')}`;
 }
 
 function relationshipLine(change: RelationshipChange): string {
@@ -47,17 +56,17 @@ function relationshipLine(change: RelationshipChange): string {
     const parts = [];
     if (change.added.length > 0) parts.push(`added ${targetsText(change.added)}`);
     if (change.removed.length > 0) parts.push(`removed ${targetsText(change.removed)}`);
-    return `  - \`${change.name}\`: ${parts.join('; ')}`;
+    return `  - ${value(change.name)}: ${parts.join('; ')}`;
   }
-  return `  - \`${change.name}\`: ${linkageText(change.old)} → ${linkageText(change.new)}`;
+  return `  - ${value(change.name)}: ${linkageText(change.old)} → ${linkageText(change.new)}`;
 }
 
 function recordTable(records: RecordRef[]): string[] {
   const withStatus = records.some((r) => r.status !== null);
   const lines = [withStatus ? '| type | id | term | status |' : '| type | id | term |', withStatus ? '|---|--:|---|---|' : '|---|--:|---|'];
   for (const r of records) {
-    const cells = [r.type, r.id, r.label === null ? '*none*' : escapeText(r.label)];
-    if (withStatus) cells.push(r.status ?? '');
+    const cells = [escapeText(r.type), escapeText(r.id), r.label === null ? '*none*' : escapeText(r.label)];
+    if (withStatus) cells.push(escapeText(r.status ?? ''));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return lines;
@@ -65,11 +74,29 @@ function recordTable(records: RecordRef[]): string[] {
 
 const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} → ${c.records.new ?? '–'} records`;
 
+/** Why a collection's records are listed as not fetched, naming the pages the partial snapshot lacks. */
+function notFetchedText(c: CollectionDiff): string {
+  const side = c.missingPages.new.length > 0 ? 'new' : 'old';
+  const pages = c.missingPages[side];
+  const shown = pages.slice(0, 3).map((url) => value(url)).join(', ');
+  const more = pages.length > 3 ? ` and ${pages.length - 3} more` : '';
+  const lacks =
+    pages.length > 0 ? `lacks ${pages.length === 1 ? 'the page' : 'the pages'} ${shown}${more}` : 'lacks pages';
+  return (
+    `The ${side} snapshot is partial: it ${lacks} of this collection. These records are in the ` +
+    `${side === 'new' ? 'old' : 'new'} snapshot only, and may be on the pages not fetched: whether they were ` +
+    `${side === 'new' ? 'removed' : 'added'} cannot be told.`
+  );
+}
+
 function section(c: CollectionDiff): string[] {
   const lines = [`## ${escapeText(c.name)}`, ''];
   if (c.change === 'added') return [...lines, `New collection with ${c.records.new ?? 0} records (listed in --format json).`, ''];
   if (c.change === 'removed') return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
+  if (c.notFetched.length > 0) {
+    lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(c), '', ...recordTable(c.notFetched), '');
+  }
   if (c.removed.length > 0) lines.push(`### Removed (${c.removed.length})`, '', ...recordTable(c.removed), '');
   if (c.statusChanges.length > 0) {
     lines.push(`### Status changes (${c.statusChanges.length})`, '');
@@ -79,7 +106,9 @@ function section(c: CollectionDiff): string[] {
   if (c.added.length > 0) lines.push(`### Added (${c.added.length})`, '', ...recordTable(c.added), '');
   if (c.renamed.length > 0) {
     lines.push(`### Renamed (${c.renamed.length})`, '');
-    for (const r of c.renamed) lines.push(`- ${r.type} ${r.id}: ${value(r.old)} → ${value(r.new)}`);
+    for (const r of c.renamed) {
+      lines.push(`- ${escapeText(r.type)} ${escapeText(r.id)}: ${value(r.old)} → ${value(r.new)}`);
+    }
     lines.push('');
   }
   if (c.changed.length > 0) {
@@ -94,7 +123,16 @@ function section(c: CollectionDiff): string[] {
 
 /** Sort key, most important first (see the module comment). */
 function importance(c: CollectionDiff): number[] {
-  return [c.change === 'removed' ? 1 : 0, c.change === 'added' ? 1 : 0, c.removed.length, c.statusChanges.length, c.added.length, c.renamed.length, c.changed.length];
+  return [
+    c.change === 'removed' ? 1 : 0,
+    c.change === 'added' ? 1 : 0,
+    c.removed.length,
+    c.notFetched.length,
+    c.statusChanges.length,
+    c.added.length,
+    c.renamed.length,
+    c.changed.length,
+  ];
 }
 
 function byImportance(a: CollectionDiff, b: CollectionDiff): number {
@@ -115,23 +153,39 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
     return `${lines.join('\n')}\n`;
   }
   const { summary } = diff;
+  const notFetched = summary.records.notFetched;
+  const collectionsText =
+    summary.collections.added + summary.collections.removed > 0
+      ? `; ${summary.collections.added} collections added, ${summary.collections.removed} removed`
+      : '';
   lines.push(
     `${summary.records.added} added, ${summary.records.removed} removed, ${summary.records.changed} changed ` +
       `(${summary.statusChanges} status change${summary.statusChanges === 1 ? '' : 's'}, ${summary.renamed} renamed)` +
-      `${summary.collections.added + summary.collections.removed > 0 ? `; ${summary.collections.added} collections added, ${summary.collections.removed} removed` : ''}.`,
+      `${notFetched > 0 ? `, ${notFetched} not fetched` : ''}${collectionsText}.`,
     '',
-    '| collection | records before | records after | added | removed | changed | status changes | renamed |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|',
   );
-  const changed = diff.collections.filter((c) => c.change !== 'unchanged').sort(byImportance);
-  for (const c of changed) {
-    const cells = [escapeText(c.name), c.records.old ?? '–', c.records.new ?? '–', c.added.length, c.removed.length, c.changed.length, c.statusChanges.length, c.renamed.length];
-    lines.push(`| ${cells.join(' | ')} |`);
+  if (notFetched > 0) {
+    lines.push(
+      'A partial snapshot (made with --allow-partial) lacks list pages: records that only the other snapshot holds ' +
+        'in those collections are listed as *not fetched*, not as added or removed.',
+      '',
+    );
   }
-  lines.push(
-    `| **total** | ${diff.old.records} | ${diff.new.records} | ${summary.records.added} | ${summary.records.removed} | ${summary.records.changed} | ${summary.statusChanges} | ${summary.renamed} |`,
-    '',
-  );
+  const columns = ['collection', 'records before', 'records after', 'added', 'removed', 'changed'];
+  columns.push('status changes', 'renamed');
+  if (notFetched > 0) columns.push('not fetched');
+  lines.push(`| ${columns.join(' | ')} |`, `|---${'|--:'.repeat(columns.length - 1)}|`);
+  const changed = diff.collections.filter((c) => c.change !== 'unchanged').sort(byImportance);
+  const row = (cells: Array<string | number>, notFetchedCell: string | number): string =>
+    `| ${[...cells, ...(notFetched > 0 ? [notFetchedCell] : [])].join(' | ')} |`;
+  for (const c of changed) {
+    const counts = [c.added.length, c.removed.length, c.changed.length, c.statusChanges.length, c.renamed.length];
+    const name = escapeText(c.name);
+    lines.push(row([name, c.records.old ?? '–', c.records.new ?? '–', ...counts], c.notFetched.length));
+  }
+  const { added, removed, changed: changedRecords } = summary.records;
+  const totals = [added, removed, changedRecords, summary.statusChanges, summary.renamed];
+  lines.push(row(['**total**', diff.old.records, diff.new.records, ...totals], notFetched), '');
   const unchanged = diff.collections.filter((c) => c.change === 'unchanged');
   if (unchanged.length > 0) lines.push(`Unchanged: ${unchanged.map((c) => escapeText(c.name)).join(', ')}.`, '');
   for (const c of changed) lines.push(...section(c));

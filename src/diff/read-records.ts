@@ -1,12 +1,20 @@
 /**
  * Reading a snapshot's records for `diff`, one collection at a time, through the layout module: the bare collection
- * file holds the complete collection (DESIGN.md §6), unless the snapshot was made with `--collection-index
- * first-page`, in which case the page files are read in order.
+ * file holds the complete collection, unless the snapshot was made with `--collection-index first-page`, in which
+ * case the page files are read in order.
+ *
+ * A partial snapshot (made with --allow-partial) lacks list pages: the records on them are not in its collection,
+ * though the source may still hold them. Which collections are incomplete so comes from its manifest's `missing`.
+ *
+ * Files are read as verify reads them: never through a symbolic link, never a pipe or device, JSON nested too deep
+ * refused, numbers kept as the source wrote them.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { throwIfStopped } from '../errors.js';
+import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { Layout } from '../snapshot/layout.js';
-import { readManifest, unreadableSnapshot, type Manifest } from '../snapshot/manifest.js';
+import type { Manifest } from '../snapshot/manifest.js';
+import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../snapshot/read-snapshot.js';
+import { locate } from '../url/api-location.js';
 import { DiffError } from './diff-error.js';
 
 /** The parts of a JSON:API resource object that diff compares. */
@@ -23,16 +31,35 @@ export interface OpenSnapshot {
   dir: string;
   manifest: Manifest;
   layout: Layout;
+  /** List pages of each collection that a partial snapshot lacks (its manifest's `missing`), by collection. */
+  missingPages: Map<string, string[]>;
 }
 
-export async function openSnapshot(name: string, dir: string): Promise<OpenSnapshot> {
-  let manifest: Manifest;
-  try {
-    manifest = await readManifest(dir);
-  } catch (error) {
-    throw new DiffError(unreadableSnapshot(name, error));
+/** A collection file is read whole; V8's strings hold at most about 512 MiB. */
+const MAX_LIST_BYTES = 500 << 20;
+/** Records read between two checks of the signal. */
+const RECORDS_PER_CHECK = 4096;
+
+function missingListPages(manifest: Manifest): Map<string, string[]> {
+  const pages = new Map<string, string[]>();
+  for (const url of manifest.missing) {
+    let location;
+    try {
+      location = locate(url, manifest.source.root);
+    } catch {
+      continue;
+    }
+    if (location.kind !== 'list') continue;
+    const list = pages.get(location.collection) ?? [];
+    list.push(url);
+    pages.set(location.collection, list);
   }
-  return { name, dir, manifest, layout: new Layout(manifest.source.root) };
+  return pages;
+}
+
+export function openSnapshot(name: string, dir: string): OpenSnapshot {
+  const manifest = readSnapshotManifest(dir, name);
+  return { name, dir, manifest, layout: new Layout(manifest.source.root), missingPages: missingListPages(manifest) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -52,27 +79,33 @@ function collectionFiles(snapshot: OpenSnapshot, collection: string): string[] {
   return files;
 }
 
-async function readListDocument(snapshot: OpenSnapshot, collection: string, file: string): Promise<unknown[] | null> {
+/** The `data` of a list document; null when a partial snapshot (or an empty collection) has no such file. */
+function readListDocument(snapshot: OpenSnapshot, collection: string, file: string): unknown[] | null {
+  const unusable = (why: string): DiffError =>
+    new DiffError(`${snapshot.name}: ${file} ${why}. Run cv-snapshot verify on it.`);
   let text: string;
   try {
-    text = await readFile(path.join(snapshot.dir, ...file.split('/')), 'utf8');
+    text = readSnapshotFile(snapshot.dir, file, MAX_LIST_BYTES).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // A partial snapshot (--allow-partial) may lack a page; a collection without pages has no index built from them.
     const pages = snapshot.manifest.collections[collection]?.pages ?? 0;
     if (code === 'ENOENT' && (snapshot.manifest.partial || pages === 0)) return null;
-    throw new DiffError(`${snapshot.name}: ${file} could not be read (${(error as Error).message}). Run cv-snapshot verify on it.`);
+    if (error instanceof NotRegularFileError) throw unusable(`cannot be read: ${error.message}, never opened`);
+    throw unusable(`could not be read (${firstLine(error)})`);
   }
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = parseJson(text);
   } catch (error) {
-    throw new DiffError(`${snapshot.name}: ${file} is not valid JSON (${(error as Error).message}). Run cv-snapshot verify on it.`);
+    const why =
+      error instanceof JsonTooDeepError
+        ? `cannot be read: ${error.message}`
+        : `is not valid JSON (${firstLine(error)})`;
+    throw unusable(why);
   }
   const data = isObject(document) ? document.data : undefined;
-  if (!Array.isArray(data)) {
-    throw new DiffError(`${snapshot.name}: ${file} is not a list document (no data array). Run cv-snapshot verify on it.`);
-  }
+  if (!Array.isArray(data)) throw unusable('is not a list document (no data array)');
   return data;
 }
 
@@ -81,17 +114,38 @@ export function recordKey(type: string, id: string): string {
   return `${type}\u0000${id}`;
 }
 
+export interface CollectionRecords {
+  /** Every record read, by `recordKey`. */
+  records: Map<string, DiffRecord>;
+  /** The snapshot is partial and lacks list pages of this collection: records absent here prove nothing. */
+  incomplete: boolean;
+}
+
 /**
  * Every record of `collection`, by `recordKey`. Elements without a string type and id cannot be matched across
  * snapshots and are left out (validation reports them). A record listed twice (a source that shifted between
  * pages) counts once, as last seen.
  */
-export async function readCollectionRecords(snapshot: OpenSnapshot, collection: string): Promise<Map<string, DiffRecord>> {
+export async function readCollectionRecords(
+  snapshot: OpenSnapshot,
+  collection: string,
+  signal?: AbortSignal,
+): Promise<CollectionRecords> {
   const records = new Map<string, DiffRecord>();
+  let incomplete = snapshot.missingPages.has(collection);
+  let read = 0;
   for (const file of collectionFiles(snapshot, collection)) {
-    const data = await readListDocument(snapshot, collection, file);
-    if (data === null) continue;
+    throwIfStopped(signal);
+    const data = readListDocument(snapshot, collection, file);
+    if (data === null) {
+      incomplete ||= snapshot.manifest.partial;
+      continue;
+    }
     for (const item of data) {
+      if (++read % RECORDS_PER_CHECK === 0) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        throwIfStopped(signal);
+      }
       if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') continue;
       records.set(recordKey(item.type, item.id), {
         type: item.type,
@@ -101,5 +155,5 @@ export async function readCollectionRecords(snapshot: OpenSnapshot, collection: 
       });
     }
   }
-  return records;
+  return { records, incomplete };
 }

@@ -212,6 +212,15 @@ function exactText(value: object): string {
 }
 
 /**
+ * The source text of the number `container[key]` when it was parsed on the exact path and JavaScript would write
+ * it differently (`1e400`, `18446744073709551617`, `1.50`); undefined otherwise, when String(value) is its text.
+ */
+export function sourceNumberText(container: object, key: string): string | undefined {
+  const text = exactness.get(container)?.numbers?.get(key);
+  return text !== undefined && sameNumber((container as Record<string, unknown>)[key], text) ? text : undefined;
+}
+
+/**
  * JSON.stringify, except that a value parsed on the exact path (or a part of one) is written with its source's
  * number text and member order.
  */

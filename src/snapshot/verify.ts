@@ -1,27 +1,44 @@
 /**
- * `verify` (DESIGN.md §3): offline, a snapshot is checked against itself — every file matches SHA256SUMS and no
- * file is missing or extra, every link in every document resolves to a file of the snapshot, and every document
- * validates against the schemas and cross-document rules.
+ * `verify`: offline, a snapshot is checked against itself — every file matches SHA256SUMS and no file is missing or
+ * extra, every link in every document resolves to a file of the snapshot, and every document validates against
+ * the schemas and cross-document rules.
  *
  * A faithful mirror keeps the source's own faults: what validation found at crawl time is in the report, so those
  * findings (and links to documents the report names as dead or unstorable) are counted, not failed; anything the
- * report does not explain is a problem.
+ * report does not explain is a problem. A file that no longer matches its checksum was changed after the crawl:
+ * that is the problem reported for it, and nothing its content breaks is blamed on the source.
+ *
+ * The tree is not trusted (it may come from an archive from elsewhere): symbolic links, pipes, sockets and devices
+ * in it are problems, never opened or followed; JSON nested too deep is a problem, not a stack overflow; every
+ * problem is printable (no terminal escapes, no passwords in URLs).
  *
  * Each file is read once, synchronously (hash, then parse): many small files make asynchronous reads cost more
- * in thread-pool round trips than in I/O.
+ * in thread-pool round trips than in I/O. The loop yields now and then, so that a signal stops it.
  */
-import { readFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { CvSnapshotError, VerifyError } from '../errors.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { throwIfStopped, VerifyError } from '../errors.js';
+import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { visitLinks } from '../jsonapi/links.js';
+import { printable, redactUrls } from '../safe-text.js';
 import { locate } from '../url/api-location.js';
 import { canonicalUrl, isInScope } from '../url/canonical-url.js';
 import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
 import { Layout, TOP_LEVEL_FILES } from './layout.js';
-import { parseSums, readManifest, REPORT_PATH, SUMS_PATH, unreadableSnapshot, type Manifest } from './manifest.js';
+import { REPORT_PATH, SUMS_PATH, type Manifest } from './manifest.js';
+import {
+  firstLine,
+  NotRegularFileError,
+  openRegularFile,
+  readSnapshotFile,
+  readSnapshotManifest,
+  readSums,
+  walkTree,
+} from './read-snapshot.js';
 import { sha256 } from './writer.js';
 import { linkPrefix } from './rewrite-links.js';
 
@@ -38,72 +55,158 @@ export interface VerifyResult {
   recordedErrors: number;
 }
 
+export interface VerifyOptions {
+  /** Stops the check (StoppedError). */
+  signal?: AbortSignal | undefined;
+  /** The snapshot as the user named it (an archive rather than its temporary extraction), for messages. */
+  name?: string;
+}
+
 /** Crawl findings that name a URL the snapshot has no file for, on purpose. */
-const UNSTORED_RULES = new Set(['link.dead', 'link.redirect', 'layout.refused', 'layout.collision', 'fetch.failed', 'pagination.runaway', 'scope.redirect']);
+const UNSTORED_RULES = new Set([
+  'link.dead',
+  'link.redirect',
+  'layout.refused',
+  'layout.collision',
+  'fetch.failed',
+  'pagination.runaway',
+  'scope.redirect',
+]);
+
+/** Unexplained validation errors listed one by one; the rest are counted. */
+const LISTED_ERRORS = 20;
+/** Files listed in SHA256SUMS but missing, named one by one; the rest are counted. */
+const NAMED_MISSING = 1000;
+/** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
+const MAX_DOCUMENT_BYTES = 500 << 20;
+/** The report is read whole; crawl keeps it small (at most 1,000 findings per rule). */
+const MAX_REPORT_BYTES = 256 << 20;
+/** A problem is one line of a terminal or two, whatever a document put in it. */
+const MAX_PROBLEM_CHARS = 1000;
+/** Files checked between two turns of the event loop. */
+const FILES_PER_TURN = 64;
 
 const findingKey = (f: Pick<Finding, 'url' | 'pointer' | 'rule'>) => `${f.url}\u0000${f.pointer}\u0000${f.rule}`;
+
+function isRecordedFinding(value: unknown): value is Finding {
+  if (typeof value !== 'object' || value === null) return false;
+  const f = value as Record<string, unknown>;
+  return typeof f.url === 'string' && typeof f.pointer === 'string' && typeof f.rule === 'string';
+}
 
 /**
  * The findings the crawl recorded, and the rules whose findings the report lists only in part (it lists at most
  * `findingsListedPerRule` of each); none when the report cannot be read (then everything counts).
  */
-async function recordedFindings(dir: string): Promise<{ findings: Finding[]; partlyListed: Set<string> }> {
+function recordedFindings(dir: string): { findings: Finding[]; partlyListed: Set<string> } {
   try {
-    const report = JSON.parse(await readFile(path.join(dir, ...REPORT_PATH.split('/')), 'utf8')) as {
-      findings?: Finding[];
-      rules?: Record<string, { omitted?: unknown }>;
+    const report = parseJson(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString('utf8')) as {
+      findings?: unknown;
+      rules?: unknown;
     };
+    const rules = typeof report?.rules === 'object' && report.rules !== null ? report.rules : {};
     const partlyListed = new Set(
-      Object.entries(report.rules ?? {})
-        .filter(([, counts]) => typeof counts?.omitted === 'number' && counts.omitted > 0)
+      Object.entries(rules as Record<string, unknown>)
+        .filter(([, counts]) => {
+          const omitted = (counts as { omitted?: unknown } | null)?.omitted;
+          return typeof omitted === 'number' && omitted > 0;
+        })
         .map(([rule]) => rule),
     );
-    return { findings: Array.isArray(report.findings) ? report.findings : [], partlyListed };
+    const findings = Array.isArray(report?.findings) ? report.findings.filter(isRecordedFinding) : [];
+    return { findings, partlyListed };
   } catch {
     return { findings: [], partlyListed: new Set() };
   }
-}
-
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) files.push(...(await listFiles(path.join(dir, entry.name), rel)));
-    else files.push(rel);
-  }
-  return files;
 }
 
 function isDocumentFile(file: string): boolean {
   return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);
 }
 
-export async function verifySnapshot(dir: string): Promise<VerifyResult> {
-  const problems: string[] = [];
-  let manifest: Manifest;
-  try {
-    manifest = await readManifest(dir);
-  } catch (error) {
-    // Exit 1 (not a snapshot at all), as verify --help says; 3 is for a snapshot that fails its checks.
-    throw new CvSnapshotError(unreadableSnapshot(dir, error));
-  }
-  const layout = new Layout(manifest.source.root);
-  const files = new Set(await listFiles(dir));
-  files.delete(SUMS_PATH);
+/** A large file's SHA-256, read in pieces. */
+function hashInPieces(fd: number): string {
+  const hash = createHash('sha256');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
+  return hash.digest('hex');
+}
 
-  let sums: Map<string, string>;
+/** One file of the tree: its bytes (null when too large to parse) and SHA-256. */
+function readTreeFile(file: string): { bytes: Buffer | null; sha256: string } {
+  const { fd, size } = openRegularFile(file);
   try {
-    sums = parseSums(await readFile(path.join(dir, ...SUMS_PATH.split('/')), 'utf8'));
-  } catch {
-    throw new VerifyError(`${dir} has no ${SUMS_PATH}; the snapshot is incomplete. Crawl it again.`);
+    if (size > MAX_DOCUMENT_BYTES) return { bytes: null, sha256: hashInPieces(fd) };
+    const bytes = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const read = readSync(fd, bytes, done, size - done, null);
+      if (read === 0) break;
+      done += read;
+    }
+    const whole = done === size ? bytes : bytes.subarray(0, done);
+    return { bytes: whole, sha256: sha256(whole) };
+  } finally {
+    closeSync(fd);
   }
-  for (const file of [...sums.keys()].sort()) {
-    if (!files.has(file)) problems.push(`${file} is listed in ${SUMS_PATH} but missing.`);
+}
+
+/** Text from the tree or from a document, made safe for a terminal line. */
+const safe = (text: string): string => printable(redactUrls(text), MAX_PROBLEM_CHARS);
+
+export async function verifySnapshot(dir: string, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const { signal } = options;
+  const name = options.name ?? dir;
+  const problems: string[] = [];
+  // Exit 1 (not a snapshot at all), as verify --help says; 3 is for a snapshot that fails its checks.
+  const manifest = readSnapshotManifest(dir, name);
+  const layout = new Layout(manifest.source.root);
+
+  const files = new Map<string, number>();
+  const specials = new Map<string, string>();
+  await walkTree(
+    dir,
+    {
+      file: (rel, size) => files.set(rel, size),
+      special: (rel, kind) => specials.set(rel, kind),
+    },
+    signal,
+  );
+  files.delete(SUMS_PATH);
+  for (const [file, kind] of [...specials].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    problems.push(`${file} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`);
   }
-  for (const file of [...files].sort()) {
+
+  let reading;
+  try {
+    reading = await readSums(dir, (file) => files.has(file) || specials.has(file), { signal, named: NAMED_MISSING });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new VerifyError(`${name} has no ${SUMS_PATH}; the snapshot is incomplete. Crawl it again.`);
+    }
+    if (error instanceof NotRegularFileError) {
+      const file = path.relative(dir, error.file);
+      throw new VerifyError(`${name}: ${file} is ${error.kind}, not the snapshot's checksums; it was not read.`);
+    }
+    throw new VerifyError(`${name}: ${SUMS_PATH} cannot be read (${firstLine(error)}).`);
+  }
+  const { sums } = reading;
+  problems.push(...reading.problems);
+  if (reading.problemCount > reading.problems.length) {
+    problems.push(`… and ${reading.problemCount - reading.problems.length} more faulty lines in ${SUMS_PATH}.`);
+  }
+  for (const file of reading.dropped.first) problems.push(`${file} is listed in ${SUMS_PATH} but missing.`);
+  if (reading.dropped.count > reading.dropped.first.length) {
+    const more = reading.dropped.count - reading.dropped.first.length;
+    problems.push(`… and ${more} more files listed in ${SUMS_PATH} are missing.`);
+  }
+  const sorted = [...files.keys()].sort();
+  for (const file of sorted) {
     if (!sums.has(file)) problems.push(`${file} is not part of the snapshot (not in ${SUMS_PATH}).`);
   }
-  const recorded = await recordedFindings(dir);
+
+  const recorded = recordedFindings(dir);
   const recordedKeys = new Set(recorded.findings.map(findingKey));
   const unstored = new Set(recorded.findings.filter((f) => UNSTORED_RULES.has(f.rule)).map((f) => f.url));
   // A rule the report lists only in part explains every finding of its kind: the report cannot say which others
@@ -139,23 +242,50 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
 
   const invariants = new InvariantChecker(layout.root);
   const findings: Finding[] = [];
+  /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
+  const changed = new Set<string>();
   let documents = 0;
   let linkCount = 0;
-  for (const file of [...files].sort()) {
-    const bytes = readFileSync(path.join(dir, ...file.split('/')));
-    const expected = sums.get(file);
-    if (expected !== undefined) {
-      const actual = sha256(bytes);
-      if (actual !== expected) problems.push(`${file} was changed: its SHA-256 is ${actual}, not ${expected}.`);
+  let checked = 0;
+  for (const file of sorted) {
+    if (++checked % FILES_PER_TURN === 0) {
+      await nextTurn();
+      throwIfStopped(signal);
     }
-    if (!isDocumentFile(file)) continue;
-    const servedPath = layout.servedPathOfFile(file);
-    const url = layout.sourceUrlOfServedPath(servedPath);
+    const expected = sums.get(file);
+    if (expected === undefined) continue;
+    let read;
+    try {
+      read = readTreeFile(path.join(dir, ...file.split('/')));
+    } catch (error) {
+      const why =
+        error instanceof NotRegularFileError ? `is now ${error.kind}` : `cannot be read (${firstLine(error)})`;
+      problems.push(`${file} ${why}.`);
+      continue;
+    }
+    const url = isDocumentFile(file) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
+    if (read.sha256 !== expected) {
+      problems.push(
+        `${file} was changed after the crawl: its SHA-256 is ${read.sha256}, but ${SUMS_PATH} says ${expected}. ` +
+          'Restore it, or crawl again.',
+      );
+      if (url !== null) changed.add(url);
+    }
+    if (url === null) continue;
+    if (read.bytes === null) {
+      problems.push(`${file} is larger than ${MAX_DOCUMENT_BYTES} bytes, too large to check as a document.`);
+      continue;
+    }
     let json: unknown;
     try {
-      json = JSON.parse(bytes.toString('utf8'));
+      json = parseJson(read.bytes.toString('utf8'));
     } catch (error) {
-      problems.push(`${file} is not valid JSON (${(error as Error).message}).`);
+      if (changed.has(url)) continue;
+      const why =
+        error instanceof JsonTooDeepError
+          ? `cannot be checked: ${error.message}`
+          : `is not valid JSON (${firstLine(error)})`;
+      problems.push(`${file} ${why}.`);
       continue;
     }
     documents += 1;
@@ -165,7 +295,7 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
       const target = targetFile(link, url);
       const source = sourceLink(link);
       const explained = unstoredPartlyListed || unstored.has(source ?? canonicalOrSelf(link, url));
-      if (!explained && (target === undefined || (target !== null && !files.has(target)))) {
+      if (!explained && !changed.has(url) && (target === undefined || (target !== null && !files.has(target)))) {
         problems.push(`${file} links to ${link}, which is not a file of the snapshot.`);
       }
       return source;
@@ -174,21 +304,27 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
     findings.push(...check.findings);
     if (!layout.isCollectionIndexFile(file)) invariants.add(url, check.summary);
   }
+  throwIfStopped(signal);
   findings.push(...invariants.finish());
   const errors = findings.filter((f) => f.severity === 'error');
-  const unexplained = errors.filter((f) => !isRecorded(f));
-  for (const finding of unexplained.slice(0, 20)) {
-    problems.push(`${finding.url}${finding.pointer ? ` at ${finding.pointer}` : ''} breaks ${finding.rule}: ${finding.message}`);
+  // Findings in a changed document are the change's: its problem is that it was changed, said above.
+  const unexplained = errors.filter((f) => !isRecorded(f) && !changed.has(f.url));
+  for (const finding of unexplained.slice(0, LISTED_ERRORS)) {
+    const at = finding.pointer ? ` at ${finding.pointer}` : '';
+    problems.push(`${finding.url}${at} breaks ${finding.rule}: ${finding.message}`);
   }
-  if (unexplained.length > 20) problems.push(`… and ${unexplained.length - 20} more validation errors.`);
+  if (unexplained.length > LISTED_ERRORS) {
+    problems.push(`… and ${unexplained.length - LISTED_ERRORS} more validation errors.`);
+  }
+  const ofChanged = errors.filter((f) => !isRecorded(f) && changed.has(f.url)).length;
   return {
     manifest,
     files: files.size,
     documents,
     links: linkCount,
-    problems,
+    problems: problems.map(safe),
     findings,
-    recordedErrors: errors.length - unexplained.length,
+    recordedErrors: errors.length - unexplained.length - ofChanged,
   };
 }
 
@@ -199,4 +335,3 @@ function canonicalOrSelf(link: string, base: string): string {
     return link;
   }
 }
-

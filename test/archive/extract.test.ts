@@ -8,37 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { ArchiveError, extractArchive, packSnapshot } from '../../src/archive/index.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { listTree, writeSnapshot } from './snapshot-fixture.js';
+import { fileEntry, header, paxHeader, paxRecord, tarGz } from './tar-fixture.js';
 
 const run = promisify(execFile);
-
-/** A ustar header written here from the format's definition, independently of src/archive. */
-function header(name: string, type: string, size = 0, linkname = ''): Buffer {
-  const block = Buffer.alloc(512);
-  const octal = (value: number, offset: number, width: number) =>
-    block.write(`${value.toString(8).padStart(width - 1, '0')}\0`, offset, width, 'ascii');
-  block.write(name, 0, 100, 'utf8');
-  octal(type === '5' ? 0o755 : 0o644, 100, 8);
-  octal(0, 108, 8);
-  octal(0, 116, 8);
-  octal(size, 124, 12);
-  octal(1_700_000_000, 136, 12);
-  block.write(type, 156, 1, 'ascii');
-  block.write(linkname, 157, 100, 'utf8');
-  block.write('ustar\x0000', 257, 8, 'ascii');
-  block.fill(0x20, 148, 156);
-  const sum = block.reduce((a, b) => a + b, 0);
-  block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'ascii');
-  return block;
-}
-
-function fileEntry(name: string, text: string): Buffer[] {
-  const data = Buffer.from(text);
-  return [header(name, '0', data.length), data, Buffer.alloc((512 - (data.length % 512)) % 512)];
-}
-
-function tarGz(...parts: Buffer[][]): Buffer {
-  return gzipSync(Buffer.concat([...parts.flat(), Buffer.alloc(1024)]));
-}
 
 describe('extractArchive', () => {
   it("round-trips pack's output", async () => {
@@ -112,6 +84,51 @@ describe('extractArchive', () => {
     await writeFile(path.join(base, 'no-end.tar.gz'), gzipSync(Buffer.concat(fileEntry('a.txt', 'x'))));
     await expect(extractArchive(path.join(base, 'no-end.tar.gz'), path.join(base, 'c'))).rejects.toThrow(/truncated/);
     expect(existsSync(path.join(base, 'a')) || existsSync(path.join(base, 'b')) || existsSync(path.join(base, 'c'))).toBe(false);
+  });
+
+  it('refuses two entries for one path, or a file where a directory is, naming the entry', async () => {
+    const base = await tempDir();
+    const twice = path.join(base, 'twice.tar.gz');
+    await writeFile(twice, tarGz(fileEntry('a/same.txt', 'first'), fileEntry('a/same.txt', 'second')));
+    await expect(extractArchive(twice, path.join(base, 'x'))).rejects.toThrow(
+      `${twice} has more than one entry at "a/same.txt" (or a file where a directory is); the archive is damaged.`,
+    );
+    const under = path.join(base, 'under.tar.gz');
+    await writeFile(under, tarGz(fileEntry('a', 'a file'), fileEntry('a/b.txt', 'below a file')));
+    await expect(extractArchive(under, path.join(base, 'y'))).rejects.toThrow(/has more than one entry at "a\/b\.txt"/);
+    expect((await readdir(base)).sort()).toEqual(['twice.tar.gz', 'under.tar.gz']);
+  });
+
+  // Number() would take each of these as a size; pax says decimal digits.
+  it.each(['1e3', '0x10', ' 7', '', '-1', '99999999999999999999'])('refuses a pax size of "%s"', async (size) => {
+    const base = await tempDir();
+    const archive = path.join(base, 'pax.tar.gz');
+    await writeFile(archive, tarGz(paxHeader(paxRecord('size', size)), fileEntry('a.txt', 'x')));
+    await expect(extractArchive(archive, path.join(base, 'x'))).rejects.toThrow(
+      `${archive} has a pax header with the size "${size}", which is not a size; it is damaged.`,
+    );
+    expect(await readdir(base)).toEqual(['pax.tar.gz']);
+  });
+
+  const malformed = [['0x1a path=abc\n'], ['12  path=a\n'], ['5 path=abcdef\n'], ['3 x']];
+  it.each(malformed)('refuses the pax record %j', async (record) => {
+    const base = await tempDir();
+    const archive = path.join(base, 'pax.tar.gz');
+    await writeFile(archive, tarGz(paxHeader(record), fileEntry('a.txt', 'x')));
+    await expect(extractArchive(archive, path.join(base, 'x'))).rejects.toThrow(
+      `${archive} has a malformed pax extended header`,
+    );
+  });
+
+  it('takes a pax size and path that are right', async () => {
+    const base = await tempDir();
+    const archive = path.join(base, 'pax.tar.gz');
+    const data = Buffer.from('twelve bytes');
+    // The ustar size field says 0; the pax size (12) is the one that counts.
+    const entry = [header('short', '0', 0), data, Buffer.alloc(500)];
+    await writeFile(archive, tarGz(paxHeader(paxRecord('size', '12') + paxRecord('path', 'dir/long-name.txt')), entry));
+    await extractArchive(archive, path.join(base, 'x'));
+    expect(await readFile(path.join(base, 'x', 'dir', 'long-name.txt'), 'utf8')).toBe('twelve bytes');
   });
 
   it('says so when the archive does not exist', async () => {

@@ -50,7 +50,7 @@ describe('cv-snapshot CLI', () => {
   it('verify exits 1 on a directory that is not a snapshot, and says what to give it', async () => {
     const result = await runCli(['verify', await tempDir()]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('is not a readable cv-snapshot snapshot');
+    expect(result.stderr).toMatch(/^cv-snapshot verify: \S+ is not a cv-snapshot snapshot: it has no _cv-snapshot\//);
     expect(result.stderr).toContain('Give a directory that crawl wrote (--out)');
   });
 

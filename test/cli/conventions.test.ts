@@ -137,7 +137,8 @@ describe('--json', () => {
 
   it('verify --json lists the problems of a damaged snapshot (exit 3), and the error of a missing one', async () => {
     const damaged = path.join(await tempDir(), 'damaged');
-    await cp(snapshot, damaged, { recursive: true });
+    // Dereferenced: the snapshot is a link, and a copy of the link would change the original below.
+    await cp(snapshot, damaged, { recursive: true, dereference: true });
     await writeFile(path.join(damaged, 'sms', 'cv', 'api', 'v1', 'index.html'), '{"changed": true}\n');
     const [bad, missing] = await Promise.all([
       runCli(['verify', damaged, '--json']),
@@ -161,6 +162,7 @@ describe('--json', () => {
       runCli(['pack', snapshot, '--output', output, '--json']),
       runCli(['pack', path.join(suite.dir, 'nowhere'), '--json']),
     ]);
+    expect(packed.stderr).toBe('');
     expect(packed.code).toBe(0);
     const bytes = await readFile(output);
     expect(JSON.parse(packed.stdout)).toEqual({
@@ -168,6 +170,7 @@ describe('--json', () => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
       bytes: (await stat(output)).size,
       checksumFile: `${output}.sha256`,
+      leftOut: [],
     });
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout)).toEqual({ error: { message: expect.stringContaining('nowhere'), exitCode: 1 } });

@@ -141,6 +141,7 @@ describe('diff between release 0 and the next release', () => {
       added: changes.filter((x) => x.kind === 'added').length,
       removed: changes.filter((x) => x.kind === 'removed').length,
       changed: new Set(changes.filter((x) => x.kind === 'attribute' || x.kind === 'relationship').map((x) => `${x.collection}/${x.id}`)).size,
+      notFetched: 0,
     });
     expect(diff.summary.statusChanges).toBe(1);
     expect(diff.summary.renamed).toBe(1);
@@ -210,7 +211,7 @@ describe('diff between release 0 and the next release', () => {
     const result = await runCli(['diff', path.join(dir, 'nowhere'), next, '--exit-code']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^cv-snapshot diff: .*nowhere.* manifest/);
+    expect(result.stderr).toMatch(/^cv-snapshot diff: .*nowhere does not exist\. Give a directory/);
     expect((await runCli(['diff', old])).code).toBe(2);
   });
 

@@ -1,0 +1,204 @@
+/**
+ * verify on trees that are not what crawl wrote: pipes, sockets and links in the tree are problems and never
+ * opened (a named pipe used to block it forever); a file changed after the crawl is reported as changed, not as a
+ * fault of the source; text from documents never reaches the terminal raw; JSON nested 100,000 deep is a problem,
+ * not a crash; SHA256SUMS is read strictly; anything that is not a snapshot gets one sentence.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotASnapshotError } from '../../src/snapshot/read-snapshot.js';
+import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { runCli } from '../helpers/cli.js';
+import { suiteDir, tempDir } from '../helpers/temp-dir.js';
+import { copySnapshot, records, rewriteFile, snapshotOf } from '../helpers/tiny-vocabulary.js';
+
+const mkfifo = (file: string) => promisify(execFile)('mkfifo', [file]);
+const RECORD = 'api/units/1/index.html';
+const SUMS = '_cv-snapshot/SHA256SUMS';
+
+let suite: { dir: string; remove: () => Promise<void> };
+let snapshot: string;
+let copies = 0;
+
+beforeAll(async () => {
+  suite = await suiteDir();
+  snapshot = await snapshotOf({ collections: { units: records(3) } }, path.join(suite.dir, 'out'));
+});
+afterAll(() => suite.remove());
+
+const copy = (): Promise<string> => copySnapshot(snapshot, path.join(suite.dir, `copy-${++copies}`));
+
+describe('verify on what is not a regular file', () => {
+  it('reports a named pipe, a socket and symbolic links in the tree without opening or following them', async () => {
+    const dir = await copy();
+    await mkfifo(path.join(dir, 'api', 'units', 'pipe'));
+    await rm(path.join(dir, 'api', 'units', '2', 'index.html'));
+    await mkfifo(path.join(dir, 'api', 'units', '2', 'index.html'));
+    await symlink('/etc/passwd', path.join(dir, 'api', 'passwd'));
+    await symlink('/etc', path.join(dir, 'api', 'etc'));
+    const socketPath = path.join(dir, 'api', 'socket');
+    const server = net.createServer().listen(socketPath);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const result = await runCli(['verify', dir]);
+      expect(result.code).toBe(3);
+      const problems = result.stderr.split('\n');
+      for (const [rel, kind] of [
+        ['api/units/pipe', 'a named pipe'],
+        ['api/units/2/index.html', 'a named pipe'],
+        ['api/passwd', 'a symbolic link'],
+        ['api/etc', 'a symbolic link'],
+        ['api/socket', 'a socket'],
+      ]) {
+        const sentence = `${rel} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`;
+        expect(problems).toContain(sentence);
+      }
+      expect(result.stderr).not.toContain('root:');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('verify and files changed after the crawl', () => {
+  it('says a changed file was changed after the crawl, and blames nothing it now breaks on the source', async () => {
+    const dir = await copy();
+    const text = await readFile(path.join(dir, RECORD), 'utf8');
+    // A document edited by hand: its type is no longer a string, which validation would call a source error.
+    await rewriteFile(dir, RECORD, text.replace('"type":"Unit"', '"type":7'), false);
+    const { problems } = await verifySnapshot(dir);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      new RegExp(
+        `^${RECORD} was changed after the crawl: its SHA-256 is [0-9a-f]{64}, but ${SUMS} says [0-9a-f]{64}\\. ` +
+          'Restore it, or crawl again\\.$',
+      ),
+    );
+  });
+
+  it('prints text from documents with escapes, never raw control characters or a password', async () => {
+    const dir = await copy();
+    const text = await readFile(path.join(dir, RECORD), 'utf8');
+    // A link that resolves nowhere: verify quotes it. Checksums updated, so only the link check sees it.
+    const links = '"links":{"bad":"/api/\\u001b[2J\\u001b]0;owned\\u0007","cred":"http://user:secret@example.org/x",';
+    await rewriteFile(dir, RECORD, text.replace('"links":{', links), true);
+    const result = await runCli(['verify', dir]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `${RECORD} links to /api/\\u001b[2J\\u001b]0;owned\\u0007, which is not a file of the snapshot.`,
+    );
+    // eslint-disable-next-line no-control-regex
+    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(result.stderr).not.toContain('secret');
+  });
+});
+
+describe('verify on hostile JSON', () => {
+  it('reports a document nested 100,000 deep and reads 1e400 and 18446744073709551617, without crashing', async () => {
+    const dir = await copy();
+    await rewriteFile(dir, 'api/units/2/index.html', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, true);
+    const text = await readFile(path.join(dir, RECORD), 'utf8');
+    const numbers = '"term":"term 1","big":1e400,"huge":18446744073709551617';
+    await rewriteFile(dir, RECORD, text.replace('"term":"term 1"', numbers), true);
+    const { problems } = await verifySnapshot(dir);
+    expect(problems).toContain(
+      'api/units/2/index.html cannot be checked: it nests objects and arrays more than 256 levels deep.',
+    );
+    expect(problems.filter((p) => p.includes(RECORD))).toEqual([]);
+  });
+
+  it('says in one sentence that a manifest is not one: absolute links without a base, a root not a URL', async () => {
+    const dir = await copy();
+    const file = path.join(dir, '_cv-snapshot', 'manifest.json');
+    type Fields = { options: { links: string }; source: { root: string } };
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Fields;
+    manifest.options.links = 'absolute';
+    await writeFile(file, JSON.stringify(manifest));
+    const links = await verifySnapshot(dir).catch((e: unknown) => e);
+    manifest.options.links = 'relative';
+    manifest.source.root = 'not a URL';
+    await writeFile(file, JSON.stringify(manifest));
+    const root = await verifySnapshot(dir).catch((e: unknown) => e);
+    const prefix = `${dir}: _cv-snapshot/manifest.json is not a cv-snapshot manifest`;
+    const give = 'Give a directory that crawl wrote (--out) or an archive that pack wrote.';
+    expect(links).toBeInstanceOf(NotASnapshotError);
+    const noBase = '"options.links" is absolute, but "options.baseUrl" is null';
+    expect((links as Error).message).toBe(`${prefix} (${noBase}). ${give}`);
+    expect((root as Error).message).toBe(`${prefix} ("source.root" is not an http or https URL). ${give}`);
+  });
+
+  it('says in one sentence that a manifest nested 100,000 deep is not a manifest', async () => {
+    const dir = await copy();
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    await writeFile(path.join(dir, '_cv-snapshot', 'manifest.json'), deep);
+    const result = await runCli(['verify', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `cv-snapshot verify: ${dir}: _cv-snapshot/manifest.json is unreadable (it nests objects and arrays more ` +
+        'than 256 levels deep). Give a directory that crawl wrote (--out) or an archive that pack wrote.\n',
+    );
+  });
+});
+
+describe('verify reads SHA256SUMS strictly', () => {
+  it('names malformed lines, paths outside the snapshot and paths listed twice', async () => {
+    const dir = await copy();
+    const sumsFile = path.join(dir, ...SUMS.split('/'));
+    const listed = await readFile(sumsFile, 'utf8');
+    const lines = listed.trimEnd().split('\n');
+    const hash = 'a'.repeat(64);
+    const extra = [`${hash}  ../outside`, `${hash}  /etc/passwd`, 'not a checksum line', lines[0]!];
+    await writeFile(sumsFile, `${listed}${extra.join('\n')}\n`);
+    const { problems } = await verifySnapshot(dir);
+    const n = lines.length;
+    expect(problems).toEqual([
+      `${SUMS} line ${n + 1} lists "../outside", which climbs out of the snapshot with ".."; it was not read.`,
+      `${SUMS} line ${n + 2} lists "/etc/passwd", which is an absolute path; it was not read.`,
+      `${SUMS} line ${n + 3} is not "<sha256>  <path>".`,
+      `${SUMS} lists ${lines[0]!.slice(66)} more than once (again on line ${n + 4}).`,
+    ]);
+  });
+
+  it('keeps a SHA256SUMS listing 100,000 missing files to a count, and a line of 1 MB to one problem', async () => {
+    const dir = await copy();
+    const sumsFile = path.join(dir, ...SUMS.split('/'));
+    const listed = await readFile(sumsFile, 'utf8');
+    const missing = Array.from({ length: 100_000 }, (_, i) => `${'0'.repeat(64)}  api/gone/${i}`).join('\n');
+    await writeFile(sumsFile, `${listed}${missing}\n${'x'.repeat(1 << 20)}\n`);
+    const { problems } = await verifySnapshot(dir);
+    expect(problems).toContain('api/gone/0 is listed in _cv-snapshot/SHA256SUMS but missing.');
+    expect(problems).toContain('… and 99000 more files listed in _cv-snapshot/SHA256SUMS are missing.');
+    const line = listed.split('\n').length + 100_000;
+    expect(problems).toContain(`${SUMS} line ${line} is longer than 16384 bytes; it is not a checksum line.`);
+    expect(problems.length).toBeLessThan(1010);
+  });
+});
+
+describe('verify given something that is not a snapshot', () => {
+  it('says in one sentence what it was given: a missing path, a text file, a directory, no manifest', async () => {
+    const base = await tempDir();
+    const notes = path.join(base, 'notes.txt');
+    await writeFile(notes, 'text\n');
+    const empty = path.join(base, 'empty');
+    await mkdir(empty);
+    const [missing, file, directory] = await Promise.all([
+      runCli(['verify', path.join(base, 'nowhere.tar.gz')]),
+      runCli(['verify', notes]),
+      runCli(['verify', empty]),
+    ]);
+    const give = 'Give a directory that crawl wrote (--out) or an archive that pack wrote.';
+    expect(missing.stderr).toBe(`cv-snapshot verify: ${path.join(base, 'nowhere.tar.gz')} does not exist. ${give}\n`);
+    expect(file.stderr).toBe(
+      `cv-snapshot verify: ${notes} is a file, but not a .tar.gz archive (it does not start with gzip's ` +
+        `signature). ${give}\n`,
+    );
+    expect(directory.stderr).toBe(
+      `cv-snapshot verify: ${empty} is not a cv-snapshot snapshot: it has no _cv-snapshot/manifest.json. ${give}\n`,
+    );
+    expect([missing.code, file.code, directory.code]).toEqual([1, 1, 1]);
+  });
+});
