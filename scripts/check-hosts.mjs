@@ -25,6 +25,11 @@ const node22 =
     ? process.execPath
     : path.join(tools, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: project, ...options });
   if (result.status !== 0) {

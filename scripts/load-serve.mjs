@@ -28,17 +28,19 @@ const { values } = parseArgs({
 const duration = Math.min(600, Number(values.duration));
 const connections = Math.min(1000, Number(values.connections));
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
+/** @param {string} url */
 async function waitFor(url) {
   for (let i = 0; i < 300; i += 1) {
     try {
@@ -51,7 +53,12 @@ async function waitFor(url) {
   throw new Error(`${url} never answered`);
 }
 
-/** Served path → the exact text the server must answer. */
+/**
+ * Served path → the exact text the server must answer.
+ * @param {string} dir
+ * @param {boolean} bareCollectionIsPageOne
+ * @returns {Promise<Map<string, string>>}
+ */
 async function expectations(dir, bareCollectionIsPageOne) {
   const manifest = await readManifest(dir);
   const layout = new Layout(manifest.source.root);
@@ -68,6 +75,11 @@ async function expectations(dir, bareCollectionIsPageOne) {
   return expected;
 }
 
+/**
+ * @param {string} name
+ * @param {string} origin
+ * @param {Map<string, string>} expected
+ */
 async function load(name, origin, expected) {
   const paths = [...expected.keys()];
   let wrong = 0;
@@ -83,7 +95,7 @@ async function load(name, origin, expected) {
           return { ...request, path: context.path };
         },
         onResponse: (status, body, context) => {
-          if (status === 200 && body === expected.get(context.path)) return;
+          if (status === 200 && context.path !== undefined && body === expected.get(context.path)) return;
           wrong += 1;
           firstWrong ??= `${context.path}: ${status} ${String(body).slice(0, 120)}`;
         },
@@ -105,12 +117,20 @@ async function load(name, origin, expected) {
   return summary.errors + summary.timeouts + summary.non2xx + summary.wrongBodies === 0;
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function start(command, args) {
   const child = spawn(process.execPath, [command, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_UPDATE_CHECK: '1' } });
   child.stdout.resume();
   return child;
 }
 
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<void>}
+ */
 function stop(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();

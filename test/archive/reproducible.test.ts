@@ -140,7 +140,7 @@ describe('the archive, with standard tools and verify', () => {
   it('fails verify with one byte of the compressed data changed, with or without its sidecar', async () => {
     const bytes = await readFile(archive);
     // Past the 10-byte gzip header and before the 8-byte trailer: inside the deflate stream.
-    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
     const withSidecar = path.join(dir, 'changed.tar.gz');
     await writeFile(withSidecar, bytes);
     await cp(`${archive}.sha256`, `${withSidecar}.sha256`);

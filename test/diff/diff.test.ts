@@ -86,8 +86,11 @@ function linkage(collection: string, relationship: string, value: RelationshipVa
 
 const byId = (a: { id: string }, b: { id: string }) => Number(a.id) - Number(b.id);
 
-function expectedCollections(): Map<string, Partial<CollectionDiff>> {
-  const expected = new Map<string, Partial<CollectionDiff>>();
+/** A collection's expected diff; its changed relationships without the targets gained and lost. */
+type ExpectedCollection = Partial<Omit<CollectionDiff, 'changed'>> & { changed: unknown[] };
+
+function expectedCollections(): Map<string, ExpectedCollection> {
+  const expected = new Map<string, ExpectedCollection>();
   for (const c of release1.collections) {
     const mine = release1.changes.filter((x) => x.collection === c.name);
     const changedIds = [...new Set(mine.filter((x) => x.kind === 'attribute' || x.kind === 'relationship').map((x) => x.id))];
@@ -158,7 +161,7 @@ describe('diff between release 0 and the next release', () => {
     const siteTypes = usages.changed.find((c) => c.id === accepted.id)!.relationships.find((r) => r.name === 'site_types')!;
     const change = release1.changes.find((x) => x.kind === 'relationship' && x.relationship === 'site_types')!;
     expect(siteTypes.removed).toEqual([]);
-    expect(siteTypes.added).toEqual((change as { new: string[] }).new.map((id) => ({ type: 'SiteType', id })));
+    expect(siteTypes.added).toEqual((change as { new: readonly string[] }).new.map((id) => ({ type: 'SiteType', id })));
   });
 
   it('writes release notes: a summary table, then a section per changed collection, removals first', async () => {
