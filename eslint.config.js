@@ -1,0 +1,56 @@
+// ESLint (flat config) with typescript-eslint's type-aware rules; Prettier owns the layout, so no formatting rules
+// here except max-len for the comments and strings Prettier does not wrap.
+//
+// The rule set: ESLint's and typescript-eslint's recommended-type-checked sets, which catch what matters most in
+// this async code (a promise nobody awaits, an async function where a callback's result is ignored, awaiting a
+// non-promise), plus a few rules that fit how this codebase is written:
+// - return-await in try/catch: a promise returned from inside `try` without `await` escapes its catch and finally.
+// - switch-exhaustiveness-check: rule names, kinds and exit codes are unions; a new member must reach every switch.
+// - consistent-type-imports: type-only imports say so (inline `type`, as the code already does), so they vanish
+//   from dist/ and cannot create a runtime import cycle.
+// - eqeqeq (smart): `==` only in `x == null`.
+// - every eslint-disable names its reason after `--` on the same line, and an unneeded one is an error.
+import eslint from '@eslint/js';
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+export default defineConfig(
+  globalIgnores(['dist/', '.bench/', 'coverage/', 'out/', 'out.*/']),
+  eslint.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  comments.recommended,
+  {
+    languageOptions: {
+      parserOptions: {
+        // Each file is checked with the tsconfig.json that includes it (the root one, or bench/tsconfig.json).
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: {
+      reportUnusedDisableDirectives: 'error',
+    },
+    rules: {
+      '@eslint-community/eslint-comments/require-description': ['error', { ignore: ['eslint-enable'] }],
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      eqeqeq: ['error', 'smart'],
+      // Deprecated in ESLint (layout belongs to formatters) but kept until ESLint 11; Prettier wraps code at 120
+      // columns and leaves comments, strings and template literals as they are.
+      'max-len': ['error', { code: 120, ignoreUrls: true }],
+    },
+  },
+  {
+    // The scripts are plain JavaScript: TypeScript checks their names (checkJs), as it does for .ts files.
+    files: ['**/*.js', '**/*.mjs'],
+    rules: {
+      'no-undef': 'off',
+    },
+  },
+);
