@@ -41,7 +41,18 @@ function run(command, args, options = {}) {
 if (!existsSync(wrangler) || !existsSync(node22)) {
   console.error(`check:hosts: installing ${WRANGLER} and ${NODE22} into ${path.relative(project, tools)} (once)`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  run(npm, ['install', '--prefix', tools, '--no-save', '--no-audit', '--no-fund', '--loglevel', 'error', WRANGLER, NODE22]);
+  run(npm, [
+    'install',
+    '--prefix',
+    tools,
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel',
+    'error',
+    WRANGLER,
+    NODE22,
+  ]);
 }
 
 if (spawnSync('nginx', ['-v']).status !== 0) {

@@ -69,7 +69,8 @@ async function expectations(dir, bareCollectionIsPageOne) {
     const file = line.slice(66);
     if (!file.startsWith(prefix)) continue;
     let source = file;
-    if (bareCollectionIsPageOne && layout.isCollectionIndexFile(file)) source = file.replace(/index\.html$/, 'page/1/index.html');
+    if (bareCollectionIsPageOne && layout.isCollectionIndexFile(file))
+      source = file.replace(/index\.html$/, 'page/1/index.html');
     expected.set(layout.servedPathOfFile(file), await readFile(path.join(dir, ...source.split('/')), 'utf8'));
   }
   return expected;
@@ -122,7 +123,10 @@ async function load(name, origin, expected) {
  * @param {string[]} args
  */
 function start(command, args) {
-  const child = spawn(process.execPath, [command, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_UPDATE_CHECK: '1' } });
+  const child = spawn(process.execPath, [command, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NO_UPDATE_CHECK: '1' },
+  });
   child.stdout.resume();
   return child;
 }
@@ -146,7 +150,9 @@ try {
   const dir = path.join(base, 'out');
   await createSnapshot({ rootUrl: api.rootUrl, out: dir, concurrency: 16 });
   await api.close();
-  console.log(`snapshot: ${dir}; ${connections} connections for ${duration} s per server, random documents, bodies checked`);
+  console.log(
+    `snapshot: ${dir}; ${connections} connections for ${duration} s per server, random documents, bodies checked`,
+  );
 
   const ourPort = await freePort();
   const ours = start(path.join(project, 'dist', 'cli.js'), ['serve', dir, '--port', String(ourPort), '--quiet']);
@@ -156,7 +162,13 @@ try {
 
   const servePort = await freePort();
   const serveBin = path.join(path.dirname(require.resolve('serve/package.json')), 'build', 'main.js');
-  const plain = start(serveBin, [dir, '--listen', `tcp://127.0.0.1:${servePort}`, '--no-clipboard', '--no-request-logging']);
+  const plain = start(serveBin, [
+    dir,
+    '--listen',
+    `tcp://127.0.0.1:${servePort}`,
+    '--no-clipboard',
+    '--no-request-logging',
+  ]);
   await waitFor(`http://127.0.0.1:${servePort}/`);
   ok = (await load('serve', `http://127.0.0.1:${servePort}`, await expectations(dir, false))) && ok;
   await stop(plain);

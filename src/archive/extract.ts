@@ -31,7 +31,9 @@ const REFUSED_TYPES: Record<string, string> = {
 /** The entry's path as segments inside `into`, or an error when it would land anywhere else. */
 function safeSegments(file: string, name: string): string[] {
   const refuse = (why: string): ArchiveError =>
-    new ArchiveError(`${file} has an entry "${name}" that ${why}; it was not extracted. The archive is not a cv-snapshot archive, or it was tampered with.`);
+    new ArchiveError(
+      `${file} has an entry "${name}" that ${why}; it was not extracted. The archive is not a cv-snapshot archive, or it was tampered with.`,
+    );
   if (name.includes('\0')) throw refuse('contains a NUL byte');
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.includes('\\')) {
     throw refuse('is an absolute path or uses backslashes');
@@ -54,7 +56,7 @@ async function writeEntryFile(target: string, reader: ByteReader, size: number):
   const handle = await open(target, 'wx', 0o644);
   try {
     for await (const chunk of reader.chunks(size)) {
-      for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done)).bytesWritten;
+      for (let done = 0; done < chunk.length;) done += (await handle.write(chunk, done)).bytesWritten;
     }
   } finally {
     await handle.close();
@@ -73,18 +75,28 @@ async function extractEntries(file: string, reader: ByteReader, into: string): P
   let pax = new Map<string, string>();
   for (;;) {
     const block = await reader.exactly(BLOCK_SIZE);
-    if (block === null) throw new ArchiveError(`${file} ends without tar's end-of-archive blocks; it is truncated. Pack or download it again.`);
+    if (block === null)
+      throw new ArchiveError(
+        `${file} ends without tar's end-of-archive blocks; it is truncated. Pack or download it again.`,
+      );
     if (isZeroBlock(block)) {
       await reader.drain();
       return;
     }
     const header = parseHeader(block);
-    if (header === null) throw new ArchiveError(`${file} has a damaged tar header (its checksum does not match); pack or download it again.`);
+    if (header === null)
+      throw new ArchiveError(
+        `${file} has a damaged tar header (its checksum does not match); pack or download it again.`,
+      );
     const size = pax.has('size') ? Number(pax.get('size')) : header.size;
-    if (!Number.isSafeInteger(size) || size < 0) throw new ArchiveError(`${file} has an entry with an invalid size; it is damaged.`);
+    if (!Number.isSafeInteger(size) || size < 0)
+      throw new ArchiveError(`${file} has an entry with an invalid size; it is damaged.`);
 
     if (header.type === 'x' || header.type === 'g' || header.type === 'L') {
-      if (size > MAX_META_BYTES) throw new ArchiveError(`${file} has a ${size}-byte extended header; that is not a name, so the archive is refused.`);
+      if (size > MAX_META_BYTES)
+        throw new ArchiveError(
+          `${file} has a ${size}-byte extended header; that is not a name, so the archive is refused.`,
+        );
       const data = (await reader.exactly(size)) ?? Buffer.alloc(0);
       await reader.skip(padding(size).length);
       // A global pax header ('g') sets defaults for the whole archive; none of its keys matter for a snapshot.
@@ -98,7 +110,9 @@ async function extractEntries(file: string, reader: ByteReader, into: string): P
 
     const refused = REFUSED_TYPES[header.type];
     if (refused !== undefined) {
-      throw new ArchiveError(`${file} has an entry "${name}" that is ${refused}; only directories and regular files are extracted, so the archive is refused.`);
+      throw new ArchiveError(
+        `${file} has an entry "${name}" that is ${refused}; only directories and regular files are extracted, so the archive is refused.`,
+      );
     }
     const segments = safeSegments(file, name);
     const target = path.join(into, ...segments);
@@ -106,12 +120,15 @@ async function extractEntries(file: string, reader: ByteReader, into: string): P
       await makeDir(target);
       await reader.skip(size + padding(size).length);
     } else if (header.type === '0' || header.type === '7') {
-      if (segments.length === 0) throw new ArchiveError(`${file} has a file entry "${name}" without a name; the archive is damaged.`);
+      if (segments.length === 0)
+        throw new ArchiveError(`${file} has a file entry "${name}" without a name; the archive is damaged.`);
       await makeDir(path.dirname(target));
       await writeEntryFile(target, reader, size);
       await reader.skip(padding(size).length);
     } else {
-      throw new ArchiveError(`${file} has an entry "${name}" of tar type "${header.type}", which is not a directory or a regular file; the archive is refused.`);
+      throw new ArchiveError(
+        `${file} has an entry "${name}" of tar type "${header.type}", which is not a directory or a regular file; the archive is refused.`,
+      );
     }
   }
 }
@@ -120,8 +137,10 @@ function toArchiveError(file: string, error: unknown): ArchiveError {
   if (error instanceof ArchiveError) return error;
   const err = error as NodeJS.ErrnoException;
   if (err.code === 'ENOENT' && err.path === file) return new ArchiveError(`${file} does not exist.`);
-  if (err.code === 'EEXIST') return new ArchiveError(`${file} has more than one entry at ${err.path ?? 'one path'}; the archive is damaged.`);
-  if (err instanceof RangeError) return new ArchiveError(`${file} is truncated (${err.message}); pack or download it again.`);
+  if (err.code === 'EEXIST')
+    return new ArchiveError(`${file} has more than one entry at ${err.path ?? 'one path'}; the archive is damaged.`);
+  if (err instanceof RangeError)
+    return new ArchiveError(`${file} is truncated (${err.message}); pack or download it again.`);
   if (typeof err.code === 'string' && err.code.startsWith('Z_')) {
     return new ArchiveError(`${file} is not an intact .tar.gz (gzip says: ${err.message}); pack or download it again.`);
   }

@@ -61,7 +61,9 @@ async function recordedSeconds(root: string): Promise<number> {
   let createdAt: string;
   try {
     // Only the two fields pack needs are read, so pack works with every manifest version that keeps them.
-    createdAt = schema.parse(JSON.parse(await readFile(path.join(root, ...MANIFEST_PATH.split('/')), 'utf8'))).createdAt;
+    createdAt = schema.parse(
+      JSON.parse(await readFile(path.join(root, ...MANIFEST_PATH.split('/')), 'utf8')),
+    ).createdAt;
   } catch (error) {
     throw new ArchiveError(
       `${root} is not a cv-snapshot snapshot: ${MANIFEST_PATH} could not be read (${(error as Error).message.split('\n')[0]}). ` +
@@ -70,13 +72,17 @@ async function recordedSeconds(root: string): Promise<number> {
   }
   const ms = Date.parse(createdAt);
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new ArchiveError(`${root}/${MANIFEST_PATH} has createdAt "${createdAt}", which is not a time after 1970; crawl the snapshot again.`);
+    throw new ArchiveError(
+      `${root}/${MANIFEST_PATH} has createdAt "${createdAt}", which is not a time after 1970; crawl the snapshot again.`,
+    );
   }
   return Math.floor(ms / 1000);
 }
 
 function changedWhilePacking(entry: SnapshotEntry): ArchiveError {
-  return new ArchiveError(`${entry.rel} changed size while it was being packed; wait until nothing writes to the snapshot, then pack again.`);
+  return new ArchiveError(
+    `${entry.rel} changed size while it was being packed; wait until nothing writes to the snapshot, then pack again.`,
+  );
 }
 
 /**
@@ -120,7 +126,9 @@ async function* tarChunks(root: string, entries: SnapshotEntry[], mtime: number)
       } else {
         yield take();
         let read = 0;
-        for await (const chunk of createReadStream(path.join(root, ...entry.rel.split('/')), { highWaterMark: BATCH_BYTES })) {
+        for await (const chunk of createReadStream(path.join(root, ...entry.rel.split('/')), {
+          highWaterMark: BATCH_BYTES,
+        })) {
           read += (chunk as Buffer).length;
           if (read > entry.size) throw changedWhilePacking(entry);
           yield chunk as Buffer;
@@ -182,7 +190,9 @@ export async function packSnapshot(dir: string, output?: string): Promise<PackRe
   const target = path.resolve(output ?? `${root}.tar.gz`);
   const relative = path.relative(root, target);
   if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
-    throw new ArchiveError(`The archive ${target} would be inside the snapshot ${root} and pack itself; write it elsewhere with --output.`);
+    throw new ArchiveError(
+      `The archive ${target} would be inside the snapshot ${root} and pack itself; write it elsewhere with --output.`,
+    );
   }
   const mtime = await recordedSeconds(root);
   const entries = await listSnapshotEntries(root);
@@ -200,7 +210,9 @@ export async function packSnapshot(dir: string, output?: string): Promise<PackRe
   } catch (error) {
     await rm(temp, { force: true });
     if (error instanceof ArchiveError) throw error;
-    throw new ArchiveError(`${target} could not be written: ${(error as Error).message}. Check that its directory exists and is writable.`);
+    throw new ArchiveError(
+      `${target} could not be written: ${(error as Error).message}. Check that its directory exists and is writable.`,
+    );
   }
   const sha256 = finisher.hash.digest('hex');
   await writeFileAtomically(`${target}.sha256`, `${sha256}  ${path.basename(target)}\n`);

@@ -47,7 +47,9 @@ async function checkSidecar(file: string): Promise<void> {
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   const actual = hash.digest('hex');
   if (actual !== expected) {
-    throw new ArchiveError(`${file} was changed: its SHA-256 is ${actual}, but ${path.basename(file)}.sha256 beside it says ${expected}.`);
+    throw new ArchiveError(
+      `${file} was changed: its SHA-256 is ${actual}, but ${path.basename(file)}.sha256 beside it says ${expected}.`,
+    );
   }
 }
 

@@ -50,7 +50,9 @@ async function walk(root: string, relDir: string, into: SnapshotEntry[]): Promis
     dirents.map(async (dirent) => {
       const rel = relDir === '' ? dirent.name : `${relDir}/${dirent.name}`;
       if (dirent.name.includes('\uFFFD')) {
-        throw new ArchiveError(`${rel} in ${root} has a file name that is not valid UTF-8; rename or remove it, then pack again.`);
+        throw new ArchiveError(
+          `${rel} in ${root} has a file name that is not valid UTF-8; rename or remove it, then pack again.`,
+        );
       }
       if (dirent.isDirectory()) {
         into.push({ rel, kind: 'dir', size: 0 });

@@ -22,7 +22,12 @@ export function summaryJson(result: SnapshotResult): string {
 }
 
 export function summaryTable(result: SnapshotResult): string {
-  const rows = Object.entries(result.collections).map(([name, c]) => [name, String(c.records), String(c.pages), String(c.documents)]);
+  const rows = Object.entries(result.collections).map(([name, c]) => [
+    name,
+    String(c.records),
+    String(c.pages),
+    String(c.documents),
+  ]);
   const total = Object.values(result.collections).reduce(
     (sum, c) => ({ records: sum.records + c.records, pages: sum.pages + c.pages }),
     { records: 0, pages: 0 },

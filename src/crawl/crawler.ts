@@ -147,7 +147,8 @@ class Frontier {
 }
 
 /** A response that has arrived and waits to be processed (or the error that came instead). */
-type Arrival = { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
+type Arrival =
+  { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
 
 export async function crawl(options: CrawlerOptions): Promise<void> {
   const { root, fetcher, concurrency } = options;
@@ -187,7 +188,13 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       if (!(error instanceof InvalidUrlError)) throw error;
       if (!reported.has(link)) {
         reported.add(link);
-        options.onFinding({ url: from, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
+        options.onFinding({
+          url: from,
+          pointer: '',
+          rule: 'link.invalid',
+          severity: 'warning',
+          message: error.message,
+        });
       }
       return null;
     }
@@ -220,7 +227,11 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       if (url === null || seen.has(url)) continue;
       if (listPages !== undefined) {
         const location = locate(url, root);
-        if (location.kind === 'list' && location.collection === listPages.collection && location.page > listPages.pages) {
+        if (
+          location.kind === 'list' &&
+          location.collection === listPages.collection &&
+          location.page > listPages.pages
+        ) {
           if (reported.has(url)) continue;
           reported.add(url);
           options.onFinding({
@@ -311,7 +322,12 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const redirected = async (url: string, response: FetchedResponse): Promise<void> => {
     const header = response.headers.location;
     if (header === undefined) {
-      throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
+      throw new FetchError(
+        url,
+        `HTTP ${response.status} without a Location header`,
+        response.attempts,
+        response.status,
+      );
     }
     const location = headerText(header);
     let redirectTarget: string;

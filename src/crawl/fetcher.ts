@@ -199,16 +199,23 @@ export class Fetcher {
   private exchange(url: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     const { origin } = urlParts(url);
     return new Promise((resolve, reject) => {
-      const collector: ResponseCollector = new ResponseCollector(this.options.maxBytes, bodyWanted, (failure, response) => {
-        clearTimeout(deadline);
-        if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
-        if (failure === null) resolve(response);
-        else reject(this.failureError(failure));
-      });
+      const collector: ResponseCollector = new ResponseCollector(
+        this.options.maxBytes,
+        bodyWanted,
+        (failure, response) => {
+          clearTimeout(deadline);
+          if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
+          if (failure === null) resolve(response);
+          else reject(this.failureError(failure));
+        },
+      );
       const deadline = setTimeout(() => collector.expire(), this.deadlineMs);
       if (signal !== undefined) this.track(signal, collector);
       try {
-        this.dispatcher.dispatch({ origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders }, collector);
+        this.dispatcher.dispatch(
+          { origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders },
+          collector,
+        );
       } catch (error) {
         clearTimeout(deadline);
         if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
@@ -229,10 +236,14 @@ export class Fetcher {
       const set = new Set<ResponseCollector>();
       collectors = set;
       this.inFlight.set(signal, set);
-      signal.addEventListener('abort', () => {
-        for (const inFlight of set) inFlight.abort(signal.reason);
-        set.clear();
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const inFlight of set) inFlight.abort(signal.reason);
+          set.clear();
+        },
+        { once: true },
+      );
     }
     collectors.add(collector);
   }

@@ -3,7 +3,14 @@
  * at other targets. Relationships are compared by their `data` (type and id of each target), never by links, which
  * differ between snapshots of the same state (ports, `--links` modes).
  */
-import type { AttributeChange, Identifier, Linkage, RecordChange, RecordRef, RelationshipChange } from './diff-format.js';
+import type {
+  AttributeChange,
+  Identifier,
+  Linkage,
+  RecordChange,
+  RecordRef,
+  RelationshipChange,
+} from './diff-format.js';
 import type { DiffRecord } from './read-records.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -90,7 +97,13 @@ function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChan
     const has = Object.hasOwn(after.attributes, name);
     const old = before.attributes[name];
     const value = after.attributes[name];
-    if (had && has && (old === value || (typeof old === 'object' && typeof value === 'object' && canonicalJson(old) === canonicalJson(value)))) continue;
+    if (
+      had &&
+      has &&
+      (old === value ||
+        (typeof old === 'object' && typeof value === 'object' && canonicalJson(old) === canonicalJson(value)))
+    )
+      continue;
     changes.push({ name, ...(had ? { old } : {}), ...(has ? { new: value } : {}) });
   }
   return changes;

@@ -69,7 +69,13 @@ const recordChange = z.object({
 export type RecordChange = z.infer<typeof recordChange>;
 
 /** The `status` attribute changed, e.g. PENDING → ACCEPTED (spec 3); also listed under `changed`. */
-const statusChange = z.object({ type: z.string(), id: z.string(), label: z.string().nullable(), old: z.string().nullable(), new: z.string().nullable() });
+const statusChange = z.object({
+  type: z.string(),
+  id: z.string(),
+  label: z.string().nullable(),
+  old: z.string().nullable(),
+  new: z.string().nullable(),
+});
 export type StatusChange = z.infer<typeof statusChange>;
 
 /** The term (or, for records without one, the name) changed, same type and id; also listed under `changed`. */

@@ -3,20 +3,17 @@
  * collection: only one collection of each snapshot is in memory at a time, plus the changes found so far.
  */
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
-import {
-  byIdentity,
-  byName,
-  compareRecords,
-  recordRef,
-  renameOf,
-  statusOf,
-} from './compare-records.js';
+import { byIdentity, byName, compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
 import { DIFF_FORMAT_VERSION, type CollectionDiff, type DiffSide, type SnapshotDiff } from './diff-format.js';
 import { openSnapshot, readCollectionRecords, type DiffRecord, type OpenSnapshot } from './read-records.js';
 
 const NO_RECORDS: ReadonlyMap<string, DiffRecord> = new Map();
 
-function compareCollection(name: string, before: ReadonlyMap<string, DiffRecord> | null, after: ReadonlyMap<string, DiffRecord> | null): CollectionDiff {
+function compareCollection(
+  name: string,
+  before: ReadonlyMap<string, DiffRecord> | null,
+  after: ReadonlyMap<string, DiffRecord> | null,
+): CollectionDiff {
   const old = before ?? NO_RECORDS;
   const now = after ?? NO_RECORDS;
   const result: CollectionDiff = {
@@ -41,13 +38,21 @@ function compareCollection(name: string, before: ReadonlyMap<string, DiffRecord>
     result.changed.push(change);
     const [oldStatus, newStatus] = [statusOf(previous), statusOf(record)];
     if (change.attributes.some((a) => a.name === 'status')) {
-      result.statusChanges.push({ type: record.type, id: record.id, label: change.label, old: oldStatus, new: newStatus });
+      result.statusChanges.push({
+        type: record.type,
+        id: record.id,
+        label: change.label,
+        old: oldStatus,
+        new: newStatus,
+      });
     }
     const rename = renameOf(previous, record);
     if (rename !== null) result.renamed.push({ type: record.type, id: record.id, ...rename });
   }
-  for (const list of [result.added, result.removed, result.changed, result.statusChanges, result.renamed]) list.sort(byIdentity);
-  if (result.change === 'unchanged' && result.added.length + result.removed.length + result.changed.length > 0) result.change = 'changed';
+  for (const list of [result.added, result.removed, result.changed, result.statusChanges, result.renamed])
+    list.sort(byIdentity);
+  if (result.change === 'unchanged' && result.added.length + result.removed.length + result.changed.length > 0)
+    result.change = 'changed';
   return result;
 }
 
@@ -65,10 +70,16 @@ function sideOf(snapshot: OpenSnapshot, records: number): DiffSide {
 }
 
 /** Compares two snapshot directories. */
-export async function diffSnapshotDirs(oldDir: string, newDir: string, names: { old: string; new: string } = { old: oldDir, new: newDir }): Promise<SnapshotDiff> {
+export async function diffSnapshotDirs(
+  oldDir: string,
+  newDir: string,
+  names: { old: string; new: string } = { old: oldDir, new: newDir },
+): Promise<SnapshotDiff> {
   const before = await openSnapshot(names.old, oldDir);
   const after = await openSnapshot(names.new, newDir);
-  const collections = [...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)])].sort(byName);
+  const collections = [
+    ...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)]),
+  ].sort(byName);
   const diffs: CollectionDiff[] = [];
   let oldRecords = 0;
   let newRecords = 0;
@@ -84,7 +95,12 @@ export async function diffSnapshotDirs(oldDir: string, newDir: string, names: { 
   const count = (change: CollectionDiff['change']): number => diffs.filter((d) => d.change === change).length;
   const sum = (pick: (d: CollectionDiff) => unknown[]): number => diffs.reduce((n, d) => n + pick(d).length, 0);
   const summary: SnapshotDiff['summary'] = {
-    collections: { added: count('added'), removed: count('removed'), changed: count('changed'), unchanged: count('unchanged') },
+    collections: {
+      added: count('added'),
+      removed: count('removed'),
+      changed: count('changed'),
+      unchanged: count('unchanged'),
+    },
     records: { added: sum((d) => d.added), removed: sum((d) => d.removed), changed: sum((d) => d.changed) },
     statusChanges: sum((d) => d.statusChanges),
     renamed: sum((d) => d.renamed),

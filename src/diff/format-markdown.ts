@@ -4,7 +4,15 @@
  * store), status changes (terms accepted), records added, renames and other changes, ties by name. Inside a
  * section the same order: removed, status changes, added, renamed, changed.
  */
-import type { AttributeChange, CollectionDiff, Identifier, Linkage, RecordRef, RelationshipChange, SnapshotDiff } from './diff-format.js';
+import type {
+  AttributeChange,
+  CollectionDiff,
+  Identifier,
+  Linkage,
+  RecordRef,
+  RelationshipChange,
+  SnapshotDiff,
+} from './diff-format.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {
@@ -16,7 +24,10 @@ function value(v: unknown, present = true): string {
   if (!present) return '*absent*';
   if (v === null) return '*null*';
   if (v === '') return '*empty*';
-  const text = (typeof v === 'string' ? v : JSON.stringify(v)).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+  const text = (typeof v === 'string' ? v : JSON.stringify(v))
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t');
   const fence = text.includes('`') ? '``' : '`';
   return `${fence}${fence === '``' ? ` ${text} ` : text}${fence}`;
 }
@@ -54,7 +65,10 @@ function relationshipLine(change: RelationshipChange): string {
 
 function recordTable(records: RecordRef[]): string[] {
   const withStatus = records.some((r) => r.status !== null);
-  const lines = [withStatus ? '| type | id | term | status |' : '| type | id | term |', withStatus ? '|---|--:|---|---|' : '|---|--:|---|'];
+  const lines = [
+    withStatus ? '| type | id | term | status |' : '| type | id | term |',
+    withStatus ? '|---|--:|---|---|' : '|---|--:|---|',
+  ];
   for (const r of records) {
     const cells = [r.type, r.id, r.label === null ? '*none*' : escapeText(r.label)];
     if (withStatus) cells.push(r.status ?? '');
@@ -67,8 +81,10 @@ const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} →
 
 function section(c: CollectionDiff): string[] {
   const lines = [`## ${escapeText(c.name)}`, ''];
-  if (c.change === 'added') return [...lines, `New collection with ${c.records.new ?? 0} records (listed in --format json).`, ''];
-  if (c.change === 'removed') return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
+  if (c.change === 'added')
+    return [...lines, `New collection with ${c.records.new ?? 0} records (listed in --format json).`, ''];
+  if (c.change === 'removed')
+    return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
   if (c.removed.length > 0) lines.push(`### Removed (${c.removed.length})`, '', ...recordTable(c.removed), '');
   if (c.statusChanges.length > 0) {
@@ -85,7 +101,11 @@ function section(c: CollectionDiff): string[] {
   if (c.changed.length > 0) {
     lines.push(`### Changed (${c.changed.length})`, '');
     for (const record of c.changed) {
-      lines.push(`- ${named(record)}`, ...record.attributes.map(attributeLine), ...record.relationships.map(relationshipLine));
+      lines.push(
+        `- ${named(record)}`,
+        ...record.attributes.map(attributeLine),
+        ...record.relationships.map(relationshipLine),
+      );
     }
     lines.push('');
   }
@@ -94,7 +114,15 @@ function section(c: CollectionDiff): string[] {
 
 /** Sort key, most important first (see the module comment). */
 function importance(c: CollectionDiff): number[] {
-  return [c.change === 'removed' ? 1 : 0, c.change === 'added' ? 1 : 0, c.removed.length, c.statusChanges.length, c.added.length, c.renamed.length, c.changed.length];
+  return [
+    c.change === 'removed' ? 1 : 0,
+    c.change === 'added' ? 1 : 0,
+    c.removed.length,
+    c.statusChanges.length,
+    c.added.length,
+    c.renamed.length,
+    c.changed.length,
+  ];
 }
 
 function byImportance(a: CollectionDiff, b: CollectionDiff): number {
@@ -104,7 +132,10 @@ function byImportance(a: CollectionDiff, b: CollectionDiff): number {
 }
 
 function sourceLine(label: string, side: SnapshotDiff['old']): string {
-  const state = [side.lastModified !== null ? `Last-Modified ${side.lastModified}` : null, side.etag !== null ? `ETag ${value(side.etag)}` : null].filter((s) => s !== null);
+  const state = [
+    side.lastModified !== null ? `Last-Modified ${side.lastModified}` : null,
+    side.etag !== null ? `ETag ${value(side.etag)}` : null,
+  ].filter((s) => s !== null);
   return `- ${label}: ${value(side.root)}, recorded ${side.createdAt}${state.length > 0 ? ` (${state.join(', ')})` : ''}, ${side.records} records${side.partial ? ', **partial**' : ''}`;
 }
 
@@ -125,7 +156,16 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
   );
   const changed = diff.collections.filter((c) => c.change !== 'unchanged').sort(byImportance);
   for (const c of changed) {
-    const cells = [escapeText(c.name), c.records.old ?? '–', c.records.new ?? '–', c.added.length, c.removed.length, c.changed.length, c.statusChanges.length, c.renamed.length];
+    const cells = [
+      escapeText(c.name),
+      c.records.old ?? '–',
+      c.records.new ?? '–',
+      c.added.length,
+      c.removed.length,
+      c.changed.length,
+      c.statusChanges.length,
+      c.renamed.length,
+    ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
   lines.push(

@@ -61,17 +61,23 @@ async function readListDocument(snapshot: OpenSnapshot, collection: string, file
     // A partial snapshot (--allow-partial) may lack a page; a collection without pages has no index built from them.
     const pages = snapshot.manifest.collections[collection]?.pages ?? 0;
     if (code === 'ENOENT' && (snapshot.manifest.partial || pages === 0)) return null;
-    throw new DiffError(`${snapshot.name}: ${file} could not be read (${(error as Error).message}). Run cv-snapshot verify on it.`);
+    throw new DiffError(
+      `${snapshot.name}: ${file} could not be read (${(error as Error).message}). Run cv-snapshot verify on it.`,
+    );
   }
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new DiffError(`${snapshot.name}: ${file} is not valid JSON (${(error as Error).message}). Run cv-snapshot verify on it.`);
+    throw new DiffError(
+      `${snapshot.name}: ${file} is not valid JSON (${(error as Error).message}). Run cv-snapshot verify on it.`,
+    );
   }
   const data = isObject(document) ? document.data : undefined;
   if (!Array.isArray(data)) {
-    throw new DiffError(`${snapshot.name}: ${file} is not a list document (no data array). Run cv-snapshot verify on it.`);
+    throw new DiffError(
+      `${snapshot.name}: ${file} is not a list document (no data array). Run cv-snapshot verify on it.`,
+    );
   }
   return data;
 }
@@ -86,7 +92,10 @@ export function recordKey(type: string, id: string): string {
  * snapshots and are left out (validation reports them). A record listed twice (a source that shifted between
  * pages) counts once, as last seen.
  */
-export async function readCollectionRecords(snapshot: OpenSnapshot, collection: string): Promise<Map<string, DiffRecord>> {
+export async function readCollectionRecords(
+  snapshot: OpenSnapshot,
+  collection: string,
+): Promise<Map<string, DiffRecord>> {
   const records = new Map<string, DiffRecord>();
   for (const file of collectionFiles(snapshot, collection)) {
     const data = await readListDocument(snapshot, collection, file);

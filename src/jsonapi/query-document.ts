@@ -17,7 +17,10 @@ export function encodeQueryPart(text: string): string {
  * request order) plus `page[number]=<page>`, sorted by name; values of one name keep their order.
  */
 export function pageLinkQuery(params: ReadonlyArray<readonly [string, string]>, page: number): string {
-  const all: Array<readonly [string, string]> = [...params.filter(([key]) => key !== PAGE_NUMBER), [PAGE_NUMBER, String(page)]];
+  const all: Array<readonly [string, string]> = [
+    ...params.filter(([key]) => key !== PAGE_NUMBER),
+    [PAGE_NUMBER, String(page)],
+  ];
   all.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return all.map(([key, value]) => `${encodeQueryPart(key)}=${encodeQueryPart(value)}`).join('&');
 }

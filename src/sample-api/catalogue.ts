@@ -45,7 +45,14 @@ export const GLOBAL_ATTRIBUTES = [
 ] as const;
 
 /** spec 2.3: attributes of community records (no status, category, requested_by_email, discussion_url). */
-export const COMMUNITY_ATTRIBUTES = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'] as const;
+export const COMMUNITY_ATTRIBUTES = [
+  'term',
+  'abbreviation',
+  'definition',
+  'provenance',
+  'provenance_uri',
+  'note',
+] as const;
 
 export const GLOBAL_PROVENANCE_ATTRIBUTES = ['name', 'description', 'uri'] as const;
 export const COMMUNITY_GROUP_ATTRIBUTES = ['term', 'abbreviation', 'description'] as const;

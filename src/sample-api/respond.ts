@@ -100,7 +100,14 @@ export function prepareReply(
   }
   headers['Content-Length'] = String(payload.length);
   const logged = options.fault ?? reply.status;
-  return { action: 'send', status: reply.status, headers, payload: head ? null : payload, logged, truncate: options.fault === 'truncated' };
+  return {
+    action: 'send',
+    status: reply.status,
+    headers,
+    payload: head ? null : payload,
+    logged,
+    truncate: options.fault === 'truncated',
+  };
 }
 
 /** Puts a prepared answer on the wire; returns what the request log records. */

@@ -8,9 +8,7 @@
 import type { Layout } from '../snapshot/layout.js';
 
 export type RequestTarget =
-  | { kind: 'list'; collection: string }
-  | { kind: 'file'; file: string }
-  | { kind: 'not-found' };
+  { kind: 'list'; collection: string } | { kind: 'file'; file: string } | { kind: 'not-found' };
 
 /** Why a raw request path is refused outright (a 400), or null when it may name a file. */
 export function unsafePathReason(rawPath: string): string | null {

@@ -40,7 +40,9 @@ export interface CollectionFiles {
 
 function dataOf(document: unknown): StoredResource[] {
   const data = (document as { data?: unknown } | null)?.data;
-  return Array.isArray(data) ? (data.filter((item) => typeof item === 'object' && item !== null) as StoredResource[]) : [];
+  return Array.isArray(data)
+    ? (data.filter((item) => typeof item === 'object' && item !== null) as StoredResource[])
+    : [];
 }
 
 function pagesOf(document: unknown): number | null {
@@ -72,7 +74,9 @@ function idOf(record: StoredResource): string {
 }
 
 /** How the query engine reads stored resource objects. */
-export function storedAccess(collectionOfType: (type: string) => SnapshotCollection | undefined): RecordAccess<StoredResource> {
+export function storedAccess(
+  collectionOfType: (type: string) => SnapshotCollection | undefined,
+): RecordAccess<StoredResource> {
   return {
     id: idOf,
     attribute: (record, name) => record.attributes?.[name],
@@ -167,7 +171,14 @@ export class SnapshotCollections {
     const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';
     // The source's page size: page 1's length when there are more pages; else page 1 held them all.
     const pageSize = first.pages > 1 ? Math.max(1, first.records.length) : Math.max(1, records.length);
-    const loaded = { name: collection, type, schema: schemaOf(records), records, byId: (id: string) => byId.get(id), pageSize };
+    const loaded = {
+      name: collection,
+      type,
+      schema: schemaOf(records),
+      records,
+      byId: (id: string) => byId.get(id),
+      pageSize,
+    };
     this.settled.set(collection, loaded);
     return loaded;
   }

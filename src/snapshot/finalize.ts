@@ -36,7 +36,9 @@ function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
   return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest: Manifest; report: ValidationReport }> {
+export async function finalizeSnapshot(
+  input: FinalizeInput,
+): Promise<{ manifest: Manifest; report: ValidationReport }> {
   const { layout, writer, state, options } = input;
   const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
   for (const [collection, pages] of byName(state.pageFiles)) {

@@ -59,7 +59,12 @@ export function serveJson(layout: Layout): string {
     cleanUrls: true,
     directoryListing: false,
     headers: [
-      ...(root === '' ? [{ source: '**', headers }] : [{ source: `${root}/**`, headers }, { source: root, headers }]),
+      ...(root === ''
+        ? [{ source: '**', headers }]
+        : [
+            { source: `${root}/**`, headers },
+            { source: root, headers },
+          ]),
       { source: '404.html', headers },
     ],
   };

@@ -231,7 +231,10 @@ export class Layout {
   }
 
   rootSegments(): string[] {
-    return urlParts(this.root).pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+    return urlParts(this.root)
+      .pathname.split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
   }
 
   /** The served path of the root, e.g. `/sms/cv/api/v1/`. */

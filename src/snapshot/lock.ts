@@ -57,8 +57,11 @@ function parseHolder(text: string): LockHolder | null {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
     if (
-      Number.isSafeInteger(value.pid) && typeof value.host === 'string' && typeof value.startedAt === 'string' &&
-      typeof value.token === 'string' && (value.bootId === null || typeof value.bootId === 'string')
+      Number.isSafeInteger(value.pid) &&
+      typeof value.host === 'string' &&
+      typeof value.startedAt === 'string' &&
+      typeof value.token === 'string' &&
+      (value.bootId === null || typeof value.bootId === 'string')
     ) {
       return value as LockHolder;
     }

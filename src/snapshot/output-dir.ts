@@ -121,7 +121,7 @@ function listedPaths(dir: string): string[] {
   }
   const paths: string[] = [];
   let sorted = true;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const newline = text.indexOf('\n', at);
     const end = newline === -1 ? text.length : newline;
     SUMS_LINE.lastIndex = at;

@@ -128,7 +128,7 @@ async function differences(paths: OutputPaths, settings: RunSettings): Promise<s
   for (const key of Object.keys(SETTING_NAMES) as Array<keyof RunSettings>) {
     const was = earlier[key];
     if (was === settings[key]) continue;
-    const before = typeof was === 'string' || was === null ? describe(was) : JSON.stringify(was) ?? '(none)';
+    const before = typeof was === 'string' || was === null ? describe(was) : (JSON.stringify(was) ?? '(none)');
     differ.push(`${SETTING_NAMES[key]} was ${before} and is now ${describe(settings[key])}`);
   }
   return differ;

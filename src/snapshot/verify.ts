@@ -39,7 +39,15 @@ export interface VerifyResult {
 }
 
 /** Crawl findings that name a URL the snapshot has no file for, on purpose. */
-const UNSTORED_RULES = new Set(['link.dead', 'link.redirect', 'layout.refused', 'layout.collision', 'fetch.failed', 'pagination.runaway', 'scope.redirect']);
+const UNSTORED_RULES = new Set([
+  'link.dead',
+  'link.redirect',
+  'layout.refused',
+  'layout.collision',
+  'fetch.failed',
+  'pagination.runaway',
+  'scope.redirect',
+]);
 
 const findingKey = (f: Pick<Finding, 'url' | 'pointer' | 'rule'>) => `${f.url}\u0000${f.pointer}\u0000${f.rule}`;
 
@@ -178,7 +186,9 @@ export async function verifySnapshot(dir: string): Promise<VerifyResult> {
   const errors = findings.filter((f) => f.severity === 'error');
   const unexplained = errors.filter((f) => !isRecorded(f));
   for (const finding of unexplained.slice(0, 20)) {
-    problems.push(`${finding.url}${finding.pointer ? ` at ${finding.pointer}` : ''} breaks ${finding.rule}: ${finding.message}`);
+    problems.push(
+      `${finding.url}${finding.pointer ? ` at ${finding.pointer}` : ''} breaks ${finding.rule}: ${finding.message}`,
+    );
   }
   if (unexplained.length > 20) problems.push(`… and ${unexplained.length - 20} more validation errors.`);
   return {
@@ -199,4 +209,3 @@ function canonicalOrSelf(link: string, base: string): string {
     return link;
   }
 }
-

@@ -65,7 +65,8 @@ export class InvariantChecker {
       this.#targets.delete(`reference.target${SEP}${key}`);
       this.#targets.delete(`community.root${SEP}${key}`);
     }
-    for (const [type, id, pointer] of summary.targets) this.#reference('reference.target', type, id, canonical, pointer);
+    for (const [type, id, pointer] of summary.targets)
+      this.#reference('reference.target', type, id, canonical, pointer);
     for (const [type, id, pointer] of summary.roots) this.#reference('community.root', type, id, canonical, pointer);
     if (summary.kind === 'list') {
       let pages = this.#lists.get(summary.collection);
@@ -244,7 +245,7 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
         ),
       );
     }
-    if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== (n >= lastPage)) {
+    if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== n >= lastPage) {
       findings.push(
         finding(
           tally.url,

@@ -50,22 +50,34 @@ export const relationshipObject = z
   });
 
 /** Fields (attributes and relationships) share one namespace and may not be called type or id. */
-function checkFieldNames(ctx: z.core.ParsePayload<{
-  attributes?: Record<string, unknown> | undefined;
-  relationships?: Record<string, unknown> | undefined;
-}>): void {
+function checkFieldNames(
+  ctx: z.core.ParsePayload<{
+    attributes?: Record<string, unknown> | undefined;
+    relationships?: Record<string, unknown> | undefined;
+  }>,
+): void {
   const { attributes, relationships } = ctx.value;
   if (attributes !== undefined) {
     for (const name of ['type', 'id', 'relationships', 'links']) {
       if (Object.hasOwn(attributes, name)) {
-        ctx.issues.push({ code: 'custom', input: attributes, path: ['attributes', name], message: 'is a reserved name' });
+        ctx.issues.push({
+          code: 'custom',
+          input: attributes,
+          path: ['attributes', name],
+          message: 'is a reserved name',
+        });
       }
     }
   }
   if (relationships !== undefined) {
     for (const name of Object.keys(relationships)) {
       if (name === 'type' || name === 'id') {
-        ctx.issues.push({ code: 'custom', input: relationships, path: ['relationships', name], message: 'is a reserved name' });
+        ctx.issues.push({
+          code: 'custom',
+          input: relationships,
+          path: ['relationships', name],
+          message: 'is a reserved name',
+        });
       } else if (attributes !== undefined && Object.hasOwn(attributes, name)) {
         ctx.issues.push({
           code: 'custom',

@@ -154,7 +154,8 @@ export function checkResource(
   if (cvType === undefined) {
     if (resource.relationships === undefined) return;
     const result = relationshipsObject.safeParse(resource.relationships);
-    if (!result.success) doc.addIssues(result.error.issues, [...path, 'relationships'], label, () => 'jsonapi.document');
+    if (!result.success)
+      doc.addIssues(result.error.issues, [...path, 'relationships'], label, () => 'jsonapi.document');
     return;
   }
   const result = cvType.schema.safeParse(resource);

@@ -17,8 +17,8 @@ const doc = (self: string): string => `${JSON.stringify({ data: [], links: { sel
 
 /** Relative path → content; every file of the fixture except SHA256SUMS. */
 export const FIXTURE_FILES: Record<string, string> = {
-  '_headers': '/sms/cv/api/v1/*\n  Content-Type: application/vnd.api+json\n',
-  '_redirects': '/sms/cv/api/v1 /sms/cv/api/v1/ 200\n',
+  _headers: '/sms/cv/api/v1/*\n  Content-Type: application/vnd.api+json\n',
+  _redirects: '/sms/cv/api/v1 /sms/cv/api/v1/ 200\n',
   'serve.json': '{"cleanUrls":false}\n',
   '404.html': '{"errors":[{"status":"404"}]}\n',
   '_cv-snapshot/manifest.json': `${JSON.stringify({ format: 'cv-snapshot', formatVersion: 1, createdAt: CREATED_AT }, null, 2)}\n`,
@@ -38,7 +38,11 @@ export const FIXTURE_FILES: Record<string, string> = {
   [`${API}/units-b/index.html`]: doc('units-b sorts between units and units/ in byte order'),
   // Over pack's and extract's whole-file limit (256 KiB), so both stream it: a complete collection is this big.
   [`${API}/manufacturers/index.html`]: `${JSON.stringify({
-    data: Array.from({ length: 4000 }, (_, i) => ({ type: 'Manufacturer', id: String(i), attributes: { term: `Maker ${i * 7919}` } })),
+    data: Array.from({ length: 4000 }, (_, i) => ({
+      type: 'Manufacturer',
+      id: String(i),
+      attributes: { term: `Maker ${i * 7919}` },
+    })),
   })}\n`,
   // 100+ bytes in total: needs ustar's prefix field.
   [`${API}/measuredquantities/1/relationships/${'sampling_media_and_more_'.repeat(4)}/index.html`]: doc('long'),

@@ -42,9 +42,19 @@ describe('cv-snapshot CLI', () => {
 
   it('exits 1 with the URL when the source cannot be reached', async () => {
     const out = path.join(await tempDir(), 'out');
-    const result = await runCli(['crawl', 'http://127.0.0.1:9/sms/cv/api/v1/', '--out', out, '--retries', '0', '--quiet']);
+    const result = await runCli([
+      'crawl',
+      'http://127.0.0.1:9/sms/cv/api/v1/',
+      '--out',
+      out,
+      '--retries',
+      '0',
+      '--quiet',
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('http://127.0.0.1:9/sms/cv/api/v1/ could not be fetched: the connection was refused');
+    expect(result.stderr).toContain(
+      'http://127.0.0.1:9/sms/cv/api/v1/ could not be fetched: the connection was refused',
+    );
   });
 
   it('verify exits 1 on a directory that is not a snapshot, and says what to give it', async () => {
@@ -85,7 +95,11 @@ describe('cv-snapshot CLI', () => {
       const out = path.join(await tempDir(), 'out');
       const result = await runCli(['crawl', firstLine, '--out', out, '--json']);
       expect(result.code).toBe(0);
-      const summary = JSON.parse(result.stdout) as { root: string; documents: number; collections: Record<string, unknown> };
+      const summary = JSON.parse(result.stdout) as {
+        root: string;
+        documents: number;
+        collections: Record<string, unknown>;
+      };
       expect(summary.root).toBe(firstLine);
       expect(summary.documents).toBeGreaterThan(35);
       expect(Object.keys(summary.collections)).toContain('units');

@@ -66,7 +66,8 @@ describe('requests', () => {
       expect(result.code).toBe(0);
       const apiHost = new URL(api.rootUrl).host;
       expect(proxied.length).toBeGreaterThan(0);
-      for (const request of proxied) expect(request === `CONNECT ${apiHost}` || request.startsWith(`http://${apiHost}/`), request).toBe(true);
+      for (const request of proxied)
+        expect(request === `CONNECT ${apiHost}` || request.startsWith(`http://${apiHost}/`), request).toBe(true);
     } finally {
       proxy.closeAllConnections();
       proxy.close();

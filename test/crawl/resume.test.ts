@@ -26,7 +26,11 @@ beforeAll(async () => {
   // 10 ms per response at concurrency 4: about 400 documents a second, so a crawl lasts a few seconds.
   api = await startSampleApi({ records: 4, pageSize: 3, seed: 11, latencyMs: 10 });
   ({ dir, remove: removeDir } = await suiteDir());
-  await createSnapshot({ rootUrl: api.rootUrl, out: path.join(dir, 'reference'), clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }) });
+  await createSnapshot({
+    rootUrl: api.rootUrl,
+    out: path.join(dir, 'reference'),
+    clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }),
+  });
   expected = await treeHashes(path.join(dir, 'reference'));
 }, 60_000);
 
@@ -43,7 +47,10 @@ function crawlArgs(out: string, extra: string[] = []): string[] {
 async function interrupt(args: string[], signal: NodeJS.Signals, after: number) {
   const served = () => api.requestLog.filter((r) => r.status === 200).length;
   const start = served();
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -95,7 +102,10 @@ describe('interruption and --resume', () => {
       const logStart = api.requestLog.length;
       const { code } = await interrupt(crawlArgs(out, i === 0 ? [] : ['--resume']), 'SIGKILL', after);
       expect(code).toBeNull();
-      const phase = api.requestLog.slice(logStart).filter((r) => r.status === 200).map((r) => r.url);
+      const phase = api.requestLog
+        .slice(logStart)
+        .filter((r) => r.status === 200)
+        .map((r) => r.url);
       refetched += phase.filter((url) => fetchedBefore.has(url)).length;
       for (const url of phase) fetchedBefore.add(url);
       expect(existsSync(`${out}.staging`)).toBe(true);

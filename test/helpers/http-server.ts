@@ -27,7 +27,12 @@ export async function startServer(handler: http.RequestListener): Promise<TestSe
   };
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, type = 'application/vnd.api+json'): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  type = 'application/vnd.api+json',
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': type, vary: 'Accept', 'content-length': Buffer.byteLength(text) });
   res.end(text);

@@ -22,7 +22,9 @@ export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 export async function treeHashes(dir: string): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const file of await listFiles(dir)) {
-    result[file] = createHash('sha256').update(await readFile(path.join(dir, file))).digest('hex');
+    result[file] = createHash('sha256')
+      .update(await readFile(path.join(dir, file)))
+      .digest('hex');
   }
   return result;
 }

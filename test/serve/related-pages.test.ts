@@ -150,7 +150,10 @@ describe('a related list that the source paginates', () => {
     for (const links of modes) {
       const other = path.join(path.dirname(out), `out-${links.links}`);
       const made = await createSnapshot({ rootUrl: `${server.url}/api/`, out: other, retries: 0, ...links });
-      expect(made.report.findings.filter((f) => f.rule.startsWith('layout.')), links.links).toEqual([]);
+      expect(
+        made.report.findings.filter((f) => f.rule.startsWith('layout.')),
+        links.links,
+      ).toEqual([]);
       expect((await verifySnapshot(other)).problems, links.links).toEqual([]);
     }
   });

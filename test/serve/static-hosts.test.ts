@@ -13,7 +13,15 @@ import { createClock } from '../../src/clock.js';
 import type { SampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { treeHashes } from '../helpers/snapshot.js';
-import { checkStaticHost, crawledTree, fetchFollowing, freePort, stopProcess, waitForHttp, type CrawledTree } from './host-check.js';
+import {
+  checkStaticHost,
+  crawledTree,
+  fetchFollowing,
+  freePort,
+  stopProcess,
+  waitForHttp,
+  type CrawledTree,
+} from './host-check.js';
 
 const require = createRequire(import.meta.url);
 const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
@@ -34,10 +42,14 @@ describe('npx serve <dir> (serve.json)', () => {
     const before = await treeHashes(out);
     const port = await freePort();
     const bin = path.join(path.dirname(require.resolve('serve/package.json')), 'build', 'main.js');
-    const child = spawn(process.execPath, [bin, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'], {
-      env: { ...process.env, NO_UPDATE_CHECK: '1' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'],
+      {
+        env: { ...process.env, NO_UPDATE_CHECK: '1' },
+        stdio: 'ignore',
+      },
+    );
     try {
       const origin = `http://127.0.0.1:${port}/`;
       await waitForHttp(origin, 15_000);
@@ -56,7 +68,11 @@ describe('npx serve <dir> (serve.json)', () => {
 
 describe('--links absolute --base-url under a sub-path', () => {
   it('works when the tree is hosted under that sub-path (serve-handler behind a prefix)', async () => {
-    const handler = require('serve-handler') as (req: http.IncomingMessage, res: http.ServerResponse, config: object) => Promise<void>;
+    const handler = require('serve-handler') as (
+      req: http.IncomingMessage,
+      res: http.ServerResponse,
+      config: object,
+    ) => Promise<void>;
     const subPath = '/mirror/cv/v2024/';
     const dir = path.join(base, 'absolute');
     const serveJson = () => require(path.join(dir, 'serve.json')) as object;
@@ -98,4 +114,3 @@ describe('--links absolute --base-url under a sub-path', () => {
     }
   }, 60_000);
 });
-
