@@ -61,22 +61,26 @@ function gitCommit(): string | null {
 
 function printCpu(result: CpuScenario, options: BenchOptions): void {
   console.log(
-    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
+    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ` +
+      `${result.pageSize}, no latency), concurrency ${result.concurrency}` +
       (options.runs > 1 ? `, median of ${options.runs} runs (walls in the JSON)` : ''),
   );
   console.log(runTable(result.runs));
   console.log(
-    `sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ${result.server.peakRssMb ?? 'n/a'} MB`,
+    `sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ` +
+      `${result.server.peakRssMb ?? 'n/a'} MB`,
   );
   const met = result.crawlToCurl === null ? null : result.crawlToCurl <= TARGETS.crawlToCurl;
   console.log(
-    `crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ ${TARGETS.crawlToCurl}: ${verdict(met)})`,
+    `crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ ${TARGETS.crawlToCurl}: ` +
+      `${verdict(met)})`,
   );
 }
 
 function printLatency(result: LatencyScenario): void {
   console.log(
-    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s` +
+    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ` +
+      `${result.concurrency}: ideal ${result.idealPerS} req/s` +
       (result.runs[0]?.wallsS ? `, median of ${result.runs[0].wallsS.length} runs (walls in the JSON)` : ''),
   );
   console.log(
@@ -86,7 +90,8 @@ function printLatency(result: LatencyScenario): void {
     }),
   );
   console.log(
-    `crawl rate ÷ ideal: ${result.crawlFraction} over the process's wall time, ${result.crawlFractionInProcess} over the crawl's own time ` +
+    `crawl rate ÷ ideal: ${result.crawlFraction} over the process's wall time, ${result.crawlFractionInProcess} over ` +
+      `the crawl's own time ` +
       `(target ≥ ${TARGETS.latencyFraction}: ${verdict(result.crawlFraction >= TARGETS.latencyFraction)})`,
   );
 }
@@ -98,9 +103,11 @@ function printMemory(result: MemoryScenario): void {
   const within =
     large.length === 0 ? null : large.every((run) => run.peakRssMb !== null && run.peakRssMb <= TARGETS.peakRssMb);
   console.log(
-    `peak RSS at ≥ ${TARGETS.peakRssAtDocuments} documents: ${large.map((run) => `${run.peakRssMb ?? 'n/a'} MB`).join(', ') || 'not run'} ` +
+    `peak RSS at ≥ ${TARGETS.peakRssAtDocuments} documents: ` +
+      `${large.map((run) => `${run.peakRssMb ?? 'n/a'} MB`).join(', ') || 'not run'} ` +
       `(target ≤ ${TARGETS.peakRssMb} MB: ${verdict(within)}); largest ÷ smallest: ${result.growth ?? 'n/a'} ` +
-      `(target: same order of magnitude, < ${TARGETS.growth}: ${verdict(result.growth === null ? null : result.growth < TARGETS.growth)})`,
+      `(target: same order of magnitude, < ${TARGETS.growth}: ` +
+      `${verdict(result.growth === null ? null : result.growth < TARGETS.growth)})`,
   );
 }
 

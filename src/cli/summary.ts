@@ -45,11 +45,13 @@ export function summaryTable(result: SnapshotResult): string {
     line(rows.at(-1)!),
     '',
     `Snapshot of ${result.root} written to ${result.out}`,
-    `${result.documents} documents in ${seconds.toFixed(1)} s (${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
+    `${result.documents} documents in ${seconds.toFixed(1)} s ` +
+      `(${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
       `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''}).`,
     ...(result.missing.length > 0
       ? [
-          `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched (listed in the manifest), for example ${result.missing[0]}.`,
+          `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched ` +
+            `(listed in the manifest), for example ${result.missing[0]}.`,
         ]
       : []),
     result.summary.trimEnd(),

@@ -239,7 +239,9 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
             pointer: '',
             rule: 'pagination.runaway',
             severity: 'error',
-            message: `${from} links to page ${location.page} of ${listPages.collection}, past the ${listPages.pages} pages it declares; that page was not fetched.`,
+            message:
+              `${from} links to page ${location.page} of ${listPages.collection}, past the ${listPages.pages} ` +
+              `pages it declares; that page was not fetched.`,
           });
           continue;
         }
@@ -369,7 +371,9 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
         pointer: '',
         rule: 'link.redirect',
         severity: 'warning',
-        message: `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no document there.`,
+        message:
+          `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no ` +
+          `document there.`,
       });
       discovered = discover([redirectTarget], url);
     }

@@ -57,7 +57,7 @@ describe('crawl of the sample API (many small pages)', () => {
     expect(expected.size).toBeGreaterThan(500);
   });
 
-  it('stores every document equal to what the sample API serves at its URL (links compared as source URLs)', async () => {
+  it('stores every document as the sample API serves it at its URL (links compared as source URLs)', async () => {
     for (const url of api.documentUrls().map((u) => canonicalUrl(u))) {
       const p = layout.place(url);
       if (!p.ok) throw new Error(p.reason);

@@ -63,7 +63,7 @@ async function interrupt(args: string[], signal: NodeJS.Signals, after: number) 
 }
 
 describe('interruption and --resume', () => {
-  it('SIGINT exits 130, keeps the previous snapshot, says how to resume; --resume completes it identically', async () => {
+  it('SIGINT exits 130, keeps the previous snapshot, says how to resume; --resume completes it the same', async () => {
     const out = path.join(dir, 'sigint');
     await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }) });
     const previous = await treeHashes(out);
@@ -93,7 +93,7 @@ describe('interruption and --resume', () => {
     expect(stderr).toContain('Interrupted by SIGTERM');
   }, 60_000);
 
-  it('kill -9 at several points, then --resume: byte-identical, refetching at most the documents in flight', async () => {
+  it('kill -9 at several points, then --resume: byte-identical, refetching at most what was in flight', async () => {
     const out = path.join(dir, 'killed');
     const kills = [150, 420, 90];
     const fetchedBefore = new Set<string>();

@@ -16,13 +16,15 @@ function differences(before: SampleData, after: SampleData): string[] {
       for (const [name, value] of Object.entries(record.attributes)) {
         if (old.attributes[name] !== value)
           out.push(
-            `attribute ${next.name}/${record.id} ${name} ${JSON.stringify(old.attributes[name])} ${JSON.stringify(value)}`,
+            `attribute ${next.name}/${record.id} ${name} ${JSON.stringify(old.attributes[name])} ` +
+              `${JSON.stringify(value)}`,
           );
       }
       for (const [name, value] of Object.entries(record.relationships)) {
         if (JSON.stringify(old.relationships[name]) !== JSON.stringify(value)) {
           out.push(
-            `relationship ${next.name}/${record.id} ${name} ${JSON.stringify(old.relationships[name])} ${JSON.stringify(value)}`,
+            `relationship ${next.name}/${record.id} ${name} ${JSON.stringify(old.relationships[name])} ` +
+              `${JSON.stringify(value)}`,
           );
         }
       }

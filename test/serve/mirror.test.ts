@@ -47,7 +47,7 @@ describe('every document URL of the source', () => {
     expect(urls.length).toBeGreaterThan(400);
   }, 60_000);
 
-  it('answers records and related documents without their trailing slash too, and pages in every spelling', async () => {
+  it('answers records and related documents without their trailing slash, and pages in every spelling', async () => {
     const root = mirror.api.rootUrl;
     const record = mirror.api.documentUrls().find((url) => /\/units\/\d+\/$/.test(url))!;
     const pairs: Array<[string, string]> = [
@@ -126,7 +126,8 @@ describe('the real clients\u2019 queries', () => {
     const terms: string[] = JSON.parse(categories).data.map((r: { attributes: { term: string } }) => r.attributes.term);
     const urls = terms.map(
       (term) =>
-        `${mirror.api.rootUrl}actiontypes/?page[size]=10000&filter[status.iexact]=ACCEPTED&filter[action_category__term]=${encodeURIComponent(term)}&sort=term`,
+        `${mirror.api.rootUrl}actiontypes/?page[size]=10000&filter[status.iexact]=ACCEPTED` +
+        `&filter[action_category__term]=${encodeURIComponent(term)}&sort=term`,
     );
     await expectSame(urls);
     const found = await Promise.all(
