@@ -118,7 +118,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
         spec.name,
         { type: spec.value ? 'string' : 'boolean', ...(spec.name === 'scenario' ? { multiple: true } : {}) },
       ]),
-    ) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
+    ),
     strict: true,
   });
   if (values.help === true) return null;

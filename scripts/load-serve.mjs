@@ -83,8 +83,7 @@ async function expectations(dir, bareCollectionIsPageOne) {
  */
 async function load(name, origin, expected) {
   const paths = [...expected.keys()];
-  let wrong = 0;
-  let firstWrong = null;
+  const wrong = { count: 0, first: '' };
   const result = await autocannon({
     url: origin,
     connections,
@@ -97,8 +96,8 @@ async function load(name, origin, expected) {
         },
         onResponse: (status, body, context) => {
           if (status === 200 && context.path !== undefined && body === expected.get(context.path)) return;
-          wrong += 1;
-          firstWrong ??= `${context.path}: ${status} ${String(body).slice(0, 120)}`;
+          wrong.count += 1;
+          if (wrong.count === 1) wrong.first = `${context.path}: ${status} ${String(body).slice(0, 120)}`;
         },
       },
     ],
@@ -111,10 +110,10 @@ async function load(name, origin, expected) {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    wrongBodies: wrong,
+    wrongBodies: wrong.count,
   };
   console.log(JSON.stringify(summary));
-  if (firstWrong !== null) console.log(`  first wrong answer: ${firstWrong}`);
+  if (wrong.count > 0) console.log(`  first wrong answer: ${wrong.first}`);
   return summary.errors + summary.timeouts + summary.non2xx + summary.wrongBodies === 0;
 }
 

@@ -51,7 +51,7 @@ export interface CrawlerOptions {
    */
   allowPartial?: boolean;
   /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
-  onDocument(document: CrawledDocument): Promise<void>;
+  onDocument(document: CrawledDocument): Promise<void> | void;
   /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
   onSettled?(settled: SettledUrl): Promise<void> | void;
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
@@ -165,12 +165,13 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const seen = options.resume?.seen ?? new Set<string>();
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
-  let firstError: unknown;
+  /** The first failure, as thrown (boxed: whatever was thrown, even undefined, is rethrown). */
+  let firstFailure: { error: unknown } | undefined;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
 
   const fail = (error: unknown): void => {
-    if (firstError === undefined) firstError = error;
+    firstFailure ??= { error };
     // Requests in flight see the abort and settle at once; nothing new is started.
     failure.abort(error);
   };
@@ -427,6 +428,6 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   }
   if (pump() === 0) finished();
   await done;
-  if (firstError !== undefined) throw firstError;
-  if (options.signal?.aborted) throw options.signal.reason;
+  if (firstFailure !== undefined) throw firstFailure.error;
+  options.signal?.throwIfAborted();
 }

@@ -257,9 +257,10 @@ export class Fetcher {
             : `the response is over the --max-bytes limit of ${this.options.maxBytes} bytes`,
           'maxBytes',
         );
-      case 'cut-off':
+      case 'cut-off': {
         const { reason } = describeNetworkError(failure.error);
         return new RetryableError(`the body was cut off (${reason})`, failure.status);
+      }
       case 'deadline': {
         const factor = this.options.attemptDeadlineMs === undefined ? ` (${ATTEMPT_DEADLINE_FACTOR} × --timeout)` : '';
         const what = failure.status >= 200 ? `the body of the HTTP ${failure.status} answer` : 'the response';

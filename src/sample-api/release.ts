@@ -235,7 +235,7 @@ function release1(editor: ReleaseEditor): void {
   const move = 'an action type was moved to another category';
   editor.setRelationship('actiontypes', actionType, 'action_category', to.id, move);
   const without = (ids: RelationshipValue): string[] =>
-    Array.isArray(ids) ? ids.filter((id) => id !== actionType.id) : [];
+    typeof ids === 'string' || ids === null ? [] : ids.filter((id) => id !== actionType.id);
   const sortedIds = (ids: string[]): string[] => ids.sort((a, b) => Number(a) - Number(b));
   editor.setRelationship(
     'actioncategories',

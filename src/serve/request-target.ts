@@ -23,7 +23,7 @@ export function unsafePathReason(rawPath: string): string | null {
     }
     if (segment === '.' || segment === '..') return 'the path has a dot segment';
     if (/[\\/]/.test(segment)) return 'the path has an encoded slash or backslash';
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are what this refuses
     if (/[\u0000-\u001f\u007f]/.test(segment)) return 'the path contains a control character';
   }
   return null;

@@ -67,7 +67,7 @@ function urlHost(host: string): string {
 
 /** Printable form of a request target for the log: no control characters reach the terminal. */
 function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

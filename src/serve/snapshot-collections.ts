@@ -168,7 +168,7 @@ export class SnapshotCollections {
       }
     }
     const byId = new Map(records.map((record) => [idOf(record), record]));
-    const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';
+    const type = typeof records[0]?.type === 'string' ? records[0].type : '';
     // The source's page size: page 1's length when there are more pages; else page 1 held them all.
     const pageSize = first.pages > 1 ? Math.max(1, first.records.length) : Math.max(1, records.length);
     const loaded = {

@@ -25,7 +25,7 @@ export interface CollectionIndexInput {
 }
 
 /** Writes the collection index; returns the number of records it holds. */
-export async function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexInput): Promise<number> {
+export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexInput): number {
   // Page files are small and many: one synchronous read each costs less than the thread-pool round trips of an
   // asynchronous one (open, stat, read, close), which left finalize mostly waiting.
   const read = (file: string): ListPage =>

@@ -337,7 +337,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
   });
 
-  const onDocument = async ({ url, location, response, json, discovered }: CrawledDocument): Promise<void> => {
+  const onDocument = ({ url, location, response, json, discovered }: CrawledDocument): void => {
     const check = validateDocument(json, url, root);
     for (const finding of check.findings) record({ t: 'finding', finding });
     const data = (json as { data?: unknown }).data;
@@ -418,10 +418,10 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     progress?.stop();
   }
   await fetcher.close();
-  let finished: Awaited<ReturnType<typeof finalizeSnapshot>>;
+  let finished: ReturnType<typeof finalizeSnapshot>;
   try {
     await journal.close();
-    finished = await finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
+    finished = finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
   } catch (error) {
     throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
   }

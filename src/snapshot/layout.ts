@@ -46,7 +46,7 @@ export function unsafeSegmentReason(segment: string): string | null {
   if (segment === '') return 'it has an empty path segment';
   if (segment === '.' || segment === '..') return `it has a "${segment}" path segment`;
   if (/[\\/]/.test(segment)) return 'a path segment contains a slash or backslash';
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(segment)) return 'a path segment contains a control character';
   if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes`;
   if (WINDOWS_RESERVED.test(segment)) return `the path segment "${segment}" is a reserved file name on Windows`;

@@ -187,7 +187,7 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
   return { count, examples };
 }
 
-async function assertOnlySnapshotFiles(dir: string, what: string, howToProceed: string): Promise<void> {
+function assertOnlySnapshotFiles(dir: string, what: string, howToProceed: string): void {
   const foreign = foreignFiles(dir);
   if (foreign.count === 0) return;
   throw new OutputDirError(
@@ -328,16 +328,16 @@ export async function inspectOut(paths: OutputPaths): Promise<OutInspection> {
           `each new snapshot, so give a directory of its own, such as ${path.join(paths.out, 'cv-mirror')}.`,
       );
     }
-    await assertOnlySnapshotFiles(paths.out, paths.out, proceed);
+    assertOnlySnapshotFiles(paths.out, paths.out, proceed);
   }
   // Kept after publishing: the generation --out names now, or, when the link is gone, the newest one.
   const keep = state.kind === 'link' ? state.generation : state.kind === 'absent' ? (generations.at(-1) ?? null) : null;
   for (const generation of generations) {
     const dir = path.join(paths.generations, generation);
     if (generation !== keep) {
-      await assertOnlySnapshotFiles(dir, `${dir}, an earlier snapshot that publishing deletes,`, proceed);
+      assertOnlySnapshotFiles(dir, `${dir}, an earlier snapshot that publishing deletes,`, proceed);
     } else if (state.kind === 'link') {
-      await assertOnlySnapshotFiles(dir, `${paths.out} (${dir})`, proceed);
+      assertOnlySnapshotFiles(dir, `${paths.out} (${dir})`, proceed);
     }
   }
   return { state, generations, keep };

@@ -70,7 +70,7 @@ export class InvariantChecker {
     for (const [type, id, pointer] of summary.roots) this.#reference('community.root', type, id, canonical, pointer);
     if (summary.kind === 'list') {
       let pages = this.#lists.get(summary.collection);
-      if (pages === undefined) this.#lists.set(summary.collection, (pages = new Map()));
+      if (pages === undefined) this.#lists.set(summary.collection, (pages = new Map<number, PageTally>()));
       const { pages: pageCount, count, records, next, prev } = summary;
       pages.set(summary.page, { url: canonical, pages: pageCount, count, records, next, prev });
     }

@@ -5,7 +5,7 @@
 import { canonicalUrl } from '../url/canonical-url.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
 import { CV_TYPES, OBSERVED_STATUSES } from './cv-types.js';
-import { DocumentFindings, isObject, type JsonObject } from './document-findings.js';
+import { type DocumentFindings, isObject, type JsonObject } from './document-findings.js';
 import { relationshipsObject, resourceObject } from './json-api-schema.js';
 import { escapePointerSegment, jsonPointer } from './rules.js';
 

@@ -6,7 +6,7 @@
  * This runs on every document of a crawl, so a valid document costs one zod parse of its shape plus one per
  * resource of a tabulated type; the generic schema is consulted again only to explain a failure.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { canonicalUrl } from '../url/canonical-url.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
 import {

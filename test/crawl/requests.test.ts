@@ -92,7 +92,7 @@ describe('progress', () => {
       expect(written).toContain('crawl: 3/10 documents');
       expect(written).toContain('1 retry, 0 errors');
       if (mode === 'lines') expect(written.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
-      else expect(written).toMatch(/\r\u001b\[K/);
+      else expect(written).toContain('\r\u001b[K');
     }
     expect(formatProgress(state, 2000)).toBe('3/10 documents, 2 req/s, 1 retry, 0 errors');
   });

@@ -92,7 +92,7 @@ function linkage(collection: string, relationship: string, value: RelationshipVa
 const byId = (a: { id: string }, b: { id: string }) => Number(a.id) - Number(b.id);
 
 /** A collection's expected diff; its changed relationships without the targets gained and lost. */
-type ExpectedCollection = Partial<Omit<CollectionDiff, 'changed'>> & { changed: unknown[] };
+type ExpectedCollection = Partial<Omit<CollectionDiff, 'changed'>> & { changed?: unknown[] };
 
 function expectedCollections(): Map<string, ExpectedCollection> {
   const expected = new Map<string, ExpectedCollection>();

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { visitLinks } from '../../src/jsonapi/links.js';
 import { locate } from '../../src/url/api-location.js';
 import { canonicalUrl } from '../../src/url/canonical-url.js';
-import { Layout } from '../../src/snapshot/layout.js';
+import type { Layout } from '../../src/snapshot/layout.js';
 
 export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
@@ -41,7 +41,7 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   try {
     json = JSON.parse(text);
   } catch {
-    json = null;
+    // Not JSON: null.
   }
   return { status: response.statusCode, headers: response.headers, json, text };
 }

@@ -121,8 +121,8 @@ describe.runIf(wrangler !== undefined && node22 !== undefined)(
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
-      child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-      child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+      child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (log += d.toString()));
       try {
         const origin = `http://127.0.0.1:${port}/`;
         await waitForHttp(origin, 60_000);

@@ -67,7 +67,9 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
       await response.body.dump();
       return;
     } catch (error) {
-      if (performance.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms: ${String(error)}`);
+      if (performance.now() > until) {
+        throw new Error(`${url} did not answer within ${timeoutMs} ms: ${String(error)}`, { cause: error });
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

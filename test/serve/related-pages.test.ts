@@ -3,7 +3,7 @@
  * links point at the stored pages, `verify` resolves them, and `cv-snapshot serve` answers every page URL the
  * source answered, in any spelling of `page[number]`, with or without `format=api`.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';

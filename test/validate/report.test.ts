@@ -151,6 +151,7 @@ describe('formatSummary', () => {
     expect(lines[1]).toBe('By rule: cv.format (13 errors, 8 not listed).');
     expect(lines.at(-1)).toBe('  … and 8 more findings in the report (which lists at most 5 per rule).');
     const text = lines.join('\n');
+    // eslint-disable-next-line no-control-regex -- the summary must hold no control character but newlines
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(text).toContain('Term is \\u001b[2J\\u001b]0;pwned\\u0007 here.');
   });
