@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 export type Scenario = 'cpu' | 'latency' | 'memory';
-export const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory'];
+const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory'];
 
 export interface BenchOptions {
   scenarios: Scenario[];

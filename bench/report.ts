@@ -44,7 +44,7 @@ export function median(runs: RunFigures[]): RunFigures {
 
 const show = (value: number | null, digits: number): string => (value === null ? 'n/a' : value.toFixed(digits));
 
-export function table(header: string[], rows: string[][]): string {
+function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells

@@ -18,7 +18,7 @@ export function printable(text: string, max = Infinity): string {
 }
 
 /** `text` with the user name and password of every URL in it replaced by `***`. */
-export function redactUrls(text: string): string {
+function redactUrls(text: string): string {
   return text.includes('@') ? text.replace(USERINFO, '$1***@') : text;
 }
 

@@ -66,7 +66,7 @@ export interface CrawlerOptions {
 const DEAD_STATUSES = new Set([404, 410]);
 
 /** Throws NotRootIndexError unless `json` is `{ data: { <collection>: <url> } }` (spec §4). */
-export function assertRootIndex(url: string, json: unknown): void {
+function assertRootIndex(url: string, json: unknown): void {
   const data = (json as { data?: unknown } | null)?.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new NotRootIndexError(url, 'its JSON has no "data" object mapping collection names to URLs');
@@ -88,7 +88,7 @@ function parentDirectory(url: string): string {
  * Throws RootScopeError when not one collection URL of the root index is in scope: the crawl would find nothing
  * and publish an empty snapshot. (Some outside and some inside are findings, as any link outside the root is.)
  */
-export function assertRootLeadsInScope(url: string, json: unknown, root: string): void {
+function assertRootLeadsInScope(url: string, json: unknown, root: string): void {
   const data = (json as { data: Record<string, string> }).data;
   const outside: string[] = [];
   for (const link of Object.values(data)) {

@@ -27,7 +27,7 @@ export const MEDIA_TYPE = 'application/vnd.api+json';
  * Every attempt ends within this many times `--timeout` (5 minutes at the default 30 s), however slowly its body
  * trickles in, and is then retried like a stall.
  */
-export const ATTEMPT_DEADLINE_FACTOR = 10;
+const ATTEMPT_DEADLINE_FACTOR = 10;
 
 /** The longest delay a Node timer takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

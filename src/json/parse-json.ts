@@ -13,7 +13,7 @@ export { stringifyJson } from './exact-json.js';
  * document room, and keeps the recursive walks after the parse (validation, links, serialisation) far from the
  * stack's end.
  */
-export const MAX_JSON_DEPTH = 256;
+const MAX_JSON_DEPTH = 256;
 
 /** Thrown for a JSON text that nests deeper than MAX_JSON_DEPTH. */
 export class JsonTooDeepError extends Error {

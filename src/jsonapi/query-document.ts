@@ -6,7 +6,7 @@
 import { PAGE_NUMBER } from './query.js';
 
 /** Python's quote_plus: only letters, digits and `_.-~` stay as they are. */
-export function encodeQueryPart(text: string): string {
+function encodeQueryPart(text: string): string {
   return encodeURIComponent(text)
     .replace(/%20/g, '+')
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

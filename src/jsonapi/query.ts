@@ -12,9 +12,9 @@ import { invalidParameter } from './query-error.js';
 
 export const FORMAT = 'format';
 export const PAGE_NUMBER = 'page[number]';
-export const PAGE_SIZE = 'page[size]';
-export const SORT = 'sort';
-export const INCLUDE = 'include';
+const PAGE_SIZE = 'page[size]';
+const SORT = 'sort';
+const INCLUDE = 'include';
 
 /** Django lookups this engine answers; `exact` is what a filter without a lookup means. */
 export const LOOKUPS = ['exact', 'iexact'] as const;

@@ -57,7 +57,7 @@ function targetsOf(record: SampleRecord, definition: RelationshipDefinition): Re
 }
 
 /** spec 2.1 resource object with spec 2.4 relationship objects. */
-export function resourceObject(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
+function resourceObject(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
   const relationships: Record<string, unknown> = {};
   for (const definition of collection.relationships) {
     const relationshipLinks = {

@@ -65,7 +65,7 @@ export interface SampleApi {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ROOT_PATH = '/sms/cv/api/v1/';
+const DEFAULT_ROOT_PATH = '/sms/cv/api/v1/';
 
 /** The defaults of the options a user sets (the `sample-api` command shows and applies these same values). */
 export const SAMPLE_API_DEFAULTS: Readonly<

@@ -50,7 +50,7 @@ function pagesOf(document: unknown): number | null {
   return typeof pages === 'number' && Number.isSafeInteger(pages) && pages >= 1 ? pages : null;
 }
 
-export function schemaOf(records: readonly StoredResource[]): CollectionSchema {
+function schemaOf(records: readonly StoredResource[]): CollectionSchema {
   const attributes = new Set<string>();
   const relationships = new Map<string, { kind: RelationshipKind; targetType: string | null }>();
   for (const record of records) {

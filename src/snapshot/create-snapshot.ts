@@ -151,7 +151,7 @@ export function parseHeader(line: string): { name: string; value: string } {
 }
 
 /** Parses `Name: value` headers; throws UsageError naming the bad one (never showing its value). */
-export function parseHeaders(lines: string[]): Record<string, string> {
+function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const { name, value } = parseHeader(line);

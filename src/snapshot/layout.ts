@@ -42,7 +42,7 @@ export type Placement =
   | { ok: false; reason: string };
 
 /** Why a decoded path segment cannot become a file name, or null when it can. */
-export function unsafeSegmentReason(segment: string): string | null {
+function unsafeSegmentReason(segment: string): string | null {
   if (segment === '') return 'it has an empty path segment';
   if (segment === '.' || segment === '..') return `it has a "${segment}" path segment`;
   if (/[\\/]/.test(segment)) return 'a path segment contains a slash or backslash';

@@ -87,7 +87,7 @@ function isStale(holder: LockHolder, clock: Clock): boolean {
   return started !== null && Number.isFinite(taken) && started > taken + START_SLACK_MS;
 }
 
-export function describeHolder(holder: LockHolder): string {
+function describeHolder(holder: LockHolder): string {
   return `pid ${holder.pid} on host ${holder.host}, started ${holder.startedAt}`;
 }
 

@@ -14,7 +14,7 @@ import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
 import { SUMS_PATH } from './manifest.js';
 
-export const GENERATIONS_SUFFIX = '.cv-snapshot';
+const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */
 export const MARKER_FILE = 'cv-snapshot.json';
 const MARKER_FORMAT = 'cv-snapshot-generations';

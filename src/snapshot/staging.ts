@@ -173,7 +173,7 @@ export async function prepareStaging(
  * Refuses a staging tree that holds anything but directories and regular files: a resumed crawl writes into it
  * and reads its files back, and a planted symbolic link would lead writes outside, a named pipe would block.
  */
-export function assertPlainTree(dir: string): void {
+function assertPlainTree(dir: string): void {
   if (!existsSync(dir)) return;
   // Synchronous: a tree holds hundreds of thousands of entries, and nothing else runs while it is checked.
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -63,7 +63,7 @@ export function recordUrl(collection: string, id: string, root = ROOT): string {
 }
 
 /** Spec 2.4: relationship links. */
-export function relationshipLinks(collection: string, id: string, name: string, root = ROOT) {
+function relationshipLinks(collection: string, id: string, name: string, root = ROOT) {
   return {
     self: `${root}${collection}/${id}/relationships/${name}?format=api`,
     related: `${root}${collection}/${id}/${name}/?format=api`,

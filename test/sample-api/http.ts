@@ -9,7 +9,7 @@ export interface Answer {
   text: string;
 }
 
-export const agent = new Agent({ connections: 16, keepAliveTimeout: 1000 });
+const agent = new Agent({ connections: 16, keepAliveTimeout: 1000 });
 
 export async function get(
   url: string,

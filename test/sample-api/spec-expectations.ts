@@ -1,7 +1,7 @@
 /** Values copied from spec/cv-api.md, the source of the expectations in these tests. */
 
 /** spec 2.2, global vocabularies. */
-export const GLOBAL_COLLECTIONS = [
+const GLOBAL_COLLECTIONS = [
   'actioncategories',
   'actiontypes',
   'aggregationtypes',
@@ -46,7 +46,7 @@ export const COMMUNITY_COLLECTIONS = [
 export const ALL_COLLECTIONS = [...GLOBAL_COLLECTIONS, ...COMMUNITY_COLLECTIONS, 'communities'];
 
 /** spec 2.3, global vocabulary attributes. */
-export const GLOBAL_ATTRIBUTE_KEYS = [
+const GLOBAL_ATTRIBUTE_KEYS = [
   'term',
   'definition',
   'provenance',
@@ -59,7 +59,7 @@ export const GLOBAL_ATTRIBUTE_KEYS = [
 ];
 
 /** spec 2.3, community attributes. */
-export const COMMUNITY_ATTRIBUTE_KEYS = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'];
+const COMMUNITY_ATTRIBUTE_KEYS = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'];
 
 /** spec 2.3 and 2.4: the tabulated types, their collections, attributes and relationship kinds. */
 export const TABULATED: Record<
