@@ -1,5 +1,6 @@
 /** The command line contract (README "CLI reference"): true help, exit codes, and the demo that `npm start` runs. */
 import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
@@ -65,11 +66,13 @@ describe('cv-snapshot CLI', () => {
   });
 
   it('demo builds, verifies and summarises a snapshot', async () => {
-    const top = await tempDir();
-    const out = path.join(top, 'out');
-    // Run from the temporary directory as `node <absolute path>/dist/cli.js`: the hint names the script as it was
-    // given (absolute: it is far from here) and the snapshot as the user would type it from here.
-    const result = await runCli(['demo', '--out', 'out', '--records', '3'], { cwd: top });
+    // Run two levels below a fresh temporary directory as `node <absolute path>/dist/cli.js`: the hint names the
+    // script as it was given (absolute: it is at least three levels up from here, wherever the repository lies) and
+    // the snapshot as the user would type it from here.
+    const cwd = path.join(await tempDir(), 'deep', 'down');
+    await mkdir(cwd, { recursive: true });
+    const out = path.join(cwd, 'out');
+    const result = await runCli(['demo', '--out', 'out', '--records', '3'], { cwd });
     expect(result.stderr).not.toMatch(/unexpected/);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^collection\s+records\s+pages\s+documents$/m);
