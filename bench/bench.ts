@@ -61,25 +61,37 @@ function gitCommit(): string | null {
 
 function printCpu(result: CpuScenario, options: BenchOptions): void {
   console.log(
-    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ${result.pageSize}, no latency), concurrency ${result.concurrency}` +
+    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ` +
+      `${result.pageSize}, no latency), concurrency ${result.concurrency}` +
       (options.runs > 1 ? `, median of ${options.runs} runs (walls in the JSON)` : ''),
   );
   console.log(runTable(result.runs));
-  console.log(`sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ${result.server.peakRssMb ?? 'n/a'} MB`);
+  console.log(
+    `sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ` +
+      `${result.server.peakRssMb ?? 'n/a'} MB`,
+  );
   const met = result.crawlToCurl === null ? null : result.crawlToCurl <= TARGETS.crawlToCurl;
-  console.log(`crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ ${TARGETS.crawlToCurl}: ${verdict(met)})`);
+  console.log(
+    `crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ ${TARGETS.crawlToCurl}: ` +
+      `${verdict(met)})`,
+  );
 }
 
 function printLatency(result: LatencyScenario): void {
   console.log(
-    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ${result.concurrency}: ideal ${result.idealPerS} req/s` +
+    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ` +
+      `${result.concurrency}: ideal ${result.idealPerS} req/s` +
       (result.runs[0]?.wallsS ? `, median of ${result.runs[0].wallsS.length} runs (walls in the JSON)` : ''),
   );
   console.log(
-    runTable(result.runs, { header: 'of ideal', cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %` }),
+    runTable(result.runs, {
+      header: 'of ideal',
+      cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %`,
+    }),
   );
   console.log(
-    `crawl rate ÷ ideal: ${result.crawlFraction} over the process's wall time, ${result.crawlFractionInProcess} over the crawl's own time ` +
+    `crawl rate ÷ ideal: ${result.crawlFraction} over the process's wall time, ${result.crawlFractionInProcess} over ` +
+      `the crawl's own time ` +
       `(target ≥ ${TARGETS.latencyFraction}: ${verdict(result.crawlFraction >= TARGETS.latencyFraction)})`,
   );
 }
@@ -88,11 +100,14 @@ function printMemory(result: MemoryScenario): void {
   console.log(`\nMemory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
   console.log(runTable(result.runs));
   const large = result.runs.filter((run) => run.documents >= TARGETS.peakRssAtDocuments);
-  const within = large.length === 0 ? null : large.every((run) => run.peakRssMb !== null && run.peakRssMb <= TARGETS.peakRssMb);
+  const within =
+    large.length === 0 ? null : large.every((run) => run.peakRssMb !== null && run.peakRssMb <= TARGETS.peakRssMb);
   console.log(
-    `peak RSS at ≥ ${TARGETS.peakRssAtDocuments} documents: ${large.map((run) => `${run.peakRssMb ?? 'n/a'} MB`).join(', ') || 'not run'} ` +
+    `peak RSS at ≥ ${TARGETS.peakRssAtDocuments} documents: ` +
+      `${large.map((run) => `${run.peakRssMb ?? 'n/a'} MB`).join(', ') || 'not run'} ` +
       `(target ≤ ${TARGETS.peakRssMb} MB: ${verdict(within)}); largest ÷ smallest: ${result.growth ?? 'n/a'} ` +
-      `(target: same order of magnitude, < ${TARGETS.growth}: ${verdict(result.growth === null ? null : result.growth < TARGETS.growth)})`,
+      `(target: same order of magnitude, < ${TARGETS.growth}: ` +
+      `${verdict(result.growth === null ? null : result.growth < TARGETS.growth)})`,
   );
 }
 
@@ -113,7 +128,9 @@ async function main(): Promise<number> {
     process.stderr.write(`bench: ${cli} is missing; run npm run build first (npm run bench does).\n`);
     return 1;
   }
-  const parent = path.resolve(options.dir ?? (existsSync('/dev/shm') && writable('/dev/shm') ? '/dev/shm' : os.tmpdir()));
+  const parent = path.resolve(
+    options.dir ?? (existsSync('/dev/shm') && writable('/dev/shm') ? '/dev/shm' : os.tmpdir()),
+  );
   const base = mkdtempSync(path.join(parent, 'cv-snapshot-bench-'));
   const curl = options.curl ? curlVersion() : null;
   const context: BenchContext = {
@@ -139,15 +156,23 @@ async function main(): Promise<number> {
     `cv-snapshot bench: ${machine.cpus} CPUs (${machine.cpuModel ?? 'unknown'}), Node ${machine.node}, ` +
       `${curl ?? 'curl not installed (or --no-curl)'}`,
   );
-  console.log(`writing under ${parent}: ${machine.fileSystem ?? 'file system unknown'}; commit ${machine.commit ?? 'unknown'}`);
-  if (curl !== null && !machine.gnuTime) console.log('GNU time (/usr/bin/time) is not installed: curl\'s CPU time and peak RSS are not measured.');
+  console.log(
+    `writing under ${parent}: ${machine.fileSystem ?? 'file system unknown'}; commit ${machine.commit ?? 'unknown'}`,
+  );
+  if (curl !== null && !machine.gnuTime)
+    console.log("GNU time (/usr/bin/time) is not installed: curl's CPU time and peak RSS are not measured.");
 
   const results: { cpu?: CpuScenario; latency?: LatencyScenario; memory?: MemoryScenario } = {};
   const loads: Record<string, number> = {};
   try {
     for (const scenario of options.scenarios) {
       // Other work on the machine shows in every figure: the load average says how much there was.
-      console.log(`\nload average before the ${scenario} scenario: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${machine.cpus} CPUs)`);
+      console.log(
+        `\nload average before the ${scenario} scenario: ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')} (${machine.cpus} CPUs)`,
+      );
       loads[scenario] = os.loadavg()[0]!;
       if (scenario === 'cpu') printCpu((results.cpu = await cpuScenario(context)), options);
       if (scenario === 'latency') printLatency((results.latency = await latencyScenario(context)));
@@ -157,7 +182,14 @@ async function main(): Promise<number> {
     if (!options.keep) rmSync(base, { recursive: true, force: true });
   }
   if (options.json !== undefined) {
-    const document = { date: new Date().toISOString(), machine, targets: TARGETS, options, loadAverageBefore: loads, ...results };
+    const document = {
+      date: new Date().toISOString(),
+      machine,
+      targets: TARGETS,
+      options,
+      loadAverageBefore: loads,
+      ...results,
+    };
     writeFileSync(options.json, `${JSON.stringify(document, null, 2)}\n`);
     console.log(`\nfigures written to ${options.json}`);
   }

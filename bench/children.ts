@@ -167,7 +167,11 @@ export async function startSampleApiProcess(cli: string, args: string[], scratch
   const rootUrl = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
     child.once('exit', (code) =>
-      reject(new Error(`the sample API exited (${String(code)}) before printing its URL: ${Buffer.concat(stderr).toString()}`)),
+      reject(
+        new Error(
+          `the sample API exited (${String(code)}) before printing its URL: ${Buffer.concat(stderr).toString()}`,
+        ),
+      ),
     );
   });
   lines.close();

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 export type Scenario = 'cpu' | 'latency' | 'memory';
-export const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory'];
+const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory'];
 
 export interface BenchOptions {
   scenarios: Scenario[];
@@ -29,17 +29,55 @@ interface OptionSpec {
 }
 
 const SPECS: OptionSpec[] = [
-  { name: 'scenario', value: 'cpu|latency|memory|all', default: 'all', description: 'Which scenario to run; repeat or comma-separate to run several.' },
-  { name: 'records', value: 'n', default: '276', description: 'CPU-bound scenario: sample API records per collection (276 gives 50,937 documents).' },
+  {
+    name: 'scenario',
+    value: 'cpu|latency|memory|all',
+    default: 'all',
+    description: 'Which scenario to run; repeat or comma-separate to run several.',
+  },
+  {
+    name: 'records',
+    value: 'n',
+    default: '276',
+    description: 'CPU-bound scenario: sample API records per collection (276 gives 50,937 documents).',
+  },
   { name: 'page-size', value: 'n', default: '10', description: 'Records per list page of the sample API.' },
-  { name: 'concurrency', value: 'n', default: '16', description: 'Requests in flight, for the crawl and for curl --parallel-max.' },
+  {
+    name: 'concurrency',
+    value: 'n',
+    default: '16',
+    description: 'Requests in flight, for the crawl and for curl --parallel-max.',
+  },
   { name: 'latency', value: 'ms', default: '20', description: 'Latency-bound scenario: delay of every response.' },
-  { name: 'latency-records', value: 'n', default: '60', description: 'Latency-bound scenario: records per collection (60 gives 11,071 documents).' },
-  { name: 'memory-records', value: 'n,n', default: '110,1100', description: 'Memory scenario: sizes to crawl (110 gives 20,296 documents, 1100 gives 202,951).' },
-  { name: 'runs', value: 'n', default: '1', description: 'CPU-bound and latency-bound scenarios: repetitions of the crawl and of curl; the median is reported.' },
-  { name: 'no-sequential', description: 'Skip the sequential baseline (one request at a time) of the CPU-bound scenario.' },
+  {
+    name: 'latency-records',
+    value: 'n',
+    default: '60',
+    description: 'Latency-bound scenario: records per collection (60 gives 11,071 documents).',
+  },
+  {
+    name: 'memory-records',
+    value: 'n,n',
+    default: '110,1100',
+    description: 'Memory scenario: sizes to crawl (110 gives 20,296 documents, 1100 gives 202,951).',
+  },
+  {
+    name: 'runs',
+    value: 'n',
+    default: '1',
+    description: 'CPU-bound and latency-bound scenarios: repetitions of the crawl and of curl; the median is reported.',
+  },
+  {
+    name: 'no-sequential',
+    description: 'Skip the sequential baseline (one request at a time) of the CPU-bound scenario.',
+  },
   { name: 'no-curl', description: 'Skip curl even when it is installed.' },
-  { name: 'dir', value: 'path', description: 'Where the runs write (default: /dev/shm when writable, else the temp dir); every run gets a fresh directory.' },
+  {
+    name: 'dir',
+    value: 'path',
+    description:
+      'Where the runs write (default: /dev/shm when writable, else the temp dir); every run gets a fresh directory.',
+  },
   { name: 'json', value: 'path', description: 'Also write the figures as JSON to this file.' },
   { name: 'keep', description: 'Keep what the runs wrote.' },
   { name: 'help', description: 'Show this help.' },
@@ -56,14 +94,18 @@ export function helpText(): string {
     'memory (peak RSS at two sizes).',
     '',
     'Options:',
-    ...SPECS.map((spec) => `  ${label(spec).padEnd(width)}  ${spec.description}${spec.default ? ` (default ${spec.default})` : ''}`),
+    ...SPECS.map(
+      (spec) =>
+        `  ${label(spec).padEnd(width)}  ${spec.description}${spec.default ? ` (default ${spec.default})` : ''}`,
+    ),
     '',
   ].join('\n');
 }
 
 function whole(name: string, text: string, min: number): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`--${name} takes a whole number >= ${min}, not "${text}".`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new Error(`--${name} takes a whole number >= ${min}, not "${text}".`);
   return value;
 }
 
@@ -72,8 +114,11 @@ export function parseOptions(argv: string[]): BenchOptions | null {
   const { values } = parseArgs({
     args: argv,
     options: Object.fromEntries(
-      SPECS.map((spec) => [spec.name, { type: spec.value ? 'string' : 'boolean', ...(spec.name === 'scenario' ? { multiple: true } : {}) }]),
-    ) as Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
+      SPECS.map((spec) => [
+        spec.name,
+        { type: spec.value ? 'string' : 'boolean', ...(spec.name === 'scenario' ? { multiple: true } : {}) },
+      ]),
+    ),
     strict: true,
   });
   if (values.help === true) return null;
@@ -96,7 +141,9 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     records: whole('records', text('records'), 1),
     latencyMs: whole('latency', text('latency'), 1),
     latencyRecords: whole('latency-records', text('latency-records'), 1),
-    memoryRecords: text('memory-records').split(',').map((n) => whole('memory-records', n, 1)),
+    memoryRecords: text('memory-records')
+      .split(',')
+      .map((n) => whole('memory-records', n, 1)),
     runs: whole('runs', text('runs'), 1),
     sequential: values['no-sequential'] !== true,
     curl: values['no-curl'] !== true,

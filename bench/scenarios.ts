@@ -7,7 +7,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSampleData, listDocumentUrls } from '../src/sample-api/index.js';
 import { canonicalUrl } from '../src/url/canonical-url.js';
-import { cpuMsOf, runNode, runProgram, startSampleApiProcess, type ChildRun, type SampleApiProcess } from './children.js';
+import {
+  cpuMsOf,
+  runNode,
+  runProgram,
+  startSampleApiProcess,
+  type ChildRun,
+  type SampleApiProcess,
+} from './children.js';
 import type { BenchOptions } from './options.js';
 import { figures, median, type RunFigures } from './report.js';
 
@@ -82,7 +89,10 @@ function documentUrls(rootUrl: string, records: number, pageSize: number): strin
 }
 
 /** Measures `run` and the sample API's CPU time over it. */
-async function measured(api: SampleApiProcess, run: () => Promise<ChildRun>): Promise<{ run: ChildRun; serverCpuMs: number | null }> {
+async function measured(
+  api: SampleApiProcess,
+  run: () => Promise<ChildRun>,
+): Promise<{ run: ChildRun; serverCpuMs: number | null }> {
   const before = cpuMsOf(api.pid);
   const result = await run();
   const after = cpuMsOf(api.pid);
@@ -96,7 +106,17 @@ async function crawlOnce(
   concurrency: number,
 ): Promise<{ figures: RunFigures; summary: CrawlSummary }> {
   const dir = freshDir(context, 'crawl');
-  const args = [context.cli, 'crawl', api.rootUrl, '--out', path.join(dir, 'out'), '--concurrency', String(concurrency), '--quiet', '--json'];
+  const args = [
+    context.cli,
+    'crawl',
+    api.rootUrl,
+    '--out',
+    path.join(dir, 'out'),
+    '--concurrency',
+    String(concurrency),
+    '--quiet',
+    '--json',
+  ];
   const { run, serverCpuMs } = await measured(api, () => runNode(args, context.base, context.repo));
   discard(context, dir);
   assertExited('cv-snapshot crawl', run);
@@ -104,7 +124,12 @@ async function crawlOnce(
   return { figures: figures(name, summary.documents, run, serverCpuMs), summary };
 }
 
-async function curlOnce(context: BenchContext, api: SampleApiProcess, urls: string[], concurrency: number): Promise<RunFigures> {
+async function curlOnce(
+  context: BenchContext,
+  api: SampleApiProcess,
+  urls: string[],
+  concurrency: number,
+): Promise<RunFigures> {
   const dir = freshDir(context, 'curl');
   const out = path.join(dir, 'files');
   const config = path.join(dir, 'urls.curl');
@@ -185,7 +210,10 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
       runs: rows,
       crawlToCurl: curl === undefined ? null : Number((crawl.wallS / curl.wallS).toFixed(3)),
       server: {
-        cpuS: server.userMs === null || server.sysMs === null ? null : Number(((server.userMs + server.sysMs) / 1000).toFixed(2)),
+        cpuS:
+          server.userMs === null || server.sysMs === null
+            ? null
+            : Number(((server.userMs + server.sysMs) / 1000).toFixed(2)),
         peakRssMb: server.maxRssKb === null ? null : Number((server.maxRssKb / 1024).toFixed(1)),
       },
     };

@@ -6,8 +6,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const [listFile, outDir] = process.argv.slice(2);
-if (listFile === undefined || outDir === undefined) throw new Error('usage: sequential-fetch <url-list-file> <out-dir>');
-const urls = readFileSync(listFile, 'utf8').split('\n').filter((line) => line !== '');
+if (listFile === undefined || outDir === undefined)
+  throw new Error('usage: sequential-fetch <url-list-file> <out-dir>');
+const urls = readFileSync(listFile, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '');
 let written = 0;
 for (const url of urls) {
   const response = await fetch(url, { headers: { accept: 'application/vnd.api+json' } });

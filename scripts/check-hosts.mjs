@@ -25,6 +25,11 @@ const node22 =
     ? process.execPath
     : path.join(tools, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node');
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: project, ...options });
   if (result.status !== 0) {
@@ -36,7 +41,18 @@ function run(command, args, options = {}) {
 if (!existsSync(wrangler) || !existsSync(node22)) {
   console.error(`check:hosts: installing ${WRANGLER} and ${NODE22} into ${path.relative(project, tools)} (once)`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  run(npm, ['install', '--prefix', tools, '--no-save', '--no-audit', '--no-fund', '--loglevel', 'error', WRANGLER, NODE22]);
+  run(npm, [
+    'install',
+    '--prefix',
+    tools,
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel',
+    'error',
+    WRANGLER,
+    NODE22,
+  ]);
 }
 
 if (spawnSync('nginx', ['-v']).status !== 0) {

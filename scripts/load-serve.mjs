@@ -28,17 +28,19 @@ const { values } = parseArgs({
 const duration = Math.min(600, Number(values.duration));
 const connections = Math.min(1000, Number(values.connections));
 
+/** @returns {Promise<number>} */
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
+/** @param {string} url */
 async function waitFor(url) {
   for (let i = 0; i < 300; i += 1) {
     try {
@@ -51,7 +53,12 @@ async function waitFor(url) {
   throw new Error(`${url} never answered`);
 }
 
-/** Served path → the exact text the server must answer. */
+/**
+ * Served path → the exact text the server must answer.
+ * @param {string} dir
+ * @param {boolean} bareCollectionIsPageOne
+ * @returns {Promise<Map<string, string>>}
+ */
 async function expectations(dir, bareCollectionIsPageOne) {
   const manifest = await readManifest(dir);
   const layout = new Layout(manifest.source.root);
@@ -62,16 +69,21 @@ async function expectations(dir, bareCollectionIsPageOne) {
     const file = line.slice(66);
     if (!file.startsWith(prefix)) continue;
     let source = file;
-    if (bareCollectionIsPageOne && layout.isCollectionIndexFile(file)) source = file.replace(/index\.html$/, 'page/1/index.html');
+    if (bareCollectionIsPageOne && layout.isCollectionIndexFile(file))
+      source = file.replace(/index\.html$/, 'page/1/index.html');
     expected.set(layout.servedPathOfFile(file), await readFile(path.join(dir, ...source.split('/')), 'utf8'));
   }
   return expected;
 }
 
+/**
+ * @param {string} name
+ * @param {string} origin
+ * @param {Map<string, string>} expected
+ */
 async function load(name, origin, expected) {
   const paths = [...expected.keys()];
-  let wrong = 0;
-  let firstWrong = null;
+  const wrong = { count: 0, first: '' };
   const result = await autocannon({
     url: origin,
     connections,
@@ -83,9 +95,9 @@ async function load(name, origin, expected) {
           return { ...request, path: context.path };
         },
         onResponse: (status, body, context) => {
-          if (status === 200 && body === expected.get(context.path)) return;
-          wrong += 1;
-          firstWrong ??= `${context.path}: ${status} ${String(body).slice(0, 120)}`;
+          if (status === 200 && context.path !== undefined && body === expected.get(context.path)) return;
+          wrong.count += 1;
+          if (wrong.count === 1) wrong.first = `${context.path}: ${status} ${String(body).slice(0, 120)}`;
         },
       },
     ],
@@ -98,19 +110,30 @@ async function load(name, origin, expected) {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    wrongBodies: wrong,
+    wrongBodies: wrong.count,
   };
   console.log(JSON.stringify(summary));
-  if (firstWrong !== null) console.log(`  first wrong answer: ${firstWrong}`);
+  if (wrong.count > 0) console.log(`  first wrong answer: ${wrong.first}`);
   return summary.errors + summary.timeouts + summary.non2xx + summary.wrongBodies === 0;
 }
 
+/**
+ * @param {string} command
+ * @param {string[]} args
+ */
 function start(command, args) {
-  const child = spawn(process.execPath, [command, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_UPDATE_CHECK: '1' } });
+  const child = spawn(process.execPath, [command, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NO_UPDATE_CHECK: '1' },
+  });
   child.stdout.resume();
   return child;
 }
 
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @returns {Promise<void>}
+ */
 function stop(child) {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -126,7 +149,9 @@ try {
   const dir = path.join(base, 'out');
   await createSnapshot({ rootUrl: api.rootUrl, out: dir, concurrency: 16 });
   await api.close();
-  console.log(`snapshot: ${dir}; ${connections} connections for ${duration} s per server, random documents, bodies checked`);
+  console.log(
+    `snapshot: ${dir}; ${connections} connections for ${duration} s per server, random documents, bodies checked`,
+  );
 
   const ourPort = await freePort();
   const ours = start(path.join(project, 'dist', 'cli.js'), ['serve', dir, '--port', String(ourPort), '--quiet']);
@@ -136,7 +161,13 @@ try {
 
   const servePort = await freePort();
   const serveBin = path.join(path.dirname(require.resolve('serve/package.json')), 'build', 'main.js');
-  const plain = start(serveBin, [dir, '--listen', `tcp://127.0.0.1:${servePort}`, '--no-clipboard', '--no-request-logging']);
+  const plain = start(serveBin, [
+    dir,
+    '--listen',
+    `tcp://127.0.0.1:${servePort}`,
+    '--no-clipboard',
+    '--no-request-logging',
+  ]);
   await waitFor(`http://127.0.0.1:${servePort}/`);
   ok = (await load('serve', `http://127.0.0.1:${servePort}`, await expectations(dir, false))) && ok;
   await stop(plain);

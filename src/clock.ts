@@ -8,7 +8,7 @@ import { UsageError } from './errors.js';
  * The latest SOURCE_DATE_EPOCH accepted: the largest mtime a ustar header holds (eleven octal digits), which `pack`
  * writes as every mtime. A Date holds far more (8.64e12 s), so this bound serves both.
  */
-export const MAX_SOURCE_DATE_EPOCH = 8_589_934_591;
+const MAX_SOURCE_DATE_EPOCH = 8_589_934_591;
 
 export interface Clock {
   /** The time recorded in a snapshot: SOURCE_DATE_EPOCH when set, else the moment the clock was made. */

@@ -39,7 +39,8 @@ export const FETCH_HINTS = {
   refused: 'Nothing is listening there: check the host and port in the URL, and that the service is running.',
   encoding: 'cv-snapshot reads gzip, br and deflate bodies; this one cannot be stored as it was sent.',
   text:
-    'The service sends text that is not valid in its character set; --allow-partial publishes the snapshot without it.',
+    'The service sends text that is not valid in its character set; --allow-partial publishes the snapshot ' +
+    'without it.',
 } as const;
 
 export type FetchHint = keyof typeof FETCH_HINTS;

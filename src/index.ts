@@ -2,9 +2,26 @@
 export { createSnapshot, DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot/create-snapshot.js';
 export { verifySnapshot, type VerifyOptions, type VerifyResult } from './snapshot/verify.js';
 export { NotASnapshotError } from './snapshot/read-snapshot.js';
-export { packSnapshot, extractArchive, withSnapshotDir, ArchiveError, type PackOptions, type PackResult } from './archive/index.js';
+export {
+  packSnapshot,
+  extractArchive,
+  withSnapshotDir,
+  ArchiveError,
+  type PackOptions,
+  type PackResult,
+} from './archive/index.js';
 export type { ExtractLimits } from './archive/index.js';
-export { diffSnapshots, diffSnapshotDirs, formatDiffJson, formatDiffMarkdown, snapshotDiffSchema, DiffError, DIFF_FORMAT_VERSION, type SnapshotDiff, type CollectionDiff } from './diff/index.js';
+export {
+  diffSnapshots,
+  diffSnapshotDirs,
+  formatDiffJson,
+  formatDiffMarkdown,
+  snapshotDiffSchema,
+  DiffError,
+  DIFF_FORMAT_VERSION,
+  type SnapshotDiff,
+  type CollectionDiff,
+} from './diff/index.js';
 export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';
 export type { LinkMode } from './snapshot/rewrite-links.js';

@@ -5,6 +5,7 @@
  */
 
 /** C0 and C1 controls, DEL, and the bidirectional overrides that reorder what a terminal shows. */
+// eslint-disable-next-line no-control-regex -- control characters are what this escapes
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** `scheme://userinfo@`: everything up to the last `@` before the path is the user name and password. */

@@ -161,7 +161,7 @@ async function writeEntryFile(target: string, reader: ByteReader, size: number):
   const handle = await open(target, 'wx', 0o644);
   try {
     for await (const chunk of reader.chunks(size)) {
-      for (let done = 0; done < chunk.length; ) done += (await handle.write(chunk, done)).bytesWritten;
+      for (let done = 0; done < chunk.length;) done += (await handle.write(chunk, done)).bytesWritten;
     }
   } finally {
     await handle.close();

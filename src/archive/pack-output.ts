@@ -16,7 +16,7 @@ import { ArchiveError } from './archive-error.js';
  * The first ten bytes of every archive pack writes: gzip magic, deflate, no flags, mtime 0, "maximum compression"
  * (level 9) and OS 3. `gzip -9n` writes the same, so the sidecar must match too before a file counts as pack's.
  */
-export const PACK_GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03]);
+const PACK_GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03]);
 
 /** The sidecar's one line, in `sha256sum` format. */
 export function sidecarText(sha256: string, archive: string): string {

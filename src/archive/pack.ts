@@ -65,7 +65,7 @@ const FILE_MODE = 0o644;
  * most archives are made, and what reproducible-builds tooling (strip-nondeterminism) normalises to, so an archive
  * packed here matches one repacked by those tools rather than carrying an unusual "unknown" (255).
  */
-export const GZIP_OS_UNIX = 3;
+const GZIP_OS_UNIX = 3;
 const GZIP_OS_OFFSET = 9;
 /**
  * Level, window and memory are pinned rather than left to zlib's defaults: the deflate stream (and so the SHA-256)
@@ -184,13 +184,16 @@ function* fileChunks(root: string, entry: SnapshotEntry): Generator<Buffer> {
   }
 }
 
-/** The uncompressed tar stream, in chunks of about BATCH_BYTES. */
-async function* tarChunks(
+/**
+ * The uncompressed tar stream, in chunks of about BATCH_BYTES. Synchronous: the stream pulls one chunk at a time as
+ * gzip drains, so a signal is seen between chunks.
+ */
+function* tarChunks(
   root: string,
   entries: SnapshotEntry[],
   mtime: number,
   signal: AbortSignal | undefined,
-): AsyncGenerator<Buffer> {
+): Generator<Buffer> {
   let batch: Buffer[] = [];
   let batched = 0;
   const add = (chunk: Buffer): void => {

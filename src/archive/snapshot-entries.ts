@@ -26,7 +26,7 @@ function unitKey(unit: number): number {
  * Orders strings as their UTF-8 bytes would (Buffer.compare), without making a Buffer per path: JS's own `<`
  * compares UTF-16 code units, which puts U+E000–U+FFFF after characters beyond U+FFFF.
  */
-export function compareUtf8(a: string, b: string): number {
+function compareUtf8(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
     const x = a.charCodeAt(i);

@@ -32,7 +32,7 @@ function writeOctal(block: Buffer, offset: number, width: number, value: number)
  * Splits a path for ustar's `prefix` and `name` fields: `prefix/name`, cut at the first slash that leaves a name of
  * at most 100 bytes (a deterministic choice, as GNU tar makes it). Null when no cut fits.
  */
-export function splitUstarPath(path: Buffer): { prefix: Buffer; name: Buffer } | null {
+function splitUstarPath(path: Buffer): { prefix: Buffer; name: Buffer } | null {
   if (path.length <= NAME_BYTES) return { prefix: Buffer.alloc(0), name: path };
   for (let i = Math.max(1, path.length - NAME_BYTES - 1); i <= Math.min(PREFIX_BYTES, path.length - 2); i++) {
     if (path[i] === 0x2f) return { prefix: path.subarray(0, i), name: path.subarray(i + 1) };

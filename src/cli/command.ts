@@ -81,10 +81,10 @@ export function defineCommand<O extends OptionDefs>(def: CommandDef<O>): Command
   };
 }
 
-export const HELP_FLAGS = ['--help', '-h'];
+const HELP_FLAGS = ['--help', '-h'];
 
 /** Whether `argv` asks for help anywhere before `--`: help is shown even when the rest is wrong. */
-export function asksForHelp(argv: readonly string[]): boolean {
+function asksForHelp(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   return (end < 0 ? argv : argv.slice(0, end)).some((arg) => HELP_FLAGS.includes(arg));
 }
@@ -193,10 +193,7 @@ export function argumentLabel(argument: ArgumentDef): string {
 }
 
 /** The help text of an option or argument: its description, then `Repeatable.` and its default. */
-export function describe(
-  description: string,
-  extras: { repeatable?: boolean; defaultText?: string | undefined },
-): string {
+function describe(description: string, extras: { repeatable?: boolean; defaultText?: string | undefined }): string {
   const parts = [description];
   if (extras.repeatable) parts.push('Repeatable.');
   if (extras.defaultText !== undefined) parts.push(`(default: ${extras.defaultText})`);

@@ -30,7 +30,7 @@ export const CRAWL_OPTIONS = {
     default: DEFAULTS.retries,
     min: 0,
     max: 100,
-    description: 
+    description:
       'Retries per URL on network errors, timeouts, 5xx, 429 and bodies that do not read (cut off, empty, not ' +
       'JSON), with exponential backoff.',
   }),
@@ -39,7 +39,7 @@ export const CRAWL_OPTIONS = {
     default: DEFAULTS.timeoutMs,
     min: 1,
     max: 86_400_000,
-    description: 
+    description:
       'Time allowed for response headers, and between body chunks; every attempt ends within 10 times this in all.',
   }),
   rate: decimal('rate', {

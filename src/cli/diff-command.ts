@@ -6,9 +6,9 @@ import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';
 
 /** `--exit-code`: the snapshots differ (as `git diff --exit-code`, diff(1) and cmp(1)). */
-export const DIFFERENCES_EXIT_CODE = 1;
+const DIFFERENCES_EXIT_CODE = 1;
 /** `--exit-code`: they could not be compared ("trouble" in diff(1) and cmp(1)), so a script never takes it for 1. */
-export const TROUBLE_EXIT_CODE = 2;
+const TROUBLE_EXIT_CODE = 2;
 
 export const diffCommand = defineCommand({
   name: 'diff',

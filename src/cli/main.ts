@@ -13,7 +13,7 @@ import { verifyCommand } from './verify-command.js';
 import { CvSnapshotError, ExitCode } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 
-export const PROGRAM = 'cv-snapshot';
+const PROGRAM = 'cv-snapshot';
 export const COMMANDS: Command[] = [
   crawlCommand,
   verifyCommand,

@@ -59,7 +59,7 @@ export function quote(raw: string): string {
   return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw);
 }
 
-function defaultText(spec: { default: unknown; defaultText?: string }): string | undefined {
+function defaultText(spec: { default: string | number | undefined; defaultText?: string }): string | undefined {
   return spec.defaultText ?? (spec.default === undefined ? undefined : String(spec.default));
 }
 

@@ -22,7 +22,12 @@ export function summaryJson(result: SnapshotResult): string {
 }
 
 export function summaryTable(result: SnapshotResult): string {
-  const rows = Object.entries(result.collections).map(([name, c]) => [name, String(c.records), String(c.pages), String(c.documents)]);
+  const rows = Object.entries(result.collections).map(([name, c]) => [
+    name,
+    String(c.records),
+    String(c.pages),
+    String(c.documents),
+  ]);
   const total = Object.values(result.collections).reduce(
     (sum, c) => ({ records: sum.records + c.records, pages: sum.pages + c.pages }),
     { records: 0, pages: 0 },
@@ -40,11 +45,13 @@ export function summaryTable(result: SnapshotResult): string {
     line(rows.at(-1)!),
     '',
     `Snapshot of ${result.root} written to ${result.out}`,
-    `${result.documents} documents in ${seconds.toFixed(1)} s (${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
+    `${result.documents} documents in ${seconds.toFixed(1)} s ` +
+      `(${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
       `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''}).`,
     ...(result.missing.length > 0
       ? [
-          `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched (listed in the manifest), for example ${result.missing[0]}.`,
+          `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched ` +
+            `(listed in the manifest), for example ${result.missing[0]}.`,
         ]
       : []),
     result.summary.trimEnd(),

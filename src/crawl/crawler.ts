@@ -51,7 +51,7 @@ export interface CrawlerOptions {
    */
   allowPartial?: boolean;
   /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
-  onDocument(document: CrawledDocument): Promise<void>;
+  onDocument(document: CrawledDocument): Promise<void> | void;
   /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
   onSettled?(settled: SettledUrl): Promise<void> | void;
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
@@ -66,7 +66,7 @@ export interface CrawlerOptions {
 const DEAD_STATUSES = new Set([404, 410]);
 
 /** Throws NotRootIndexError unless `json` is `{ data: { <collection>: <url> } }` (spec §4). */
-export function assertRootIndex(url: string, json: unknown): void {
+function assertRootIndex(url: string, json: unknown): void {
   const data = (json as { data?: unknown } | null)?.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new NotRootIndexError(url, 'its JSON has no "data" object mapping collection names to URLs');
@@ -88,7 +88,7 @@ function parentDirectory(url: string): string {
  * Throws RootScopeError when not one collection URL of the root index is in scope: the crawl would find nothing
  * and publish an empty snapshot. (Some outside and some inside are findings, as any link outside the root is.)
  */
-export function assertRootLeadsInScope(url: string, json: unknown, root: string): void {
+function assertRootLeadsInScope(url: string, json: unknown, root: string): void {
   const data = (json as { data: Record<string, string> }).data;
   const outside: string[] = [];
   for (const link of Object.values(data)) {
@@ -147,7 +147,8 @@ class Frontier {
 }
 
 /** A response that has arrived and waits to be processed (or the error that came instead). */
-type Arrival = { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
+type Arrival =
+  { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
 
 export async function crawl(options: CrawlerOptions): Promise<void> {
   const { root, fetcher, concurrency } = options;
@@ -164,12 +165,13 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const seen = options.resume?.seen ?? new Set<string>();
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
-  let firstError: unknown;
+  /** The first failure, as thrown (boxed: whatever was thrown, even undefined, is rethrown). */
+  let firstFailure: { error: unknown } | undefined;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
 
   const fail = (error: unknown): void => {
-    if (firstError === undefined) firstError = error;
+    firstFailure ??= { error };
     // Requests in flight see the abort and settle at once; nothing new is started.
     failure.abort(error);
   };
@@ -187,7 +189,13 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       if (!(error instanceof InvalidUrlError)) throw error;
       if (!reported.has(link)) {
         reported.add(link);
-        options.onFinding({ url: from, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
+        options.onFinding({
+          url: from,
+          pointer: '',
+          rule: 'link.invalid',
+          severity: 'warning',
+          message: error.message,
+        });
       }
       return null;
     }
@@ -220,7 +228,11 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       if (url === null || seen.has(url)) continue;
       if (listPages !== undefined) {
         const location = locate(url, root);
-        if (location.kind === 'list' && location.collection === listPages.collection && location.page > listPages.pages) {
+        if (
+          location.kind === 'list' &&
+          location.collection === listPages.collection &&
+          location.page > listPages.pages
+        ) {
           if (reported.has(url)) continue;
           reported.add(url);
           options.onFinding({
@@ -228,7 +240,9 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
             pointer: '',
             rule: 'pagination.runaway',
             severity: 'error',
-            message: `${from} links to page ${location.page} of ${listPages.collection}, past the ${listPages.pages} pages it declares; that page was not fetched.`,
+            message:
+              `${from} links to page ${location.page} of ${listPages.collection}, past the ${listPages.pages} ` +
+              `pages it declares; that page was not fetched.`,
           });
           continue;
         }
@@ -311,7 +325,12 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const redirected = async (url: string, response: FetchedResponse): Promise<void> => {
     const header = response.headers.location;
     if (header === undefined) {
-      throw new FetchError(url, `HTTP ${response.status} without a Location header`, response.attempts, response.status);
+      throw new FetchError(
+        url,
+        `HTTP ${response.status} without a Location header`,
+        response.attempts,
+        response.status,
+      );
     }
     const location = headerText(header);
     let redirectTarget: string;
@@ -353,7 +372,9 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
         pointer: '',
         rule: 'link.redirect',
         severity: 'warning',
-        message: `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no document there.`,
+        message:
+          `${url} redirects to ${redirectTarget}; the snapshot stores the target, and links to ${url} find no ` +
+          `document there.`,
       });
       discovered = discover([redirectTarget], url);
     }
@@ -407,6 +428,6 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   }
   if (pump() === 0) finished();
   await done;
-  if (firstError !== undefined) throw firstError;
-  if (options.signal?.aborted) throw options.signal.reason;
+  if (firstFailure !== undefined) throw firstFailure.error;
+  options.signal?.throwIfAborted();
 }

@@ -27,7 +27,7 @@ export const MEDIA_TYPE = 'application/vnd.api+json';
  * Every attempt ends within this many times `--timeout` (5 minutes at the default 30 s), however slowly its body
  * trickles in, and is then retried like a stall.
  */
-export const ATTEMPT_DEADLINE_FACTOR = 10;
+const ATTEMPT_DEADLINE_FACTOR = 10;
 
 /** The longest delay a Node timer takes (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -199,16 +199,23 @@ export class Fetcher {
   private exchange(url: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     const { origin } = urlParts(url);
     return new Promise((resolve, reject) => {
-      const collector: ResponseCollector = new ResponseCollector(this.options.maxBytes, bodyWanted, (failure, response) => {
-        clearTimeout(deadline);
-        if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
-        if (failure === null) resolve(response);
-        else reject(this.failureError(failure));
-      });
+      const collector: ResponseCollector = new ResponseCollector(
+        this.options.maxBytes,
+        bodyWanted,
+        (failure, response) => {
+          clearTimeout(deadline);
+          if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
+          if (failure === null) resolve(response);
+          else reject(this.failureError(failure));
+        },
+      );
       const deadline = setTimeout(() => collector.expire(), this.deadlineMs);
       if (signal !== undefined) this.track(signal, collector);
       try {
-        this.dispatcher.dispatch({ origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders }, collector);
+        this.dispatcher.dispatch(
+          { origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders },
+          collector,
+        );
       } catch (error) {
         clearTimeout(deadline);
         if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
@@ -229,10 +236,14 @@ export class Fetcher {
       const set = new Set<ResponseCollector>();
       collectors = set;
       this.inFlight.set(signal, set);
-      signal.addEventListener('abort', () => {
-        for (const inFlight of set) inFlight.abort(signal.reason);
-        set.clear();
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const inFlight of set) inFlight.abort(signal.reason);
+          set.clear();
+        },
+        { once: true },
+      );
     }
     collectors.add(collector);
   }
@@ -246,9 +257,10 @@ export class Fetcher {
             : `the response is over the --max-bytes limit of ${this.options.maxBytes} bytes`,
           'maxBytes',
         );
-      case 'cut-off':
+      case 'cut-off': {
         const { reason } = describeNetworkError(failure.error);
         return new RetryableError(`the body was cut off (${reason})`, failure.status);
+      }
       case 'deadline': {
         const factor = this.options.attemptDeadlineMs === undefined ? ` (${ATTEMPT_DEADLINE_FACTOR} × --timeout)` : '';
         const what = failure.status >= 200 ? `the body of the HTTP ${failure.status} answer` : 'the response';

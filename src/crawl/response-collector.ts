@@ -27,7 +27,7 @@ export type ExchangeFailure =
 const EMPTY = Buffer.alloc(0);
 
 /** Bytes of an unwanted body read (to keep the connection) before the connection is closed instead. */
-export const DISCARD_LIMIT = 64 * 1024;
+const DISCARD_LIMIT = 64 * 1024;
 
 export class ResponseCollector implements Dispatcher.DispatchHandler {
   #controller: Dispatcher.DispatchController | undefined;

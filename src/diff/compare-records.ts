@@ -4,7 +4,14 @@
  * differ between snapshots of the same state (ports, `--links` modes). Attribute values compare as the source wrote
  * them (exact-values.ts).
  */
-import type { AttributeChange, Identifier, Linkage, RecordChange, RecordRef, RelationshipChange } from './diff-format.js';
+import type {
+  AttributeChange,
+  Identifier,
+  Linkage,
+  RecordChange,
+  RecordRef,
+  RelationshipChange,
+} from './diff-format.js';
 import { exactObject, sameMember } from './exact-values.js';
 import type { DiffRecord } from './read-records.js';
 
@@ -31,7 +38,7 @@ function labelAttribute(record: DiffRecord): string {
   return 'term' in record.attributes || !('name' in record.attributes) ? 'term' : 'name';
 }
 
-export function labelOf(record: DiffRecord): string | null {
+function labelOf(record: DiffRecord): string | null {
   const value = record.attributes[labelAttribute(record)];
   return typeof value === 'string' ? value : null;
 }

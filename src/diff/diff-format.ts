@@ -70,14 +70,18 @@ const recordChange = z.object({
 export type RecordChange = z.infer<typeof recordChange>;
 
 /** The `status` attribute changed, e.g. PENDING → ACCEPTED (spec 3); also listed under `changed`. */
-const statusChange = z.object({ type: z.string(), id: z.string(), label: z.string().nullable(), old: z.string().nullable(), new: z.string().nullable() });
-export type StatusChange = z.infer<typeof statusChange>;
+const statusChange = z.object({
+  type: z.string(),
+  id: z.string(),
+  label: z.string().nullable(),
+  old: z.string().nullable(),
+  new: z.string().nullable(),
+});
 
 /** The term (or, for records without one, the name) changed, same type and id; also listed under `changed`. */
 const rename = z.object({ type: z.string(), id: z.string(), old: z.string(), new: z.string() });
-export type Rename = z.infer<typeof rename>;
 
-export const COLLECTION_CHANGES = ['added', 'removed', 'changed', 'unchanged'] as const;
+const COLLECTION_CHANGES = ['added', 'removed', 'changed', 'unchanged'] as const;
 
 const collectionDiff = z.object({
   name: z.string(),

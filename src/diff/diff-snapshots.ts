@@ -33,8 +33,7 @@ function compareCollection(
   const newIncomplete = after?.incomplete === true || (after === null && missingPages.new.length > 0);
   const result: CollectionDiff = {
     name,
-    change:
-      before === null && !oldIncomplete ? 'added' : after === null && !newIncomplete ? 'removed' : 'unchanged',
+    change: before === null && !oldIncomplete ? 'added' : after === null && !newIncomplete ? 'removed' : 'unchanged',
     records: { old: before === null ? null : old.size, new: after === null ? null : now.size },
     added: [],
     removed: [],
@@ -98,7 +97,9 @@ export async function diffSnapshotDirs(
   const names = options.names ?? { old: oldDir, new: newDir };
   const before = openSnapshot(names.old, oldDir);
   const after = openSnapshot(names.new, newDir);
-  const collections = [...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)])].sort(byName);
+  const collections = [
+    ...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)]),
+  ].sort(byName);
   const diffs: CollectionDiff[] = [];
   let oldRecords = 0;
   let newRecords = 0;
@@ -116,7 +117,12 @@ export async function diffSnapshotDirs(
   const count = (change: CollectionDiff['change']): number => diffs.filter((d) => d.change === change).length;
   const sum = (pick: (d: CollectionDiff) => unknown[]): number => diffs.reduce((n, d) => n + pick(d).length, 0);
   const summary: SnapshotDiff['summary'] = {
-    collections: { added: count('added'), removed: count('removed'), changed: count('changed'), unchanged: count('unchanged') },
+    collections: {
+      added: count('added'),
+      removed: count('removed'),
+      changed: count('changed'),
+      unchanged: count('unchanged'),
+    },
     records: {
       added: sum((d) => d.added),
       removed: sum((d) => d.removed),

@@ -16,7 +16,7 @@ const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
  * One spelling per decimal value: digits without leading or trailing zeros, and the power of ten they are
  * multiplied by (a BigInt: `1e99999999999999999999` is valid JSON).
  */
-export function decimalKey(text: string): string {
+function decimalKey(text: string): string {
   const match = DECIMAL.exec(text);
   if (match === null) return text;
   const [, sign, whole, fraction = '', exponent = '0'] = match;

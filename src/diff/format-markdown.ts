@@ -6,7 +6,15 @@
  */
 import { printable } from '../safe-text.js';
 import { memberText } from './exact-values.js';
-import type { AttributeChange, CollectionDiff, Identifier, Linkage, RecordRef, RelationshipChange, SnapshotDiff } from './diff-format.js';
+import type {
+  AttributeChange,
+  CollectionDiff,
+  Identifier,
+  Linkage,
+  RecordRef,
+  RelationshipChange,
+  SnapshotDiff,
+} from './diff-format.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {
@@ -63,7 +71,10 @@ function relationshipLine(change: RelationshipChange): string {
 
 function recordTable(records: RecordRef[]): string[] {
   const withStatus = records.some((r) => r.status !== null);
-  const lines = [withStatus ? '| type | id | term | status |' : '| type | id | term |', withStatus ? '|---|--:|---|---|' : '|---|--:|---|'];
+  const lines = [
+    withStatus ? '| type | id | term | status |' : '| type | id | term |',
+    withStatus ? '|---|--:|---|---|' : '|---|--:|---|',
+  ];
   for (const r of records) {
     const cells = [escapeText(r.type), escapeText(r.id), r.label === null ? '*none*' : escapeText(r.label)];
     if (withStatus) cells.push(escapeText(r.status ?? ''));
@@ -78,7 +89,10 @@ const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} →
 function notFetchedText(c: CollectionDiff): string {
   const side = c.missingPages.new.length > 0 ? 'new' : 'old';
   const pages = c.missingPages[side];
-  const shown = pages.slice(0, 3).map((url) => value(url)).join(', ');
+  const shown = pages
+    .slice(0, 3)
+    .map((url) => value(url))
+    .join(', ');
   const more = pages.length > 3 ? ` and ${pages.length - 3} more` : '';
   const lacks =
     pages.length > 0 ? `lacks ${pages.length === 1 ? 'the page' : 'the pages'} ${shown}${more}` : 'lacks pages';
@@ -91,8 +105,10 @@ function notFetchedText(c: CollectionDiff): string {
 
 function section(c: CollectionDiff): string[] {
   const lines = [`## ${escapeText(c.name)}`, ''];
-  if (c.change === 'added') return [...lines, `New collection with ${c.records.new ?? 0} records (listed in --format json).`, ''];
-  if (c.change === 'removed') return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
+  if (c.change === 'added')
+    return [...lines, `New collection with ${c.records.new ?? 0} records (listed in --format json).`, ''];
+  if (c.change === 'removed')
+    return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
   if (c.notFetched.length > 0) {
     lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(c), '', ...recordTable(c.notFetched), '');
@@ -114,7 +130,11 @@ function section(c: CollectionDiff): string[] {
   if (c.changed.length > 0) {
     lines.push(`### Changed (${c.changed.length})`, '');
     for (const record of c.changed) {
-      lines.push(`- ${named(record)}`, ...record.attributes.map(attributeLine), ...record.relationships.map(relationshipLine));
+      lines.push(
+        `- ${named(record)}`,
+        ...record.attributes.map(attributeLine),
+        ...record.relationships.map(relationshipLine),
+      );
     }
     lines.push('');
   }
@@ -142,8 +162,13 @@ function byImportance(a: CollectionDiff, b: CollectionDiff): number {
 }
 
 function sourceLine(label: string, side: SnapshotDiff['old']): string {
-  const state = [side.lastModified !== null ? `Last-Modified ${side.lastModified}` : null, side.etag !== null ? `ETag ${value(side.etag)}` : null].filter((s) => s !== null);
-  return `- ${label}: ${value(side.root)}, recorded ${side.createdAt}${state.length > 0 ? ` (${state.join(', ')})` : ''}, ${side.records} records${side.partial ? ', **partial**' : ''}`;
+  const state = [
+    side.lastModified !== null ? `Last-Modified ${side.lastModified}` : null,
+    side.etag !== null ? `ETag ${value(side.etag)}` : null,
+  ].filter((s) => s !== null);
+  const details = state.length > 0 ? ` (${state.join(', ')})` : '';
+  const partial = side.partial ? ', **partial**' : '';
+  return `- ${label}: ${value(side.root)}, recorded ${side.createdAt}${details}, ${side.records} records${partial}`;
 }
 
 export function formatDiffMarkdown(diff: SnapshotDiff): string {

@@ -13,8 +13,6 @@ export {
   type RecordChange,
   type RecordRef,
   type RelationshipChange,
-  type Rename,
   type SnapshotDiff,
-  type StatusChange,
 } from './diff-format.js';
 export { formatDiffMarkdown } from './format-markdown.js';

@@ -106,11 +106,11 @@ function readListDocument(snapshot: OpenSnapshot, collection: string, file: stri
   }
   const data = isObject(document) ? document.data : undefined;
   if (!Array.isArray(data)) throw unusable('is not a list document (no data array)');
-  return data;
+  return data as unknown[];
 }
 
 /** `type` + `id`: what identifies a record across snapshots. */
-export function recordKey(type: string, id: string): string {
+function recordKey(type: string, id: string): string {
   return `${type}\u0000${id}`;
 }
 

@@ -57,7 +57,7 @@ function nextToken(text: string, at: number): number {
 }
 
 /** Whether the number token `token` is written back by JSON.stringify as it is. */
-export function numberSurvives(token: string): boolean {
+function numberSurvives(token: string): boolean {
   return String(Number(token)) === token;
 }
 

@@ -6,7 +6,7 @@
 import { PAGE_NUMBER } from './query.js';
 
 /** Python's quote_plus: only letters, digits and `_.-~` stay as they are. */
-export function encodeQueryPart(text: string): string {
+function encodeQueryPart(text: string): string {
   return encodeURIComponent(text)
     .replace(/%20/g, '+')
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -17,7 +17,10 @@ export function encodeQueryPart(text: string): string {
  * request order) plus `page[number]=<page>`, sorted by name; values of one name keep their order.
  */
 export function pageLinkQuery(params: ReadonlyArray<readonly [string, string]>, page: number): string {
-  const all: Array<readonly [string, string]> = [...params.filter(([key]) => key !== PAGE_NUMBER), [PAGE_NUMBER, String(page)]];
+  const all: Array<readonly [string, string]> = [
+    ...params.filter(([key]) => key !== PAGE_NUMBER),
+    [PAGE_NUMBER, String(page)],
+  ];
   all.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return all.map(([key, value]) => `${encodeQueryPart(key)}=${encodeQueryPart(value)}`).join('&');
 }

@@ -41,4 +41,5 @@ export function queryErrorDocument(error: QueryError): { errors: unknown[] } {
   };
 }
 
-export const invalidParameter = (parameter: string, detail: string): QueryError => new QueryError(400, parameter, detail);
+export const invalidParameter = (parameter: string, detail: string): QueryError =>
+  new QueryError(400, parameter, detail);

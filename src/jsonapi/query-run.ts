@@ -97,7 +97,8 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 function matches(value: unknown, filter: FilterSpec): boolean {
-  if (value === null || value === undefined || typeof value === 'object') return false;
+  // Only a JSON scalar matches: null, an object or a list never does.
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
   const text = String(value);
   return filter.lookup === 'iexact' ? text.toUpperCase() === filter.value.toUpperCase() : text === filter.value;
 }

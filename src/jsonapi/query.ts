@@ -12,9 +12,9 @@ import { invalidParameter } from './query-error.js';
 
 export const FORMAT = 'format';
 export const PAGE_NUMBER = 'page[number]';
-export const PAGE_SIZE = 'page[size]';
-export const SORT = 'sort';
-export const INCLUDE = 'include';
+const PAGE_SIZE = 'page[size]';
+const SORT = 'sort';
+const INCLUDE = 'include';
 
 /** Django lookups this engine answers; `exact` is what a filter without a lookup means. */
 export const LOOKUPS = ['exact', 'iexact'] as const;
@@ -83,7 +83,10 @@ function parseFilter(parameter: string, path: string, value: string): FilterSpec
   if (value === '') throw invalidParameter(parameter, `missing value for query parameter ${parameter}`);
   const [first, second] = segments;
   if (first === undefined || segments.length > 2) {
-    throw invalidParameter(parameter, `invalid filter: ${parameter} (one relationship at most, lookups: ${LOOKUPS.join(', ')})`);
+    throw invalidParameter(
+      parameter,
+      `invalid filter: ${parameter} (one relationship at most, lookups: ${LOOKUPS.join(', ')})`,
+    );
   }
   return second === undefined
     ? { parameter, relationship: null, field: first, lookup, value }
@@ -189,7 +192,10 @@ export function parseRelatedQuery(rawQuery: string): string | undefined {
 /** True when a list query asks for nothing but a page (and maybe `format`): a stored page answers it. */
 export function isPlainPageQuery(query: ListQuery): boolean {
   return (
-    query.pageSize === undefined && query.sort.length === 0 && query.filters.length === 0 && query.include === undefined &&
+    query.pageSize === undefined &&
+    query.sort.length === 0 &&
+    query.filters.length === 0 &&
+    query.include === undefined &&
     query.linkParams.every(([key]) => key === FORMAT)
   );
 }

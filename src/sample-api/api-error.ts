@@ -26,6 +26,3 @@ export function errorDocument(error: ApiError): unknown {
 }
 
 export const notFound = (detail = 'Not found.'): ApiError => new ApiError(404, detail, 'not_found');
-
-export const invalidParameter = (parameter: string, detail: string): ApiError =>
-  new ApiError(400, detail, 'invalid', { parameter });

@@ -32,7 +32,7 @@ export interface CollectionDefinition {
 }
 
 /** spec 2.3: attributes of global vocabulary records. */
-export const GLOBAL_ATTRIBUTES = [
+const GLOBAL_ATTRIBUTES = [
   'term',
   'definition',
   'provenance',
@@ -45,10 +45,10 @@ export const GLOBAL_ATTRIBUTES = [
 ] as const;
 
 /** spec 2.3: attributes of community records (no status, category, requested_by_email, discussion_url). */
-export const COMMUNITY_ATTRIBUTES = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'] as const;
+const COMMUNITY_ATTRIBUTES = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'] as const;
 
-export const GLOBAL_PROVENANCE_ATTRIBUTES = ['name', 'description', 'uri'] as const;
-export const COMMUNITY_GROUP_ATTRIBUTES = ['term', 'abbreviation', 'description'] as const;
+const GLOBAL_PROVENANCE_ATTRIBUTES = ['name', 'description', 'uri'] as const;
+const COMMUNITY_GROUP_ATTRIBUTES = ['term', 'abbreviation', 'description'] as const;
 
 /** spec 2.2, in the spec's order, with the resource type each collection serves. */
 const GLOBAL_TYPES: ReadonlyArray<readonly [string, string]> = [

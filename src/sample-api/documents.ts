@@ -6,7 +6,7 @@
 import { listDocument as buildListDocument, pageLinkQuery } from '../jsonapi/query-document.js';
 import type { RelationshipDefinition } from './catalogue.js';
 import { sourceOf, type ListPage } from './list-query.js';
-import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
+import type { RelationshipValue, SampleCollection, SampleData, SampleRecord } from './sample-data.js';
 
 /** Every link spelling of the API below `root` (absolute, ending in `/`). */
 export class ApiLinks {
@@ -44,15 +44,20 @@ function linkage(definition: RelationshipDefinition, id: string): Linkage {
   return { type: definition.targetType, id };
 }
 
+/** Whether a relationship holds a list of ids (`Array.isArray` alone would type it `any[]`). */
+function isIdList(value: RelationshipValue | undefined): value is readonly string[] {
+  return Array.isArray(value);
+}
+
 /** The ids a relationship holds: a string, null, or a list (links-only relationships hold nothing). */
-function targetsOf(record: SampleRecord, definition: RelationshipDefinition): string | null | readonly string[] {
+function targetsOf(record: SampleRecord, definition: RelationshipDefinition): RelationshipValue {
   const value = record.relationships[definition.name];
-  if (definition.kind === 'to-many') return Array.isArray(value) ? value : [];
+  if (definition.kind === 'to-many') return isIdList(value) ? value : [];
   return typeof value === 'string' ? value : null;
 }
 
 /** spec 2.1 resource object with spec 2.4 relationship objects. */
-export function resourceObject(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
+function resourceObject(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
   const relationships: Record<string, unknown> = {};
   for (const definition of collection.relationships) {
     const relationshipLinks = {
@@ -119,7 +124,7 @@ export function relationshipDocument(
 ): unknown {
   const self = { self: links.relationship(collection.name, record.id, definition.name) };
   const targets = targetsOf(record, definition);
-  if (definition.kind === 'to-many' && Array.isArray(targets)) {
+  if (definition.kind === 'to-many' && isIdList(targets)) {
     return { data: targets.map((id) => linkage(definition, id)), links: self, meta: { count: targets.length } };
   }
   return { data: typeof targets === 'string' ? linkage(definition, targets) : null, links: self };
@@ -138,6 +143,6 @@ export function relatedDocument(
     return found === undefined || target === undefined ? null : resourceObject(links, target, found);
   };
   const targets = targetsOf(record, definition);
-  if (definition.kind === 'to-many' && Array.isArray(targets)) return { data: targets.map(resolve) };
+  if (definition.kind === 'to-many' && isIdList(targets)) return { data: targets.map(resolve) };
   return { data: typeof targets === 'string' ? resolve(targets) : null };
 }

@@ -133,7 +133,12 @@ export function answer(context: EndpointContext, request: EndpointRequest): Repl
     const [document, title] = documentOf(context, route, query, links);
     if (renderer === 'html') {
       const url = `${request.origin}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
-      return { status: 200, headers, body: browsablePage(title, request.method, url, document, allow), contentType: HTML };
+      return {
+        status: 200,
+        headers,
+        body: browsablePage(title, request.method, url, document, allow),
+        contentType: HTML,
+      };
     }
     if (route.kind === 'root') headers['Last-Modified'] = context.data.lastModified.toUTCString();
     return { status: 200, headers, body: JSON.stringify(document), contentType: JSON_API, etag: true };

@@ -1,7 +1,6 @@
 /** The embedded, spec-faithful Controlled Vocabulary Service API (spec/cv-api.md, DESIGN.md §3, §6). */
 export {
   startSampleApi,
-  DEFAULT_ROOT_PATH,
   SAMPLE_API_DEFAULTS,
   SampleApiError,
   type SampleApi,
@@ -20,13 +19,11 @@ export {
 export { LATEST_RELEASE, MIN_RECORDS_FOR_RELEASE, type ReleaseChange } from './release.js';
 export {
   CATALOGUE,
-  GLOBAL_ATTRIBUTES,
-  COMMUNITY_ATTRIBUTES,
   type CollectionDefinition,
   type CollectionKind,
   type RelationshipDefinition,
   type RelationshipKind,
 } from './catalogue.js';
 export { listDocumentUrls } from './document-urls.js';
-export { selectPage, parseQuery, type ListPage, type ParsedQuery } from './list-query.js';
+export type { ListPage, ParsedQuery } from './list-query.js';
 export type { FaultKind } from './faults.js';

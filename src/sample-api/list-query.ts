@@ -6,7 +6,13 @@
  * query.
  */
 import { QueryError } from '../jsonapi/query-error.js';
-import { runListQuery, type CollectionSchema, type IncludedRecord, type QueryCollection, type RecordAccess } from '../jsonapi/query-run.js';
+import {
+  runListQuery,
+  type CollectionSchema,
+  type IncludedRecord,
+  type QueryCollection,
+  type RecordAccess,
+} from '../jsonapi/query-run.js';
 import { FORMAT, PAGE_NUMBER, decodeQuery, parseListQuery, parsePlainQuery, type ListQuery } from '../jsonapi/query.js';
 import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
 
@@ -58,13 +64,19 @@ function schemaOf(collection: SampleCollection): CollectionSchema {
   return {
     attributes: new Set(collection.attributes),
     relationships: new Map(
-      collection.relationships.map((definition) => [definition.name, { kind: definition.kind, targetType: definition.targetType }]),
+      collection.relationships.map((definition) => [
+        definition.name,
+        { kind: definition.kind, targetType: definition.targetType },
+      ]),
     ),
   };
 }
 
 /** The engine's view of a data set, built once per data set. */
-const views = new WeakMap<SampleData, { byName: Map<string, SampleQueryCollection>; access: RecordAccess<SampleRecord> }>();
+const views = new WeakMap<
+  SampleData,
+  { byName: Map<string, SampleQueryCollection>; access: RecordAccess<SampleRecord> }
+>();
 
 function viewOf(data: SampleData) {
   let view = views.get(data);
@@ -101,7 +113,12 @@ function viewOf(data: SampleData) {
 }
 
 /** The page of `collection` that `query` asks for, at `pageSize` records per page unless it says otherwise. */
-export function selectPage(data: SampleData, collection: SampleCollection, query: ListQuery, pageSize: number): ListPage {
+export function selectPage(
+  data: SampleData,
+  collection: SampleCollection,
+  query: ListQuery,
+  pageSize: number,
+): ListPage {
   const view = viewOf(data);
   const entry = view.byName.get(collection.name);
   if (entry === undefined) throw new Error(`unknown collection ${collection.name}`);

@@ -45,7 +45,10 @@ function matches(renderer: RendererType, range: MediaRange): boolean {
  * The renderer for a request, or why there is none: `not-found` for an unknown `format` (DRF answers 404),
  * `not-acceptable` when the Accept header matches no remaining renderer (406).
  */
-export function selectRenderer(accept: string | undefined, format: string | null): Renderer | 'not-found' | 'not-acceptable' {
+export function selectRenderer(
+  accept: string | undefined,
+  format: string | null,
+): Renderer | 'not-found' | 'not-acceptable' {
   const candidates = format === null ? RENDERERS : RENDERERS.filter((r) => r.format === format);
   if (candidates.length === 0) return 'not-found';
   const ranges = parseAccept(accept === undefined || accept.trim() === '' ? '*/*' : accept);

@@ -66,14 +66,26 @@ class ReleaseEditor {
     return String((last === undefined ? 0 : Number(last.id)) + gap);
   }
 
-  setAttribute(collection: string, record: MutableRecord, attribute: string, value: AttributeValue, reason: string): void {
+  setAttribute(
+    collection: string,
+    record: MutableRecord,
+    attribute: string,
+    value: AttributeValue,
+    reason: string,
+  ): void {
     const old = record.attributes[attribute] ?? null;
     if (old === value) return;
     record.attributes[attribute] = value;
     this.changes.push({ kind: 'attribute', collection, id: record.id, attribute, old, new: value, reason });
   }
 
-  setRelationship(collection: string, record: MutableRecord, relationship: string, value: RelationshipValue, reason: string): void {
+  setRelationship(
+    collection: string,
+    record: MutableRecord,
+    relationship: string,
+    value: RelationshipValue,
+    reason: string,
+  ): void {
     const old = record.relationships[relationship] ?? null;
     if (JSON.stringify(old) === JSON.stringify(value)) return;
     record.relationships[relationship] = value;
@@ -175,12 +187,30 @@ function release1(editor: ReleaseEditor): void {
   );
 
   // A rename: same id, new term (position 3 is always "Software update", termAt).
-  editor.setAttribute('actioncategories', editor.at('actioncategories', 3), 'term', 'Software and firmware update', 'the term was renamed');
+  editor.setAttribute(
+    'actioncategories',
+    editor.at('actioncategories', 3),
+    'term',
+    'Software and firmware update',
+    'the term was renamed',
+  );
 
   // Attribute edits, away from positions 1 and 2 that hold spec 2.3's null and empty-string cases.
   const license = editor.at('licenses', 0);
-  editor.setAttribute('licenses', license, 'definition', 'Creative Commons Attribution 4.0 International', 'the definition was rewritten');
-  editor.setAttribute('licenses', license, 'provenance_uri', 'https://spdx.org/licenses/CC-BY-4.0.html', 'the provenance URI was corrected');
+  editor.setAttribute(
+    'licenses',
+    license,
+    'definition',
+    'Creative Commons Attribution 4.0 International',
+    'the definition was rewritten',
+  );
+  editor.setAttribute(
+    'licenses',
+    license,
+    'provenance_uri',
+    'https://spdx.org/licenses/CC-BY-4.0.html',
+    'the provenance URI was corrected',
+  );
   editor.setAttribute(
     'actioncategories',
     editor.at('actioncategories', 4),
@@ -188,7 +218,13 @@ function release1(editor: ReleaseEditor): void {
     'Looking a device over for damage, dirt and loose parts, without changing it.',
     'the definition was rewritten',
   );
-  editor.setAttribute('units-communities', editor.at('units-communities', 3), 'note', 'Confirmed at the 2025 annual meeting.', 'the note was updated');
+  editor.setAttribute(
+    'units-communities',
+    editor.at('units-communities', 3),
+    'note',
+    'Confirmed at the 2025 annual meeting.',
+    'the note was updated',
+  );
 
   // Relationships retargeted. Action type 0 moves from its category to the last one, which has none (spec 2.4
   // rule 3: action_types is the inverse of action_category, so both categories change too).
@@ -198,10 +234,23 @@ function release1(editor: ReleaseEditor): void {
   if (from === undefined || from === to) throw new Error('action type 0 has no category to move from');
   const move = 'an action type was moved to another category';
   editor.setRelationship('actiontypes', actionType, 'action_category', to.id, move);
-  const without = (ids: RelationshipValue): string[] => (Array.isArray(ids) ? ids.filter((id) => id !== actionType.id) : []);
+  const without = (ids: RelationshipValue): string[] =>
+    typeof ids === 'string' || ids === null ? [] : ids.filter((id) => id !== actionType.id);
   const sortedIds = (ids: string[]): string[] => ids.sort((a, b) => Number(a) - Number(b));
-  editor.setRelationship('actioncategories', from, 'action_types', without(from.relationships.action_types ?? []), move);
-  editor.setRelationship('actioncategories', to, 'action_types', sortedIds([...without(to.relationships.action_types ?? []), actionType.id]), move);
+  editor.setRelationship(
+    'actioncategories',
+    from,
+    'action_types',
+    without(from.relationships.action_types ?? []),
+    move,
+  );
+  editor.setRelationship(
+    'actioncategories',
+    to,
+    'action_types',
+    sortedIds([...without(to.relationships.action_types ?? []), actionType.id]),
+    move,
+  );
 
   // Position 2 is the only community record of its base term, so another community cannot clash (spec 2.4 rule 1).
   const variant = editor.at('manufacturers-communities', 2);

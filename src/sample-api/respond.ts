@@ -47,7 +47,7 @@ function compress(body: Buffer, acceptEncoding: string | undefined): { payload: 
 }
 
 /** Drops the connection with a TCP reset, as a crashed upstream would. */
-export function resetConnection(req: IncomingMessage): void {
+function resetConnection(req: IncomingMessage): void {
   const socket = req.socket;
   if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
   else socket.destroy();
@@ -100,7 +100,14 @@ export function prepareReply(
   }
   headers['Content-Length'] = String(payload.length);
   const logged = options.fault ?? reply.status;
-  return { action: 'send', status: reply.status, headers, payload: head ? null : payload, logged, truncate: options.fault === 'truncated' };
+  return {
+    action: 'send',
+    status: reply.status,
+    headers,
+    payload: head ? null : payload,
+    logged,
+    truncate: options.fault === 'truncated',
+  };
 }
 
 /** Puts a prepared answer on the wire; returns what the request log records. */
@@ -122,17 +129,4 @@ export function deliver(req: IncomingMessage, res: ServerResponse, prepared: Pre
   }
   res.end(payload);
   return prepared.logged;
-}
-
-/**
- * Sends `reply` and returns what the request log records: the status, or the fault that broke the answer. A body
- * fault on an answer without a body (HEAD, redirect, 304) becomes a reset.
- */
-export function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  reply: Reply,
-  options: { compress: boolean; fault: BodyFault | null },
-): number | string {
-  return deliver(req, res, prepareReply(req, reply, options));
 }

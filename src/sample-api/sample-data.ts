@@ -13,23 +13,10 @@
  * (additions, removals, attribute edits, a PENDING term accepted, a rename, retargeted relationships), listed in
  * `changes` so that a diff of the two can be checked against them.
  */
-import {
-  CATALOGUE,
-  COMMUNITIES,
-  GLOBAL_PROVENANCES,
-  type CollectionDefinition,
-} from './catalogue.js';
+import { CATALOGUE, COMMUNITIES, GLOBAL_PROVENANCES, type CollectionDefinition } from './catalogue.js';
 import { applyRelease, releaseDate, type ReleaseChange } from './release.js';
 import { createRandom, hash32, type Random } from './hash.js';
-import {
-  CATEGORIES,
-  COMMUNITY_NAMES,
-  PROVENANCE_NAMES,
-  REQUESTERS,
-  TERMS,
-  UNIT_NAMES,
-  termAt,
-} from './words.js';
+import { CATEGORIES, COMMUNITY_NAMES, PROVENANCE_NAMES, REQUESTERS, TERMS, UNIT_NAMES, termAt } from './words.js';
 
 export type AttributeValue = string | null;
 
@@ -74,7 +61,11 @@ export interface SampleDataOptions {
 }
 
 /** A record while the data set is built (release.ts edits these). */
-export type MutableRecord = { id: string; attributes: Record<string, AttributeValue>; relationships: Record<string, RelationshipValue> };
+export type MutableRecord = {
+  id: string;
+  attributes: Record<string, AttributeValue>;
+  relationships: Record<string, RelationshipValue>;
+};
 
 /** Ascending ids starting near 1, with a gap after the first and more at random. */
 function makeIds(count: number, first: number, random: Random): string[] {
@@ -221,8 +212,17 @@ class Builder {
     });
   }
 
-  globalAttributes(collection: string, i: number, term: string, pending: boolean, random: Random): Record<string, AttributeValue> {
-    const definition = collection === 'units' ? (UNIT_NAMES[term] ?? `Unit ${term}`) : `${term}: a term of the ${collection} vocabulary.`;
+  globalAttributes(
+    collection: string,
+    i: number,
+    term: string,
+    pending: boolean,
+    random: Random,
+  ): Record<string, AttributeValue> {
+    const definition =
+      collection === 'units'
+        ? (UNIT_NAMES[term] ?? `Unit ${term}`)
+        : `${term}: a term of the ${collection} vocabulary.`;
     const attributes: Record<string, AttributeValue> = {
       term,
       definition: sometimes(random, definition),
@@ -235,8 +235,10 @@ class Builder {
       discussion_url: pending || random.chance(0.3) ? `https://codebase.example.org/cv/-/issues/${100 + i}` : null,
     };
     // spec 2.3: "empty string also occurs" and null — fixed on records 1 and 2 so every seed has them.
-    if (i === 1) Object.assign(attributes, { definition: '', provenance: '', provenance_uri: null, note: null, category: null });
-    if (i === 2) Object.assign(attributes, { definition: null, provenance: null, provenance_uri: '', category: '', note: '' });
+    if (i === 1)
+      Object.assign(attributes, { definition: '', provenance: '', provenance_uri: null, note: null, category: null });
+    if (i === 2)
+      Object.assign(attributes, { definition: null, provenance: null, provenance_uri: '', category: '', note: '' });
     return attributes;
   }
 
@@ -270,7 +272,14 @@ class Builder {
         note: sometimes(random, 'Agreed at the annual meeting.', 0.2, 0.4),
       };
       // spec 2.3: null and empty strings both occur — fixed on records 1 and 2 so every seed has them.
-      if (i === 1) Object.assign(attributes, { abbreviation: null, definition: null, provenance: '', provenance_uri: '', note: null });
+      if (i === 1)
+        Object.assign(attributes, {
+          abbreviation: null,
+          definition: null,
+          provenance: '',
+          provenance_uri: '',
+          note: null,
+        });
       if (i === 2) Object.assign(attributes, { definition: '', provenance: null, provenance_uri: null, note: '' });
       return {
         id,
@@ -299,7 +308,8 @@ class Builder {
       category.relationships.action_types = byCategory.get(category.id) ?? [];
     }
     for (const def of CATALOGUE) {
-      if (def.kind === 'community' && def.root !== undefined) this.records.set(def.name, this.communityRecords(def, def.root));
+      if (def.kind === 'community' && def.root !== undefined)
+        this.records.set(def.name, this.communityRecords(def, def.root));
     }
     const changes = applyRelease(this.records, this.release, this.count);
     const collections = CATALOGUE.map((def): SampleCollection => {

@@ -65,7 +65,7 @@ export interface SampleApi {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ROOT_PATH = '/sms/cv/api/v1/';
+const DEFAULT_ROOT_PATH = '/sms/cv/api/v1/';
 
 /** The defaults of the options a user sets (the `sample-api` command shows and applies these same values). */
 export const SAMPLE_API_DEFAULTS: Readonly<
@@ -118,7 +118,8 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   const stallMs = wholeNumber('stallMs', options.stallMs ?? 3000, 0);
   const retryAfter = wholeNumber('retryAfterSeconds', options.retryAfterSeconds ?? 1, 0);
   const faultRate = options.faultRate ?? SAMPLE_API_DEFAULTS.faultRate;
-  if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`sample API option faultRate must be in 0..1, got ${faultRate}.`);
+  if (!(faultRate >= 0 && faultRate <= 1))
+    throw new RangeError(`sample API option faultRate must be in 0..1, got ${faultRate}.`);
   const compress = options.compress ?? true;
   const records = wholeNumber('records', options.records ?? SAMPLE_API_DEFAULTS.records, 0);
   const data = createSampleData({ seed, records, release: options.release ?? SAMPLE_API_DEFAULTS.release });
@@ -190,7 +191,10 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
         prepared = prepare(req, fault);
       } catch (error) {
         // A bug must not take the server down mid-benchmark; answer 500 and keep serving.
-        prepared = prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null });
+        prepared = prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), {
+          compress: false,
+          fault: null,
+        });
       }
     }
     const run = (): void => {
@@ -203,7 +207,11 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
       try {
         entry.status = deliver(req, res, prepared);
       } catch (error) {
-        entry.status = deliver(req, res, prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null }));
+        entry.status = deliver(
+          req,
+          res,
+          prepareReply(req, errorReply(new ApiError(500, String(error), 'error')), { compress: false, fault: null }),
+        );
       }
     };
     // The latency counts from the request's arrival, so the time spent preparing the answer is part of it.

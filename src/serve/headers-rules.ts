@@ -59,7 +59,10 @@ export function parseHeadersFile(text: string): HeaderRule[] {
 }
 
 /** The headers every matching rule gives `pathname`, names as the file spells them. */
-export function headersFor(rules: readonly HeaderRule[], pathname: string): Map<string, { name: string; value: string }> {
+export function headersFor(
+  rules: readonly HeaderRule[],
+  pathname: string,
+): Map<string, { name: string; value: string }> {
   const headers = new Map<string, { name: string; value: string }>();
   for (const rule of rules) {
     if (!rule.matcher.test(pathname)) continue;
@@ -67,7 +70,10 @@ export function headersFor(rules: readonly HeaderRule[], pathname: string): Map<
     for (const [name, value] of rule.set) {
       const key = name.toLowerCase();
       const existing = headers.get(key);
-      headers.set(key, existing === undefined ? { name, value } : { name: existing.name, value: `${existing.value}, ${value}` });
+      headers.set(
+        key,
+        existing === undefined ? { name, value } : { name: existing.name, value: `${existing.value}, ${value}` },
+      );
     }
   }
   return headers;

@@ -8,9 +8,7 @@
 import type { Layout } from '../snapshot/layout.js';
 
 export type RequestTarget =
-  | { kind: 'list'; collection: string }
-  | { kind: 'file'; file: string }
-  | { kind: 'not-found' };
+  { kind: 'list'; collection: string } | { kind: 'file'; file: string } | { kind: 'not-found' };
 
 /** Why a raw request path is refused outright (a 400), or null when it may name a file. */
 export function unsafePathReason(rawPath: string): string | null {
@@ -25,7 +23,7 @@ export function unsafePathReason(rawPath: string): string | null {
     }
     if (segment === '.' || segment === '..') return 'the path has a dot segment';
     if (/[\\/]/.test(segment)) return 'the path has an encoded slash or backslash';
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are what this refuses
     if (/[\u0000-\u001f\u007f]/.test(segment)) return 'the path contains a control character';
   }
   return null;

@@ -67,7 +67,13 @@ export interface SendContext {
 }
 
 /** Sends `answer` for the request path `pathname`; returns the status sent. */
-export function send(req: IncomingMessage, res: ServerResponse, pathname: string, answer: Answer, context: SendContext): number {
+export function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  answer: Answer,
+  context: SendContext,
+): number {
   const headers: Record<string, string> = {};
   let contentType: string | undefined;
   for (const { name, value } of headersFor(context.rules, pathname).values()) {

@@ -67,7 +67,7 @@ function urlHost(host: string): string {
 
 /** Printable form of a request target for the log: no control characters reach the terminal. */
 function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
@@ -127,7 +127,13 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
 
   const fileAnswer = async (file: string): Promise<Answer> => {
     const stored = await files.read(file);
-    return { status: 200, body: stored.body, contentType: mediaTypeOfFile(file), forceContentType: false, etag: stored.etag };
+    return {
+      status: 200,
+      body: stored.body,
+      contentType: mediaTypeOfFile(file),
+      forceContentType: false,
+      etag: stored.etag,
+    };
   };
 
   const listAnswer = async (name: string, rawQuery: string): Promise<Answer> => {
@@ -141,7 +147,10 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
       return fileAnswer(file);
     }
     const collection = await collections.get(name);
-    const related = new Set([...query.filters.flatMap((f) => (f.relationship === null ? [] : [f.relationship])), ...(query.include ?? [])]);
+    const related = new Set([
+      ...query.filters.flatMap((f) => (f.relationship === null ? [] : [f.relationship])),
+      ...(query.include ?? []),
+    ]);
     if (related.size > 0) await collections.loadTargets(collection, related);
     const result = runListQuery(collection, query, access, collection.pageSize);
     const base = `${prefix}${encodeURIComponent(name)}/?`;
@@ -185,7 +194,8 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
       });
     }
     const target = resolveTarget(rawPath, layout, collections.names, (file) => files.has(file));
-    if (target.kind === 'not-found') return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
+    if (target.kind === 'not-found')
+      return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
     try {
       if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);
       return await storedAnswer(target.file, rawQuery);
@@ -206,8 +216,14 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     try {
       result = await answer(method, rawPath, rawQuery);
     } catch (error) {
-      process.emitWarning(`cv-snapshot serve: ${method} ${printable(target)} failed: ${(error as Error).stack ?? String(error)}`);
-      result = errorAnswer(500, 'Internal Server Error', 'The snapshot could not be read; run `cv-snapshot verify` on it.');
+      process.emitWarning(
+        `cv-snapshot serve: ${method} ${printable(target)} failed: ${(error as Error).stack ?? String(error)}`,
+      );
+      result = errorAnswer(
+        500,
+        'Internal Server Error',
+        'The snapshot could not be read; run `cv-snapshot verify` on it.',
+      );
     }
     return send(req, res, rawPath, result, sendContext);
   };

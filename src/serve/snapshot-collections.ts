@@ -40,7 +40,9 @@ export interface CollectionFiles {
 
 function dataOf(document: unknown): StoredResource[] {
   const data = (document as { data?: unknown } | null)?.data;
-  return Array.isArray(data) ? (data.filter((item) => typeof item === 'object' && item !== null) as StoredResource[]) : [];
+  return Array.isArray(data)
+    ? (data.filter((item) => typeof item === 'object' && item !== null) as StoredResource[])
+    : [];
 }
 
 function pagesOf(document: unknown): number | null {
@@ -48,7 +50,7 @@ function pagesOf(document: unknown): number | null {
   return typeof pages === 'number' && Number.isSafeInteger(pages) && pages >= 1 ? pages : null;
 }
 
-export function schemaOf(records: readonly StoredResource[]): CollectionSchema {
+function schemaOf(records: readonly StoredResource[]): CollectionSchema {
   const attributes = new Set<string>();
   const relationships = new Map<string, { kind: RelationshipKind; targetType: string | null }>();
   for (const record of records) {
@@ -72,7 +74,9 @@ function idOf(record: StoredResource): string {
 }
 
 /** How the query engine reads stored resource objects. */
-export function storedAccess(collectionOfType: (type: string) => SnapshotCollection | undefined): RecordAccess<StoredResource> {
+export function storedAccess(
+  collectionOfType: (type: string) => SnapshotCollection | undefined,
+): RecordAccess<StoredResource> {
   return {
     id: idOf,
     attribute: (record, name) => record.attributes?.[name],
@@ -164,10 +168,17 @@ export class SnapshotCollections {
       }
     }
     const byId = new Map(records.map((record) => [idOf(record), record]));
-    const type = typeof records[0]?.type === 'string' ? (records[0].type as string) : '';
+    const type = typeof records[0]?.type === 'string' ? records[0].type : '';
     // The source's page size: page 1's length when there are more pages; else page 1 held them all.
     const pageSize = first.pages > 1 ? Math.max(1, first.records.length) : Math.max(1, records.length);
-    const loaded = { name: collection, type, schema: schemaOf(records), records, byId: (id: string) => byId.get(id), pageSize };
+    const loaded = {
+      name: collection,
+      type,
+      schema: schemaOf(records),
+      records,
+      byId: (id: string) => byId.get(id),
+      pageSize,
+    };
     this.settled.set(collection, loaded);
     return loaded;
   }

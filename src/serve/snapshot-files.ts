@@ -95,7 +95,8 @@ export class SnapshotFiles {
     if (sha256 === undefined || NOT_SERVED.has(file)) throw new Error(`${file} is not a file of the snapshot`);
     const target = path.join(this.dir, ...file.split('/'));
     // A directory on the way that is a symbolic link could lead outside: the real path must stay inside.
-    if (!(await realpath(target)).startsWith(this.dir + path.sep)) throw new Error(`${file} leads outside the snapshot`);
+    if (!(await realpath(target)).startsWith(this.dir + path.sep))
+      throw new Error(`${file} leads outside the snapshot`);
     const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
     let body: Buffer;
     try {

@@ -55,7 +55,7 @@ function valueEnd(body: Buffer, at: number): number {
     return i;
   }
   let depth = 0;
-  for (let i = at; i < body.length; ) {
+  for (let i = at; i < body.length;) {
     const byte = body[i];
     if (byte === QUOTE) {
       i = stringEnd(body, i);

@@ -25,7 +25,7 @@ export interface CollectionIndexInput {
 }
 
 /** Writes the collection index; returns the number of records it holds. */
-export async function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexInput): Promise<number> {
+export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexInput): number {
   // Page files are small and many: one synchronous read each costs less than the thread-pool round trips of an
   // asynchronous one (open, stat, read, close), which left finalize mostly waiting.
   const read = (file: string): ListPage =>
@@ -52,7 +52,8 @@ export async function writeCollectionIndex(writer: TreeWriter, input: Collection
     }
     head.links = links;
   }
-  if (head.meta?.pagination) head.meta = { ...head.meta, pagination: { ...head.meta.pagination, page: 1, pages: 1, count } };
+  if (head.meta?.pagination)
+    head.meta = { ...head.meta, pagination: { ...head.meta.pagination, page: 1, pages: 1, count } };
   // The head is written member by member, in its own order, and `data` streamed in its place: no marker string that
   // a source's data could contain, and the bytes JSON.stringify would give for the whole document.
   const members = Object.keys(head);

@@ -130,7 +130,11 @@ export function parseHeader(line: string): { name: string; value: string } {
   const name = colon >= 0 ? trim(line.slice(0, colon)) : '';
   if (!HEADER_NAME.test(name)) {
     const what =
-      colon < 0 ? 'has no colon' : name === '' ? 'has no name before its colon' : 'has a name that is not a header name';
+      colon < 0
+        ? 'has no colon'
+        : name === ''
+          ? 'has no name before its colon'
+          : 'has a name that is not a header name';
     throw new UsageError(
       `--header takes "Name: value" (such as "Authorization: Bearer …"), and one ${what}; ` +
         'it is not shown, as it may hold a credential.',
@@ -147,7 +151,7 @@ export function parseHeader(line: string): { name: string; value: string } {
 }
 
 /** Parses `Name: value` headers; throws UsageError naming the bad one (never showing its value). */
-export function parseHeaders(lines: string[]): Record<string, string> {
+function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const { name, value } = parseHeader(line);
@@ -192,10 +196,15 @@ function rootOf(rootUrl: string): string {
   }
 }
 
-function manifestOptions(options: SnapshotOptions, headers: Record<string, string>): Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode } {
+function manifestOptions(
+  options: SnapshotOptions,
+  headers: Record<string, string>,
+): Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode } {
   const links = options.links ?? DEFAULTS.links;
   if (links === 'absolute' && options.baseUrl === undefined) {
-    throw new UsageError('--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).');
+    throw new UsageError(
+      '--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).',
+    );
   }
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
     throw new UsageError(
@@ -328,7 +337,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
   });
 
-  const onDocument = async ({ url, location, response, json, discovered }: CrawledDocument): Promise<void> => {
+  const onDocument = ({ url, location, response, json, discovered }: CrawledDocument): void => {
     const check = validateDocument(json, url, root);
     for (const finding of check.findings) record({ t: 'finding', finding });
     const data = (json as { data?: unknown }).data;
@@ -345,7 +354,16 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     };
     const placement = layout.place(url);
     if (!placement.ok) {
-      record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.refused', severity: 'error', message: `${url} was not stored: ${placement.reason}.` } });
+      record({
+        t: 'finding',
+        finding: {
+          url,
+          pointer: '',
+          rule: 'layout.refused',
+          severity: 'error',
+          message: `${url} was not stored: ${placement.reason}.`,
+        },
+      });
       record(entry);
       return;
     }
@@ -356,7 +374,16 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       entry.file = { path: placement.file, ...written };
     } catch (error) {
       if (!(error instanceof FileCollisionError)) throw error;
-      record({ t: 'finding', finding: { url, pointer: '', rule: 'layout.collision', severity: 'error', message: `${url} was not stored: ${error.message}` } });
+      record({
+        t: 'finding',
+        finding: {
+          url,
+          pointer: '',
+          rule: 'layout.collision',
+          severity: 'error',
+          message: `${url} was not stored: ${error.message}`,
+        },
+      });
     }
     record(entry);
   };
@@ -391,10 +418,10 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     progress?.stop();
   }
   await fetcher.close();
-  let finished: Awaited<ReturnType<typeof finalizeSnapshot>>;
+  let finished: ReturnType<typeof finalizeSnapshot>;
   try {
     await journal.close();
-    finished = await finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
+    finished = finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
   } catch (error) {
     throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
   }

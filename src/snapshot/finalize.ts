@@ -36,12 +36,12 @@ function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
   return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export async function finalizeSnapshot(input: FinalizeInput): Promise<{ manifest: Manifest; report: ValidationReport }> {
+export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; report: ValidationReport } {
   const { layout, writer, state, options } = input;
   const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
   for (const [collection, pages] of byName(state.pageFiles)) {
     const index = layout.collectionIndex(collection);
-    await writeCollectionIndex(writer, {
+    writeCollectionIndex(writer, {
       pageFiles: [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
       file: index.file,
       selfLink: options.links === 'original' ? layout.collectionUrl(collection) : prefix + index.servedPath.slice(1),

@@ -35,8 +35,11 @@ const EXPLAINED: Record<string, [happened: string, tryThis: string]> = {
 export const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT']);
 
 function isErrno(error: unknown): error is NodeJS.ErrnoException & { code: string } {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' &&
-    typeof (error as NodeJS.ErrnoException).syscall === 'string';
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    typeof (error as NodeJS.ErrnoException).syscall === 'string'
+  );
 }
 
 /** What the failed call was doing, in words: `mkdir` → "create". */

@@ -6,7 +6,7 @@
 import { MEDIA_TYPE } from '../crawl/fetcher.js';
 import type { Layout } from './layout.js';
 
-export const JSONAPI_HEADERS: ReadonlyArray<readonly [string, string]> = [
+const JSONAPI_HEADERS: ReadonlyArray<readonly [string, string]> = [
   // Header names exactly `Content-Type`: serve sends two headers for a differently spelled one.
   ['Content-Type', MEDIA_TYPE],
   ['Vary', 'Accept'],
@@ -59,7 +59,12 @@ export function serveJson(layout: Layout): string {
     cleanUrls: true,
     directoryListing: false,
     headers: [
-      ...(root === '' ? [{ source: '**', headers }] : [{ source: `${root}/**`, headers }, { source: root, headers }]),
+      ...(root === ''
+        ? [{ source: '**', headers }]
+        : [
+            { source: `${root}/**`, headers },
+            { source: root, headers },
+          ]),
       { source: '404.html', headers },
     ],
   };

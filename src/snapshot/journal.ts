@@ -38,24 +38,38 @@ const isUrl = (value: unknown): boolean => isString(value) && URL.canParse(value
 
 /** A path inside the tree, as the layout writes them: relative, and no segment that leads elsewhere. */
 function isTreePath(value: unknown): boolean {
-  return isString(value) && value.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' &&
-    !segment.includes('\\') && !segment.includes('\0'));
+  return (
+    isString(value) &&
+    value
+      .split('/')
+      .every(
+        (segment) =>
+          segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('\\') && !segment.includes('\0'),
+      )
+  );
 }
 
 function isFile(value: unknown): boolean {
   if (value === null) return true;
   const file = value as { path?: unknown; sha256?: unknown; size?: unknown };
   return (
-    typeof value === 'object' && isTreePath(file.path) && isString(file.sha256) &&
-    /^[0-9a-f]{64}$/.test(file.sha256) && Number.isSafeInteger(file.size)
+    typeof value === 'object' &&
+    isTreePath(file.path) &&
+    isString(file.sha256) &&
+    /^[0-9a-f]{64}$/.test(file.sha256) &&
+    Number.isSafeInteger(file.size)
   );
 }
 
 function isFinding(value: unknown): boolean {
   const finding = value as Partial<Record<keyof Finding, unknown>> | null;
   return (
-    typeof finding === 'object' && finding !== null && isString(finding.url) && isString(finding.pointer) &&
-    isString(finding.rule) && isString(finding.message) &&
+    typeof finding === 'object' &&
+    finding !== null &&
+    isString(finding.url) &&
+    isString(finding.pointer) &&
+    isString(finding.rule) &&
+    isString(finding.message) &&
     (finding.severity === 'error' || finding.severity === 'warning')
   );
 }
@@ -76,8 +90,11 @@ function isEntry(value: unknown): value is JournalEntry {
     source === undefined ||
     (typeof source === 'object' && source !== null && nullOrString(source.etag) && nullOrString(source.lastModified));
   return (
-    entry.t === 'doc' && isFile(entry.file) && (entry.records === null || Number.isSafeInteger(entry.records)) &&
-    validSource && documentSummary.safeParse(entry.summary).success
+    entry.t === 'doc' &&
+    isFile(entry.file) &&
+    (entry.records === null || Number.isSafeInteger(entry.records)) &&
+    validSource &&
+    documentSummary.safeParse(entry.summary).success
   );
 }
 

@@ -42,11 +42,11 @@ export type Placement =
   | { ok: false; reason: string };
 
 /** Why a decoded path segment cannot become a file name, or null when it can. */
-export function unsafeSegmentReason(segment: string): string | null {
+function unsafeSegmentReason(segment: string): string | null {
   if (segment === '') return 'it has an empty path segment';
   if (segment === '.' || segment === '..') return `it has a "${segment}" path segment`;
   if (/[\\/]/.test(segment)) return 'a path segment contains a slash or backslash';
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(segment)) return 'a path segment contains a control character';
   if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes`;
   if (WINDOWS_RESERVED.test(segment)) return `the path segment "${segment}" is a reserved file name on Windows`;
@@ -231,7 +231,10 @@ export class Layout {
   }
 
   rootSegments(): string[] {
-    return urlParts(this.root).pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+    return urlParts(this.root)
+      .pathname.split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
   }
 
   /** The served path of the root, e.g. `/sms/cv/api/v1/`. */

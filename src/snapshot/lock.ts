@@ -57,8 +57,11 @@ function parseHolder(text: string): LockHolder | null {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
     if (
-      Number.isSafeInteger(value.pid) && typeof value.host === 'string' && typeof value.startedAt === 'string' &&
-      typeof value.token === 'string' && (value.bootId === null || typeof value.bootId === 'string')
+      Number.isSafeInteger(value.pid) &&
+      typeof value.host === 'string' &&
+      typeof value.startedAt === 'string' &&
+      typeof value.token === 'string' &&
+      (value.bootId === null || typeof value.bootId === 'string')
     ) {
       return value as LockHolder;
     }
@@ -84,7 +87,7 @@ function isStale(holder: LockHolder, clock: Clock): boolean {
   return started !== null && Number.isFinite(taken) && started > taken + START_SLACK_MS;
 }
 
-export function describeHolder(holder: LockHolder): string {
+function describeHolder(holder: LockHolder): string {
   return `pid ${holder.pid} on host ${holder.host}, started ${holder.startedAt}`;
 }
 

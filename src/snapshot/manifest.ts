@@ -48,7 +48,10 @@ export const manifestSchema = z.object({
     etag: z.string().nullable(),
     lastModified: z.string().nullable(),
   }),
-  /** SOURCE_DATE_EPOCH when set, else the crawl's start (whole seconds, UTC, ISO 8601). Also every mtime `pack` writes. */
+  /**
+   * SOURCE_DATE_EPOCH when set, else the crawl's start (whole seconds, UTC, ISO 8601). Also every mtime `pack`
+   * writes.
+   */
   createdAt: z.string(),
   /**
    * The options that shape the snapshot's content. Options that change only how it is fetched (concurrency,
@@ -80,14 +83,6 @@ export type Manifest = z.infer<typeof manifestSchema>;
 
 export function serializeManifest(manifest: Manifest): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
-}
-
-/** The sentence for a snapshot whose manifest cannot be read (verify, diff and pack say it alike). */
-export function unreadableSnapshot(name: string, error: unknown): string {
-  return (
-    `${name} is not a readable cv-snapshot snapshot: its manifest could not be read ` +
-    `(${(error as Error).message.split('\n')[0]}). Give a directory that crawl wrote (--out) or an archive that pack wrote.`
-  );
 }
 
 export async function readManifest(dir: string): Promise<Manifest> {

@@ -14,7 +14,7 @@ import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
 import { SUMS_PATH } from './manifest.js';
 
-export const GENERATIONS_SUFFIX = '.cv-snapshot';
+const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */
 export const MARKER_FILE = 'cv-snapshot.json';
 const MARKER_FORMAT = 'cv-snapshot-generations';
@@ -121,7 +121,7 @@ function listedPaths(dir: string): string[] {
   }
   const paths: string[] = [];
   let sorted = true;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const newline = text.indexOf('\n', at);
     const end = newline === -1 ? text.length : newline;
     SUMS_LINE.lastIndex = at;
@@ -187,7 +187,7 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
   return { count, examples };
 }
 
-async function assertOnlySnapshotFiles(dir: string, what: string, howToProceed: string): Promise<void> {
+function assertOnlySnapshotFiles(dir: string, what: string, howToProceed: string): void {
   const foreign = foreignFiles(dir);
   if (foreign.count === 0) return;
   throw new OutputDirError(
@@ -328,16 +328,16 @@ export async function inspectOut(paths: OutputPaths): Promise<OutInspection> {
           `each new snapshot, so give a directory of its own, such as ${path.join(paths.out, 'cv-mirror')}.`,
       );
     }
-    await assertOnlySnapshotFiles(paths.out, paths.out, proceed);
+    assertOnlySnapshotFiles(paths.out, paths.out, proceed);
   }
   // Kept after publishing: the generation --out names now, or, when the link is gone, the newest one.
   const keep = state.kind === 'link' ? state.generation : state.kind === 'absent' ? (generations.at(-1) ?? null) : null;
   for (const generation of generations) {
     const dir = path.join(paths.generations, generation);
     if (generation !== keep) {
-      await assertOnlySnapshotFiles(dir, `${dir}, an earlier snapshot that publishing deletes,`, proceed);
+      assertOnlySnapshotFiles(dir, `${dir}, an earlier snapshot that publishing deletes,`, proceed);
     } else if (state.kind === 'link') {
-      await assertOnlySnapshotFiles(dir, `${paths.out} (${dir})`, proceed);
+      assertOnlySnapshotFiles(dir, `${paths.out} (${dir})`, proceed);
     }
   }
   return { state, generations, keep };

@@ -47,7 +47,7 @@ export class NotRegularFileError extends Error {
 }
 
 /** A file larger than the caller reads whole. */
-export class FileTooLargeError extends Error {
+class FileTooLargeError extends Error {
   constructor(
     readonly file: string,
     readonly limit: number,
@@ -241,7 +241,7 @@ export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType
 function unsafeListedPath(file: string): string | null {
   if (file.startsWith('/') || /^[A-Za-z]:/.test(file)) return 'is an absolute path';
   if (file.includes('\\')) return 'contains a backslash';
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(file)) return 'contains a control character';
   const segments = file.split('/');
   if (segments.includes('..')) return 'climbs out of the snapshot with ".."';

@@ -51,7 +51,7 @@ export class RunState {
   addFinding(finding: Finding): void {
     if (finding.rule === 'fetch.failed') this.#failed.add(finding.url);
     let staged = this.#staged.get(finding.url);
-    if (staged === undefined) this.#staged.set(finding.url, (staged = new Map()));
+    if (staged === undefined) this.#staged.set(finding.url, (staged = new Map<string, Finding>()));
     // A document fetched again after an interruption reports its findings again.
     const key = `${finding.pointer}\u0000${finding.rule}\u0000${finding.message}`;
     if (!staged.has(key)) staged.set(key, finding);

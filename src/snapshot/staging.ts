@@ -128,7 +128,7 @@ async function differences(paths: OutputPaths, settings: RunSettings): Promise<s
   for (const key of Object.keys(SETTING_NAMES) as Array<keyof RunSettings>) {
     const was = earlier[key];
     if (was === settings[key]) continue;
-    const before = typeof was === 'string' || was === null ? describe(was) : JSON.stringify(was) ?? '(none)';
+    const before = typeof was === 'string' || was === null ? describe(was) : (JSON.stringify(was) ?? '(none)');
     differ.push(`${SETTING_NAMES[key]} was ${before} and is now ${describe(settings[key])}`);
   }
   return differ;
@@ -173,7 +173,7 @@ export async function prepareStaging(
  * Refuses a staging tree that holds anything but directories and regular files: a resumed crawl writes into it
  * and reads its files back, and a planted symbolic link would lead writes outside, a named pipe would block.
  */
-export function assertPlainTree(dir: string): void {
+function assertPlainTree(dir: string): void {
   if (!existsSync(dir)) return;
   // Synchronous: a tree holds hundreds of thousands of entries, and nothing else runs while it is checked.
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

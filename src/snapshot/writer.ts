@@ -85,7 +85,7 @@ class FileLog {
   *sorted(): Generator<[string, string]> {
     const entries: Array<{ file: string; chunk: Buffer; digestAt: number }> = [];
     for (const chunk of [...this.#full, this.#chunk.subarray(0, this.#used)]) {
-      for (let at = 0; at < chunk.length; ) {
+      for (let at = 0; at < chunk.length;) {
         const length = chunk.readUInt32LE(at);
         const file = chunk.toString('utf8', at + 4, at + 4 + length);
         entries.push({ file, chunk, digestAt: at + 4 + length });
@@ -141,7 +141,7 @@ export class TreeWriter {
     try {
       for (const part of parts) {
         const bytes = typeof part === 'string' ? Buffer.from(part) : part;
-        for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+        for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
         hash.update(bytes);
         size += bytes.length;
       }
@@ -157,7 +157,6 @@ export class TreeWriter {
   record(file: string, sha256: string): void {
     this.files.add(file, sha256);
   }
-
 
   ensureDir(dir: string): void {
     if (this.createdDirs.get(dir) !== undefined) return;

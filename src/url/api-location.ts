@@ -14,10 +14,8 @@ export type ApiLocation =
   | { kind: 'related'; collection: string; id: string; relationship: string; page: number }
   | { kind: 'other' };
 
-export type ApiLocationKind = ApiLocation['kind'];
-
 /** Path segments of `canonical` below `root`, percent-decoded; null when outside the root's path. */
-export function segmentsBelowRoot(canonical: string, root: string): string[] | null {
+function segmentsBelowRoot(canonical: string, root: string): string[] | null {
   const url = urlParts(canonical);
   const rootUrl = rootParts(root);
   if (url.origin !== rootUrl.origin) return null;

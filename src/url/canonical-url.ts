@@ -90,7 +90,10 @@ export function isAbsoluteHttpUrl(link: string): boolean {
 
 /** Thrown for text that is not an absolute http(s) URL. Its message never shows a password or a control character. */
 export class InvalidUrlError extends Error {
-  constructor(readonly input: string, reason: string) {
+  constructor(
+    readonly input: string,
+    reason: string,
+  ) {
     super(`"${quoteUntrusted(input)}" is not a usable URL: ${reason}.`);
     this.name = 'InvalidUrlError';
   }

@@ -146,18 +146,12 @@ export const CV_TYPES: ReadonlyMap<string, CvType> = new Map<string, CvType>([
       schema: globalType({ global_provenance: toOne('GlobalProvenance'), successor: linksOnly }),
     },
   ],
-  [
-    'ActionCategoryCommunity',
-    { collection: 'actioncategories-communities', schema: communityType('ActionCategory') },
-  ],
+  ['ActionCategoryCommunity', { collection: 'actioncategories-communities', schema: communityType('ActionCategory') }],
   [
     'AggregationTypeCommunity',
     { collection: 'aggregationtypes-communities', schema: communityType('AggregationType') },
   ],
-  [
-    'ManufacturerCommunity',
-    { collection: 'manufacturers-communities', schema: communityType('Manufacturer') },
-  ],
+  ['ManufacturerCommunity', { collection: 'manufacturers-communities', schema: communityType('Manufacturer') }],
   ['UnitCommunity', { collection: 'units-communities', schema: communityType('Unit') }],
   [
     'MeasuredQuantityCommunity',

@@ -17,7 +17,8 @@ export function isObject(value: unknown): value is JsonObject {
 const ADVICE: Partial<Record<RuleName, string>> = {
   'jsonapi.document': 'The source does not serve valid JSON:API 1.0 here; report it to the service maintainers.',
   'root.shape':
-    'Check that the root URL points at a Controlled Vocabulary Service (spec 4: the root index maps collection names to URLs).',
+    'Check that the root URL points at a Controlled Vocabulary Service ' +
+    '(spec 4: the root index maps collection names to URLs).',
   'list.shape': 'Spec 4.1 gives list pages links first/last/next/prev, data and meta.pagination.',
   'record.shape': 'Spec 4 gives a record address one resource object in data.',
   'relationship.shape': 'A relationship address answers resource linkage in data and its own links.self.',

@@ -59,5 +59,3 @@ export const relatedDocument = z.strictObject({
   jsonapi: jsonapiObject.optional(),
   included: z.array(resourceObject).optional(),
 });
-
-export type ListDocument = z.infer<typeof listDocument>;

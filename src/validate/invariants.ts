@@ -65,11 +65,12 @@ export class InvariantChecker {
       this.#targets.delete(`reference.target${SEP}${key}`);
       this.#targets.delete(`community.root${SEP}${key}`);
     }
-    for (const [type, id, pointer] of summary.targets) this.#reference('reference.target', type, id, canonical, pointer);
+    for (const [type, id, pointer] of summary.targets)
+      this.#reference('reference.target', type, id, canonical, pointer);
     for (const [type, id, pointer] of summary.roots) this.#reference('community.root', type, id, canonical, pointer);
     if (summary.kind === 'list') {
       let pages = this.#lists.get(summary.collection);
-      if (pages === undefined) this.#lists.set(summary.collection, (pages = new Map()));
+      if (pages === undefined) this.#lists.set(summary.collection, (pages = new Map<number, PageTally>()));
       const { pages: pageCount, count, records, next, prev } = summary;
       pages.set(summary.page, { url: canonical, pages: pageCount, count, records, next, prev });
     }
@@ -103,7 +104,8 @@ export class InvariantChecker {
             this.#rootIndex.url,
             `/data/${escapePointerSegment(name)}`,
             'pagination.pages',
-            `The root index lists collection ${name} but the snapshot holds none of its pages; crawl again, since all of its records are missing.`,
+            `The root index lists collection ${name} but the snapshot holds none of its pages; crawl again, since ` +
+              `all of its records are missing.`,
           ),
         );
       }
@@ -133,7 +135,8 @@ export class InvariantChecker {
           this.#root,
           '',
           'root.collections',
-          `The snapshot has no root index at ${this.#root}; check the root URL, since every collection is found through it.`,
+          `The snapshot has no root index at ${this.#root}; check the root URL, since every collection is found ` +
+            `through it.`,
         ),
       );
       return;
@@ -146,7 +149,8 @@ export class InvariantChecker {
             index.url,
             '/data',
             'root.collections',
-            `The root index does not list collection ${name} of spec 2.2, so the snapshot lacks it; check that the service is complete or that the root URL is right.`,
+            `The root index does not list collection ${name} of spec 2.2, so the snapshot lacks it; check that the ` +
+              `service is complete or that the root URL is right.`,
           ),
         );
       }
@@ -158,7 +162,8 @@ export class InvariantChecker {
             index.url,
             `/data/${escapePointerSegment(name)}`,
             'root.collections',
-            `The root index lists collection ${name}, which spec 2.2 does not name; it was crawled like the others, but check that clients know it.`,
+            `The root index lists collection ${name}, which spec 2.2 does not name; it was crawled like the others, ` +
+              `but check that clients know it.`,
             'warning',
           ),
         );
@@ -178,7 +183,8 @@ export class InvariantChecker {
           referrer.url,
           referrer.pointer,
           rule,
-          `This document refers to ${what}, which is not in the snapshot${elsewhere}; the mirror will answer 404 for it, so check that the crawl completed or report the dangling reference to the vocabulary maintainers.`,
+          `This document refers to ${what}, which is not in the snapshot${elsewhere}; the mirror will answer 404 for ` +
+            `it, so check that the crawl completed or report the dangling reference to the vocabulary maintainers.`,
         ),
       );
     }
@@ -207,7 +213,9 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
           tally.url,
           '/meta/pagination/pages',
           'pagination.pages',
-          `Page ${n} of ${collection} says there are ${tally.pages} pages but page ${reference.page} says ${String(lastPage)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
+          `Page ${n} of ${collection} says there are ${tally.pages} pages but page ${reference.page} says ` +
+            `${String(lastPage)}; the collection changed during the crawl or the service counts wrongly, so crawl ` +
+            `again.`,
         ),
       );
     }
@@ -217,7 +225,8 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
           tally.url,
           '/meta/pagination/count',
           'pagination.count',
-          `Page ${n} of ${collection} says there are ${tally.count} records but page ${countReference.page} says ${String(total)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
+          `Page ${n} of ${collection} says there are ${tally.count} records but page ${countReference.page} says ` +
+            `${String(total)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
         ),
       );
     }
@@ -227,7 +236,8 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
           tally.url,
           '/meta/pagination/page',
           'pagination.pages',
-          `Page ${n} of ${collection} exists although the collection says it has ${lastPage} pages; clients that stop at meta.pagination.pages will miss its records.`,
+          `Page ${n} of ${collection} exists although the collection says it has ${lastPage} pages; clients that ` +
+            `stop at meta.pagination.pages will miss its records.`,
         ),
       );
     }
@@ -239,20 +249,24 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
           '/links/prev',
           'pagination.prev',
           n === 1
-            ? `Page 1 of ${collection} has a prev link; spec 4.1 makes it null on the first page, and clients following it may loop.`
-            : `Page ${n} of ${collection} has a null prev link although it is not the first page; clients walking backwards stop early.`,
+            ? `Page 1 of ${collection} has a prev link; spec 4.1 makes it null on the first page, and clients ` +
+                `following it may loop.`
+            : `Page ${n} of ${collection} has a null prev link although it is not the first page; clients walking ` +
+                `backwards stop early.`,
         ),
       );
     }
-    if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== (n >= lastPage)) {
+    if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== n >= lastPage) {
       findings.push(
         finding(
           tally.url,
           '/links/next',
           'pagination.next',
           n >= lastPage
-            ? `Page ${n} of ${collection} is the last of ${lastPage} pages but has a next link; spec 4.1 makes it null there, and clients following it read past the end.`
-            : `Page ${n} of ${collection} has a null next link although the collection has ${lastPage} pages; clients following next stop early and miss records.`,
+            ? `Page ${n} of ${collection} is the last of ${lastPage} pages but has a next link; spec 4.1 makes it ` +
+                `null there, and clients following it read past the end.`
+            : `Page ${n} of ${collection} has a null next link although the collection has ${lastPage} pages; ` +
+                `clients following next stop early and miss records.`,
         ),
       );
     }
@@ -274,7 +288,9 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
         reference.tally.url,
         '/meta/pagination/pages',
         'pagination.pages',
-        `${collection} says it has ${lastPage} pages but the snapshot lacks ${missingCount} of them (page${missingCount === 1 ? '' : 's'} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); crawl again, since their records are missing.`,
+        `${collection} says it has ${lastPage} pages but the snapshot lacks ${missingCount} of them ` +
+          `(page${missingCount === 1 ? '' : 's'} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); ` +
+          `crawl again, since their records are missing.`,
       ),
     );
     return;
@@ -288,7 +304,8 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
         countReference.tally.url,
         '/meta/pagination/count',
         'pagination.count',
-        `${collection} says it has ${total} records but its ${lastPage} page${lastPage === 1 ? '' : 's'} hold ${records}; clients reading meta.pagination.count will expect records that are not there (or miss some).`,
+        `${collection} says it has ${total} records but its ${lastPage} page${lastPage === 1 ? '' : 's'} hold ` +
+          `${records}; clients reading meta.pagination.count will expect records that are not there (or miss some).`,
       ),
     );
   }

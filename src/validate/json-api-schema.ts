@@ -13,7 +13,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  * A free-form JSON object (meta, attributes). Checked in place rather than as z.looseObject({}), which copies every
  * member: a third of the cost of a resource on the hot path.
  */
-export const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, 'must be an object');
+const jsonObject = z.custom<Record<string, unknown>>(isJsonObject, 'must be an object');
 
 export const metaObject = jsonObject;
 
@@ -34,11 +34,11 @@ export const linksObject = z
   })
   .catchall(link);
 
-export const resourceIdentifier = z.strictObject({ type: z.string(), id: z.string(), meta: metaObject.optional() });
+const resourceIdentifier = z.strictObject({ type: z.string(), id: z.string(), meta: metaObject.optional() });
 
 export const resourceLinkage = z.union([z.null(), resourceIdentifier, z.array(resourceIdentifier)]);
 
-export const relationshipObject = z
+const relationshipObject = z
   .strictObject({ links: linksObject.optional(), data: resourceLinkage.optional(), meta: metaObject.optional() })
   .check((ctx) => {
     const { links, data, meta } = ctx.value;
@@ -50,22 +50,34 @@ export const relationshipObject = z
   });
 
 /** Fields (attributes and relationships) share one namespace and may not be called type or id. */
-function checkFieldNames(ctx: z.core.ParsePayload<{
-  attributes?: Record<string, unknown> | undefined;
-  relationships?: Record<string, unknown> | undefined;
-}>): void {
+function checkFieldNames(
+  ctx: z.core.ParsePayload<{
+    attributes?: Record<string, unknown> | undefined;
+    relationships?: Record<string, unknown> | undefined;
+  }>,
+): void {
   const { attributes, relationships } = ctx.value;
   if (attributes !== undefined) {
     for (const name of ['type', 'id', 'relationships', 'links']) {
       if (Object.hasOwn(attributes, name)) {
-        ctx.issues.push({ code: 'custom', input: attributes, path: ['attributes', name], message: 'is a reserved name' });
+        ctx.issues.push({
+          code: 'custom',
+          input: attributes,
+          path: ['attributes', name],
+          message: 'is a reserved name',
+        });
       }
     }
   }
   if (relationships !== undefined) {
     for (const name of Object.keys(relationships)) {
       if (name === 'type' || name === 'id') {
-        ctx.issues.push({ code: 'custom', input: relationships, path: ['relationships', name], message: 'is a reserved name' });
+        ctx.issues.push({
+          code: 'custom',
+          input: relationships,
+          path: ['relationships', name],
+          message: 'is a reserved name',
+        });
       } else if (attributes !== undefined && Object.hasOwn(attributes, name)) {
         ctx.issues.push({
           code: 'custom',
@@ -138,6 +150,3 @@ export const jsonApiDocument = z
       ctx.issues.push({ code: 'custom', input: ctx.value, path: ['included'], message: 'may not appear without data' });
     }
   });
-
-export type ResourceObject = z.infer<typeof resourceObject>;
-export type ResourceIdentifier = z.infer<typeof resourceIdentifier>;

@@ -11,7 +11,7 @@ import { compareFindings } from './rules.js';
  * millions of times (a document with millions of links outside the root); the counts stay exact, and the report
  * says how many findings of each rule it leaves out.
  */
-export const FINDINGS_LISTED_PER_RULE = 1000;
+const FINDINGS_LISTED_PER_RULE = 1000;
 
 export interface SeverityCounts {
   errors: number;

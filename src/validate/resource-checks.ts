@@ -5,7 +5,7 @@
 import { canonicalUrl } from '../url/canonical-url.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
 import { CV_TYPES, OBSERVED_STATUSES } from './cv-types.js';
-import { DocumentFindings, isObject, type JsonObject } from './document-findings.js';
+import { type DocumentFindings, isObject, type JsonObject } from './document-findings.js';
 import { relationshipsObject, resourceObject } from './json-api-schema.js';
 import { escapePointerSegment, jsonPointer } from './rules.js';
 
@@ -37,7 +37,8 @@ function checkSelf(
     doc.add(
       isObject(links) ? `${pointer}/links` : pointer,
       'record.self',
-      `${label} has no links.self; spec 2.1 gives every resource the address of its record, and clients store it as the term's URI.`,
+      `${label} has no links.self; spec 2.1 gives every resource the address of its record, and clients store it as ` +
+        `the term's URI.`,
     );
     return;
   }
@@ -63,7 +64,8 @@ function checkSelf(
     doc.add(
       `${pointer}/links/self`,
       'record.self',
-      `${label}: links.self ${JSON.stringify(self)} does not address ${named} under ${doc.root}; clients store links.self as the term's permanent URI, so report it to the service maintainers.`,
+      `${label}: links.self ${JSON.stringify(self)} does not address ${named} under ${doc.root}; clients store ` +
+        `links.self as the term's permanent URI, so report it to the service maintainers.`,
     );
   }
 }
@@ -82,7 +84,8 @@ function checkRelationships(doc: DocumentFindings, relationships: JsonObject, po
         doc.add(
           `${base}/meta/count`,
           'relationship.count',
-          `${label}: relationship ${name} says meta.count ${meta.count} but lists ${data.length} targets; clients that read the count will disagree with the data.`,
+          `${label}: relationship ${name} says meta.count ${meta.count} but lists ${data.length} targets; clients ` +
+            `that read the count will disagree with the data.`,
         );
       }
     } else if (data !== undefined) {
@@ -102,7 +105,8 @@ function checkAttributeValues(doc: DocumentFindings, attributes: JsonObject, poi
     doc.add(
       `${pointer}/attributes/status`,
       'cv.status',
-      `${label}: status ${JSON.stringify(status)} is not one of the observed values ACCEPTED and PENDING (spec 3); check that clients filtering on status handle it.`,
+      `${label}: status ${JSON.stringify(status)} is not one of the observed values ACCEPTED and PENDING (spec 3); ` +
+        `check that clients filtering on status handle it.`,
     );
   }
   // Spec 2.3: an empty provenance_uri occurs; discussion_url and requested_by_email have no such note.
@@ -110,21 +114,24 @@ function checkAttributeValues(doc: DocumentFindings, attributes: JsonObject, poi
     doc.add(
       `${pointer}/attributes/provenance_uri`,
       'cv.format',
-      `${label}: provenance_uri ${JSON.stringify(provenance_uri)} is not an absolute URI (spec 2.3); fix the record at the source.`,
+      `${label}: provenance_uri ${JSON.stringify(provenance_uri)} is not an absolute URI (spec 2.3); fix the record ` +
+        `at the source.`,
     );
   }
   if (typeof discussion_url === 'string' && !isAbsoluteUrl(discussion_url)) {
     doc.add(
       `${pointer}/attributes/discussion_url`,
       'cv.format',
-      `${label}: discussion_url ${JSON.stringify(discussion_url)} is not an absolute URL (spec 2.3); fix the record at the source.`,
+      `${label}: discussion_url ${JSON.stringify(discussion_url)} is not an absolute URL (spec 2.3); fix the record ` +
+        `at the source.`,
     );
   }
   if (typeof requested_by_email === 'string' && !EMAIL.test(requested_by_email)) {
     doc.add(
       `${pointer}/attributes/requested_by_email`,
       'cv.format',
-      `${label}: requested_by_email ${JSON.stringify(requested_by_email)} is not an e-mail address (spec 2.3); fix the record at the source.`,
+      `${label}: requested_by_email ${JSON.stringify(requested_by_email)} is not an e-mail address (spec 2.3); fix ` +
+        `the record at the source.`,
     );
   }
 }
@@ -154,7 +161,8 @@ export function checkResource(
   if (cvType === undefined) {
     if (resource.relationships === undefined) return;
     const result = relationshipsObject.safeParse(resource.relationships);
-    if (!result.success) doc.addIssues(result.error.issues, [...path, 'relationships'], label, () => 'jsonapi.document');
+    if (!result.success)
+      doc.addIssues(result.error.issues, [...path, 'relationships'], label, () => 'jsonapi.document');
     return;
   }
   const result = cvType.schema.safeParse(resource);

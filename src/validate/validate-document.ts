@@ -6,7 +6,7 @@
  * This runs on every document of a crawl, so a valid document costs one zod parse of its shape plus one per
  * resource of a tabulated type; the generic schema is consulted again only to explain a failure.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { canonicalUrl } from '../url/canonical-url.js';
 import { locate, type ApiLocation } from '../url/api-location.js';
 import {
@@ -112,7 +112,8 @@ function checkRootIndex(out: DocumentFindings, doc: JsonObject): DocumentSummary
       out.add(
         `/data/${escapePointerSegment(name)}`,
         'root.links',
-        `The root index gives collection ${name} the address ${JSON.stringify(address)}, which is not ${out.root}${name}/; the crawl cannot reach the collection through it.`,
+        `The root index gives collection ${name} the address ${JSON.stringify(address)}, which is not ` +
+          `${out.root}${name}/; the crawl cannot reach the collection through it.`,
       );
     }
   }
@@ -147,7 +148,8 @@ function checkListPage(
     out.add(
       '/meta/pagination/page',
       'pagination.page',
-      `Page ${page} of ${collection} says it is page ${pageValue}; clients that loop on meta.pagination.page will skip or repeat pages.`,
+      `Page ${page} of ${collection} says it is page ${pageValue}; clients that loop on meta.pagination.page will ` +
+        `skip or repeat pages.`,
     );
   }
   const links = isObject(doc.links) ? doc.links : {};
@@ -171,7 +173,9 @@ function checkListPage(
       out.add(
         `/links/${name}`,
         'pagination.links',
-        `Page ${page} of ${collection}: links.${name} ${JSON.stringify(address)} does not address ${expectedPage === null ? 'a page' : `page ${expectedPage}`} of ${collection}; clients following it will read the wrong records.`,
+        `Page ${page} of ${collection}: links.${name} ${JSON.stringify(address)} does not address ` +
+          `${expectedPage === null ? 'a page' : `page ${expectedPage}`} of ${collection}; clients following it ` +
+          `will read the wrong records.`,
       );
     }
   }
@@ -198,7 +202,8 @@ function checkRecord(out: DocumentFindings, doc: JsonObject, location: Extract<A
     out.add(
       '/data/id',
       'record.id',
-      `Record ${location.collection}/${location.id} holds the record with id ${data.id}; the service answers this address with another record.`,
+      `Record ${location.collection}/${location.id} holds the record with id ${data.id}; the service answers this ` +
+        `address with another record.`,
     );
   }
   checkIncluded(out, doc);

@@ -36,7 +36,8 @@ function unionTypes(errors: readonly (readonly z.core.$ZodIssue[])[]): string {
   for (const branch of errors) {
     for (const issue of branch) {
       if (issue.path.length === 0 && issue.code === 'invalid_type') expected.add(describeExpected(issue.expected));
-      if (issue.path.length === 0 && issue.code === 'invalid_value') expected.add(issue.values.map(String).join(' or '));
+      if (issue.path.length === 0 && issue.code === 'invalid_value')
+        expected.add(issue.values.map(String).join(' or '));
     }
   }
   const list = [...expected];

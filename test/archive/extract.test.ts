@@ -48,7 +48,10 @@ describe('extractArchive', () => {
   it.each(hostile)('refuses %s and writes nothing outside (or inside) into', async (_what, entry, expected) => {
     const base = await tempDir();
     const archive = path.join(base, 'hostile.tar.gz');
-    await writeFile(archive, tarGz(fileEntry('ok/first.txt', 'harmless'), [entry(base)], fileEntry('after.txt', 'later')));
+    await writeFile(
+      archive,
+      tarGz(fileEntry('ok/first.txt', 'harmless'), [entry(base)], fileEntry('after.txt', 'later')),
+    );
     const error = await extractArchive(archive, path.join(base, 'into')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ArchiveError);
     expect((error as Error).message).toContain(expected(base));
@@ -83,7 +86,9 @@ describe('extractArchive', () => {
     await expect(extractArchive(path.join(base, 'short.tar.gz'), path.join(base, 'b'))).rejects.toThrow(ArchiveError);
     await writeFile(path.join(base, 'no-end.tar.gz'), gzipSync(Buffer.concat(fileEntry('a.txt', 'x'))));
     await expect(extractArchive(path.join(base, 'no-end.tar.gz'), path.join(base, 'c'))).rejects.toThrow(/truncated/);
-    expect(existsSync(path.join(base, 'a')) || existsSync(path.join(base, 'b')) || existsSync(path.join(base, 'c'))).toBe(false);
+    expect(
+      existsSync(path.join(base, 'a')) || existsSync(path.join(base, 'b')) || existsSync(path.join(base, 'c')),
+    ).toBe(false);
   });
 
   it('refuses two entries for one path, or a file where a directory is, naming the entry', async () => {
@@ -133,7 +138,9 @@ describe('extractArchive', () => {
 
   it('says so when the archive does not exist', async () => {
     const base = await tempDir();
-    await expect(extractArchive(path.join(base, 'missing.tar.gz'), path.join(base, 'x'))).rejects.toThrow(/does not exist/);
+    await expect(extractArchive(path.join(base, 'missing.tar.gz'), path.join(base, 'x'))).rejects.toThrow(
+      /does not exist/,
+    );
     expect(existsSync(path.join(base, 'x'))).toBe(false);
   });
 });

@@ -39,7 +39,10 @@ async function snapshotIn(base: string, name = 'snap'): Promise<string> {
 /** The entries of a .tar.gz as GNU tar lists them, directories without their trailing slash. */
 async function tarList(archive: string): Promise<string[]> {
   const { stdout } = await run('tar', ['--quoting-style=literal', '-tzf', archive]);
-  return stdout.trimEnd().split('\n').map((name) => name.replace(/\/$/, ''));
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .map((name) => name.replace(/\/$/, ''));
 }
 
 describe('pack and an existing output', () => {
@@ -121,7 +124,10 @@ describe('pack archives exactly the snapshot', () => {
     expect(names.filter((n) => files.includes(n)).sort()).toEqual([...files].sort());
     // Everything else is a directory on the way to a listed file.
     for (const name of names.filter((n) => !files.includes(n))) {
-      expect(files.some((f) => f.startsWith(`${name}/`)), name).toBe(true);
+      expect(
+        files.some((f) => f.startsWith(`${name}/`)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -173,7 +179,7 @@ describe('pack archives exactly the snapshot', () => {
 });
 
 describe('pack and where it writes', () => {
-  it('refuses an output inside the snapshot, reached through --out\'s link or in another generation', async () => {
+  it("refuses an output inside the snapshot, reached through --out's link or in another generation", async () => {
     const base = await tempDir();
     const generations = path.join(base, 'mirror.cv-snapshot');
     const current = await snapshotIn(generations, 'snapshot-2');

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ArchiveError, packSnapshot } from '../../src/archive/index.js';
+import { packSnapshot } from '../../src/archive/index.js';
 import { GzipFinisher } from '../../src/archive/pack.js';
 import { packCommand } from '../../src/cli/pack-command.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -89,7 +89,9 @@ describe('packSnapshot', () => {
 
   it('lists entries in byte order with uid/gid 0, fixed modes and the manifest time (tar -tv)', async () => {
     const { dir, result } = await packedFixture({ scramble: true });
-    const { stdout } = await run('tar', ['--utc', '--quoting-style=literal', '-tvzf', result.output], { env: { ...process.env, TZ: 'UTC', LC_ALL: 'C' } });
+    const { stdout } = await run('tar', ['--utc', '--quoting-style=literal', '-tvzf', result.output], {
+      env: { ...process.env, TZ: 'UTC', LC_ALL: 'C' },
+    });
     const lines = stdout.trimEnd().split('\n');
     const tree = await listTree(dir);
     expect(lines).toHaveLength(tree.length);
@@ -115,7 +117,7 @@ describe('packSnapshot', () => {
     const tar = gunzipSync(bytes);
     const types: string[] = [];
     const paxRecords: string[] = [];
-    for (let offset = 0; tar.readUInt8(offset) !== 0; ) {
+    for (let offset = 0; tar.readUInt8(offset) !== 0;) {
       const type = String.fromCharCode(tar.readUInt8(offset + 156));
       const size = parseInt(tar.toString('ascii', offset + 124, offset + 135), 8);
       expect(tar.toString('latin1', offset + 257, offset + 265)).toBe('ustar\x0000');
@@ -126,7 +128,10 @@ describe('packSnapshot', () => {
     }
     expect(new Set(types)).toEqual(new Set(['0', '5', 'x']));
     const long = `sms/cv/api/v1/manufacturers/${'ä'.repeat(90)}/`;
-    expect(paxRecords).toEqual([`${Buffer.byteLength(long) + 10} path=${long}\n`, `${Buffer.byteLength(long) + 20} path=${long}index.html\n`]);
+    expect(paxRecords).toEqual([
+      `${Buffer.byteLength(long) + 10} path=${long}\n`,
+      `${Buffer.byteLength(long) + 20} path=${long}index.html\n`,
+    ]);
   });
 
   it('writes a gzip header with no file name, mtime 0 and OS byte 3', async () => {

@@ -34,13 +34,19 @@ let secondOrder: string[];
 
 async function crawl(out: string, concurrency: number, env: NodeJS.ProcessEnv): Promise<string[]> {
   const from = api.requestLog.length;
-  const result = await runCli(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], { env });
+  const result = await runCli(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], {
+    env,
+  });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return api.requestLog.slice(from).map((entry) => entry.url);
 }
 
-async function pack(snapshot: string, output: string, env: NodeJS.ProcessEnv): Promise<{ output: string; sha256: string }> {
+async function pack(
+  snapshot: string,
+  output: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ output: string; sha256: string }> {
   const result = await runCli(['pack', snapshot, '--output', output], { env });
   expect(result.code).toBe(0);
   const [written, sha256] = result.stdout.trimEnd().split('\n');
@@ -71,7 +77,9 @@ describe('two crawls of one source state', () => {
     const hashes = await treeHashes(first);
     expect(Object.keys(hashes).length).toBeGreaterThan(500);
     expect(await treeHashes(second)).toEqual(hashes);
-    const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as { createdAt: string };
+    const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as {
+      createdAt: string;
+    };
     expect(manifest.createdAt).toBe(new Date(Number(EPOCH) * 1000).toISOString());
   });
 
@@ -84,10 +92,13 @@ describe('two crawls of one source state', () => {
 });
 
 describe('the manifest', () => {
-  it('records the source, the tool, the options, counts per collection and validation, and no Date header', async () => {
+  it('records source, tool, options, counts per collection and validation, and no Date header', async () => {
     const text = await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8');
     const manifest = manifestSchema.parse(JSON.parse(text));
-    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     const data = createSampleData({ seed: DATA.seed, records: DATA.records });
     const root = await fetch(api.rootUrl, { headers: { accept: 'application/vnd.api+json' } });
     await root.arrayBuffer();
@@ -106,7 +117,10 @@ describe('the manifest', () => {
     expect(text).not.toContain(root.headers.get('date')!);
     expect(Object.keys(manifest.collections)).toEqual(CATALOGUE.map((c) => c.name).sort());
     for (const c of data.collections) {
-      expect(manifest.collections[c.name]).toMatchObject({ records: c.records.length, pages: Math.ceil(c.records.length / DATA.pageSize) });
+      expect(manifest.collections[c.name]).toMatchObject({
+        records: c.records.length,
+        pages: Math.ceil(c.records.length / DATA.pageSize),
+      });
     }
   });
 });
@@ -123,7 +137,12 @@ describe('the archive, with standard tools and verify', () => {
     await run('tar', ['-xzf', archive, '-C', copy]);
     expect(await treeHashes(copy)).toEqual(await treeHashes(first));
     const { stdout } = await run('sha256sum', ['--strict', '-c', SUMS_PATH], { cwd: copy });
-    expect(stdout.trimEnd().split('\n').every((line) => line.endsWith(': OK'))).toBe(true);
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .every((line) => line.endsWith(': OK')),
+    ).toBe(true);
   });
 
   it('has a sidecar that sha256sum -c accepts', async () => {
@@ -140,7 +159,7 @@ describe('the archive, with standard tools and verify', () => {
   it('fails verify with one byte of the compressed data changed, with or without its sidecar', async () => {
     const bytes = await readFile(archive);
     // Past the 10-byte gzip header and before the 8-byte trailer: inside the deflate stream.
-    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
     const withSidecar = path.join(dir, 'changed.tar.gz');
     await writeFile(withSidecar, bytes);
     await cp(`${archive}.sha256`, `${withSidecar}.sha256`);
@@ -159,7 +178,9 @@ describe('the archive, with standard tools and verify', () => {
   it('refuses to pack a changed document; verify names it in an archive made with tar', async () => {
     const tampered = path.join(dir, 'tampered');
     await cp(first, tampered, { recursive: true, dereference: true }); // first is a symbolic link to the snapshot
-    const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as { source: { root: string } };
+    const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as {
+      source: { root: string };
+    };
     const file = new Layout(manifest.source.root).collectionIndex('licenses').file;
     const target = path.join(tampered, ...file.split('/'));
     const text = await readFile(target, 'utf8');
@@ -183,7 +204,10 @@ describe('without SOURCE_DATE_EPOCH', () => {
     for (const out of outs) {
       // A second apart at least, so that the two recorded times differ.
       const last = windows.at(-1);
-      if (last !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.floor(last[0] / 1000) * 1000 + 1000 - Date.now())));
+      if (last !== undefined)
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.max(0, Math.floor(last[0] / 1000) * 1000 + 1000 - Date.now())),
+        );
       const started = Date.now();
       await crawl(out, 8, { SOURCE_DATE_EPOCH: undefined });
       windows.push([started, Date.now()]);
@@ -193,7 +217,12 @@ describe('without SOURCE_DATE_EPOCH', () => {
     expect(Object.keys(b!)).toEqual(Object.keys(a!));
     expect(differing.sort()).toEqual([MANIFEST_PATH, SUMS_PATH].sort());
 
-    const manifests = await Promise.all(outs.map(async (out) => JSON.parse(await readFile(path.join(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Record<string, unknown>));
+    const manifests = await Promise.all(
+      outs.map(
+        async (out) =>
+          JSON.parse(await readFile(path.join(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Record<string, unknown>,
+      ),
+    );
     manifests.forEach((manifest, i) => {
       const recorded = Date.parse(manifest.createdAt as string);
       const [started, ended] = windows[i]!;
@@ -206,7 +235,9 @@ describe('without SOURCE_DATE_EPOCH', () => {
     expect(restB).toEqual(restA);
 
     // SHA256SUMS differs in the manifest's line alone.
-    const sums = await Promise.all(outs.map(async (out) => (await readFile(path.join(out, ...SUMS_PATH.split('/')), 'utf8')).split('\n')));
+    const sums = await Promise.all(
+      outs.map(async (out) => (await readFile(path.join(out, ...SUMS_PATH.split('/')), 'utf8')).split('\n')),
+    );
     const changedLines = sums[0]!.filter((line, i) => line !== sums[1]![i]);
     expect(changedLines).toHaveLength(1);
     expect(changedLines[0]).toMatch(new RegExp(`  ${MANIFEST_PATH}$`));

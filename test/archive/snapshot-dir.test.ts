@@ -30,9 +30,9 @@ describe('withSnapshotDir', () => {
     const base = await tempDir();
     const { output } = await packSnapshot(await writeSnapshot(path.join(base, 'snap')));
     let seen = '';
-    const failure = withSnapshotDir(output, async (extracted) => {
+    const failure = withSnapshotDir(output, (extracted) => {
       seen = extracted;
-      throw new Error('fn failed');
+      return Promise.reject(new Error('fn failed'));
     });
     await expect(failure).rejects.toThrow('fn failed');
     expect(seen).not.toBe('');
@@ -42,7 +42,7 @@ describe('withSnapshotDir', () => {
   it('passes a directory through unchanged', async () => {
     const base = await tempDir();
     const dir = await writeSnapshot(path.join(base, 'snap'));
-    expect(await withSnapshotDir(dir, async (d) => d)).toBe(dir);
+    expect(await withSnapshotDir(dir, (d) => Promise.resolve(d))).toBe(dir);
   });
 
   it('recognises a gzip archive by its magic bytes whatever its name', async () => {
@@ -69,9 +69,9 @@ describe('withSnapshotDir', () => {
     const bytes = await readFile(output);
     bytes[4] = 1;
     await writeFile(output, bytes);
-    await expect(withSnapshotDir(output, async () => 'ran')).rejects.toThrow(ArchiveError);
-    await expect(withSnapshotDir(output, async () => 'ran')).rejects.toThrow(/snap\.tar\.gz\.sha256/);
+    await expect(withSnapshotDir(output, () => Promise.resolve('ran'))).rejects.toThrow(ArchiveError);
+    await expect(withSnapshotDir(output, () => Promise.resolve('ran'))).rejects.toThrow(/snap\.tar\.gz\.sha256/);
     await rename(`${output}.sha256`, path.join(base, 'moved.sha256'));
-    expect(await withSnapshotDir(output, async () => 'ran')).toBe('ran');
+    expect(await withSnapshotDir(output, () => Promise.resolve('ran'))).toBe('ran');
   });
 });

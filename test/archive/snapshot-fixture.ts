@@ -7,21 +7,24 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const CREATED_AT = '2024-05-01T12:34:56.000Z';
+const CREATED_AT = '2024-05-01T12:34:56.000Z';
 /** The same time as tar -tv prints it in UTC. */
 export const CREATED_AT_TAR = '2024-05-01 12:34';
-export const CREATED_AT_SECONDS = Date.parse(CREATED_AT) / 1000;
 
 const API = 'sms/cv/api/v1';
 const doc = (self: string): string => `${JSON.stringify({ data: [], links: { self } })}\n`;
 
 /** Relative path → content; every file of the fixture except SHA256SUMS. */
 export const FIXTURE_FILES: Record<string, string> = {
-  '_headers': '/sms/cv/api/v1/*\n  Content-Type: application/vnd.api+json\n',
-  '_redirects': '/sms/cv/api/v1 /sms/cv/api/v1/ 200\n',
+  _headers: '/sms/cv/api/v1/*\n  Content-Type: application/vnd.api+json\n',
+  _redirects: '/sms/cv/api/v1 /sms/cv/api/v1/ 200\n',
   'serve.json': '{"cleanUrls":false}\n',
   '404.html': '{"errors":[{"status":"404"}]}\n',
-  '_cv-snapshot/manifest.json': `${JSON.stringify({ format: 'cv-snapshot', formatVersion: 1, createdAt: CREATED_AT }, null, 2)}\n`,
+  '_cv-snapshot/manifest.json': `${JSON.stringify(
+    { format: 'cv-snapshot', formatVersion: 1, createdAt: CREATED_AT },
+    null,
+    2,
+  )}\n`,
   '_cv-snapshot/report.json': '{"findings":[]}\n',
   [`${API}/index.html`]: doc('/sms/cv/api/v1/'),
   [`${API}/units/index.html`]: doc('/sms/cv/api/v1/units/'),
@@ -38,7 +41,11 @@ export const FIXTURE_FILES: Record<string, string> = {
   [`${API}/units-b/index.html`]: doc('units-b sorts between units and units/ in byte order'),
   // Over pack's and extract's whole-file limit (256 KiB), so both stream it: a complete collection is this big.
   [`${API}/manufacturers/index.html`]: `${JSON.stringify({
-    data: Array.from({ length: 4000 }, (_, i) => ({ type: 'Manufacturer', id: String(i), attributes: { term: `Maker ${i * 7919}` } })),
+    data: Array.from({ length: 4000 }, (_, i) => ({
+      type: 'Manufacturer',
+      id: String(i),
+      attributes: { term: `Maker ${i * 7919}` },
+    })),
   })}\n`,
   // 100+ bytes in total: needs ustar's prefix field.
   [`${API}/measuredquantities/1/relationships/${'sampling_media_and_more_'.repeat(4)}/index.html`]: doc('long'),

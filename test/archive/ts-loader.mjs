@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
+/** @type {import('node:module').ResolveHook} */
 export async function resolve(specifier, context, nextResolve) {
   if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
     const url = new URL(`${specifier.slice(0, -3)}.ts`, context.parentURL);
@@ -15,6 +16,7 @@ export async function resolve(specifier, context, nextResolve) {
   return nextResolve(specifier, context);
 }
 
+/** @type {import('node:module').LoadHook} */
 export async function load(url, context, nextLoad) {
   if (!url.endsWith('.ts')) return nextLoad(url, context);
   const source = await readFile(fileURLToPath(url), 'utf8');

@@ -1,5 +1,6 @@
 /** The command line contract (README "CLI reference"): true help, exit codes, and the demo that `npm start` runs. */
 import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
@@ -42,9 +43,19 @@ describe('cv-snapshot CLI', () => {
 
   it('exits 1 with the URL when the source cannot be reached', async () => {
     const out = path.join(await tempDir(), 'out');
-    const result = await runCli(['crawl', 'http://127.0.0.1:9/sms/cv/api/v1/', '--out', out, '--retries', '0', '--quiet']);
+    const result = await runCli([
+      'crawl',
+      'http://127.0.0.1:9/sms/cv/api/v1/',
+      '--out',
+      out,
+      '--retries',
+      '0',
+      '--quiet',
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('http://127.0.0.1:9/sms/cv/api/v1/ could not be fetched: the connection was refused');
+    expect(result.stderr).toContain(
+      'http://127.0.0.1:9/sms/cv/api/v1/ could not be fetched: the connection was refused',
+    );
   });
 
   it('verify exits 1 on a directory that is not a snapshot, and says what to give it', async () => {
@@ -55,11 +66,13 @@ describe('cv-snapshot CLI', () => {
   });
 
   it('demo builds, verifies and summarises a snapshot', async () => {
-    const top = await tempDir();
-    const out = path.join(top, 'out');
-    // Run from the temporary directory as `node <absolute path>/dist/cli.js`: the hint names the script as it was
-    // given (absolute: it is far from here) and the snapshot as the user would type it from here.
-    const result = await runCli(['demo', '--out', 'out', '--records', '3'], { cwd: top });
+    // Run two levels below a fresh temporary directory as `node <absolute path>/dist/cli.js`: the hint names the
+    // script as it was given (absolute: it is at least three levels up from here, wherever the repository lies) and
+    // the snapshot as the user would type it from here.
+    const cwd = path.join(await tempDir(), 'deep', 'down');
+    await mkdir(cwd, { recursive: true });
+    const out = path.join(cwd, 'out');
+    const result = await runCli(['demo', '--out', 'out', '--records', '3'], { cwd });
     expect(result.stderr).not.toMatch(/unexpected/);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^collection\s+records\s+pages\s+documents$/m);
@@ -85,7 +98,11 @@ describe('cv-snapshot CLI', () => {
       const out = path.join(await tempDir(), 'out');
       const result = await runCli(['crawl', firstLine, '--out', out, '--json']);
       expect(result.code).toBe(0);
-      const summary = JSON.parse(result.stdout) as { root: string; documents: number; collections: Record<string, unknown> };
+      const summary = JSON.parse(result.stdout) as {
+        root: string;
+        documents: number;
+        collections: Record<string, unknown>;
+      };
       expect(summary.root).toBe(firstLine);
       expect(summary.documents).toBeGreaterThan(35);
       expect(Object.keys(summary.collections)).toContain('units');

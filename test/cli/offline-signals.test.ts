@@ -39,11 +39,11 @@ interface Running {
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] as const };
+  const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
   const child = spawn(process.execPath, [CLI, ...args], options);
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout!.resume();
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.resume();
   const exit = once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
   return { child, exit };
 }
@@ -63,7 +63,10 @@ async function extractingFromPipe(args: string[]): Promise<Running & { tmp: stri
   await promisify(execFile)('mkfifo', [fifo]);
   // Read and write: opening a pipe this way does not wait for a reader, and keeps a writer for the reader to wait on.
   const pipe = await open(fifo, constants.O_RDWR);
-  const running = start(args.map((arg) => (arg === 'PIPE' ? fifo : arg)), { TMPDIR: tmp });
+  const running = start(
+    args.map((arg) => (arg === 'PIPE' ? fifo : arg)),
+    { TMPDIR: tmp },
+  );
   void pipe.write(archive.subarray(0, Math.floor(archive.length / 2)));
   await until(async () => {
     const [extraction] = await readdir(tmp);

@@ -57,7 +57,7 @@ describe('crawl of the sample API (many small pages)', () => {
     expect(expected.size).toBeGreaterThan(500);
   });
 
-  it('stores every document equal to what the sample API serves at its URL (links compared as source URLs)', async () => {
+  it('stores every document as the sample API serves it at its URL (links compared as source URLs)', async () => {
     for (const url of api.documentUrls().map((u) => canonicalUrl(u))) {
       const p = layout.place(url);
       if (!p.ok) throw new Error(p.reason);
@@ -85,7 +85,9 @@ describe('crawl of the sample API (many small pages)', () => {
         meta: { pagination: { page: number; pages: number; count: number } };
       };
       const collectionUrl = canonicalUrl(link);
-      expect(normaliseLinks(index.data, collectionUrl, layout, true)).toEqual(normaliseLinks(records, collectionUrl, layout, false));
+      expect(normaliseLinks(index.data, collectionUrl, layout, true)).toEqual(
+        normaliseLinks(records, collectionUrl, layout, false),
+      );
       expect(index.meta.pagination).toEqual({ page: 1, pages: 1, count: records.length });
       expect(index.links.next).toBeNull();
       expect(index.links.prev).toBeNull();
@@ -97,7 +99,9 @@ describe('crawl of the sample API (many small pages)', () => {
       data: Record<string, string>;
     };
     expect(rootDoc.data.units).toBe('/sms/cv/api/v1/units/');
-    const page2 = (await readJson(out, 'sms/cv/api/v1/units/page/2/index.html')) as { links: Record<string, string | null> };
+    const page2 = (await readJson(out, 'sms/cv/api/v1/units/page/2/index.html')) as {
+      links: Record<string, string | null>;
+    };
     expect(page2.links.first).toBe('/sms/cv/api/v1/units/page/1/');
     expect(page2.links.prev).toBe('/sms/cv/api/v1/units/page/1/');
     expect(page2.links.next).toMatch(/^\/sms\/cv\/api\/v1\/units\/page\/3\/$/);
@@ -114,7 +118,12 @@ describe('crawl of the sample API (many small pages)', () => {
     expect(Object.keys(manifest.collections).sort()).toEqual(Object.keys(rootDoc.data).sort());
     const sums = await readFile(path.join(out, META_DIR, 'SHA256SUMS'), 'utf8');
     const files = (await listFiles(out)).filter((f) => f !== `${META_DIR}/SHA256SUMS`);
-    expect(sums.trim().split('\n').map((l) => l.slice(66))).toEqual(files);
+    expect(
+      sums
+        .trim()
+        .split('\n')
+        .map((l) => l.slice(66)),
+    ).toEqual(files);
   });
 
   it('verifies, and verify fails on one changed byte, a deleted file and a dangling link', async () => {
@@ -170,7 +179,14 @@ describe('crawl of the sample API (many small pages)', () => {
 describe('determinism and faults', () => {
   it('gives byte-identical trees at concurrency 1 and 16, and with 10 % faults', async () => {
     const clean = await startSampleApi({ records: 6, pageSize: 4, seed: 3 });
-    const faulty = await startSampleApi({ records: 6, pageSize: 4, seed: 3, faultRate: 0.1, stallMs: 400, retryAfterSeconds: 0 });
+    const faulty = await startSampleApi({
+      records: 6,
+      pageSize: 4,
+      seed: 3,
+      faultRate: 0.1,
+      stallMs: 400,
+      retryAfterSeconds: 0,
+    });
     try {
       const base = await tempDir();
       // The sample APIs listen on different ports; `original` links would differ, so compare relative trees.

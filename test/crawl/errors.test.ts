@@ -67,7 +67,9 @@ describe('a root URL that is not a CV root index', () => {
 
   it('JSON that is not a root index is refused', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, { data: [{ type: 'Unit', id: '1' }] }));
-    const error = await crawlOnce(`${server.url}/cv/api/v1/`, path.join(await tempDir(), 'out')).catch((e: unknown) => e);
+    const error = await crawlOnce(`${server.url}/cv/api/v1/`, path.join(await tempDir(), 'out')).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(NotRootIndexError);
     expect((error as Error).message).toContain(`${server.url}/cv/api/v1/ is not the root index`);
   });
@@ -95,7 +97,9 @@ describe('a failure in the middle of a crawl', () => {
     // The root was fetched, so the work is kept for --resume and the message says so.
     expect(error).toBeInstanceOf(CrawlStoppedError);
     expect((error as CrawlStoppedError).cause).toBeInstanceOf(FetchError);
-    expect((error as Error).message).toContain(`${server.url}/api/units/ could not be fetched: HTTP 500 (after 3 attempts)`);
+    expect((error as Error).message).toContain(
+      `${server.url}/api/units/ could not be fetched: HTTP 500 (after 3 attempts)`,
+    );
     expect((error as Error).message).toContain('--resume');
     expect(existsSync(`${out}.staging`)).toBe(true);
     expect(server.requests.filter((u) => u === '/api/units/')).toHaveLength(3);
@@ -121,7 +125,15 @@ const brokenSource = () =>
     if (req.url === '/api/licenses/') {
       return sendJson(res, 200, {
         links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
-        data: [{ type: 'License', id: '1', attributes: { term: 'CC-BY', status: 42 }, relationships: {}, links: { self: `${base}licenses/1/` } }],
+        data: [
+          {
+            type: 'License',
+            id: '1',
+            attributes: { term: 'CC-BY', status: 42 },
+            relationships: {},
+            links: { self: `${base}licenses/1/` },
+          },
+        ],
         meta: { pagination: { page: 1, pages: 1, count: 1 } },
       });
     }
@@ -134,7 +146,9 @@ describe('--strict and broken documents', () => {
     const out = path.join(await tempDir(), 'out');
     const result = await crawlOnce(`${server.url}/api/`, out);
     expect(result.report.errors).toBeGreaterThan(0);
-    const finding = result.report.findings.find((f) => f.url === `${server.url}/api/licenses/` && f.pointer.startsWith('/data/0/attributes'));
+    const finding = result.report.findings.find(
+      (f) => f.url === `${server.url}/api/licenses/` && f.pointer.startsWith('/data/0/attributes'),
+    );
     expect(finding).toBeDefined();
     expect(existsSync(path.join(out, 'api/licenses/page/1/index.html'))).toBe(true);
   });
@@ -303,7 +317,11 @@ describe('messages that say what to do next', () => {
     expect(result.stderr).not.toContain('s3cr3t-pw');
     expect(result.stderr).toContain('http://***@127.0.0.1:4100/api/ holds a user name or password');
     expect(result.stderr).toContain('--header');
-    const others = ['ftp://admin:s3cr3t-pw@127.0.0.1/api/', 'admin:s3cr3t-pw@127.0.0.1:4100/api/', 'http://admin:s3cr3t-pw@[::1/'];
+    const others = [
+      'ftp://admin:s3cr3t-pw@127.0.0.1/api/',
+      'admin:s3cr3t-pw@127.0.0.1:4100/api/',
+      'http://admin:s3cr3t-pw@[::1/',
+    ];
     for (const url of others) {
       const error = await createSnapshot({ rootUrl: url, out }).catch((e: unknown) => e);
       expect(error, url).toBeInstanceOf(UsageError);

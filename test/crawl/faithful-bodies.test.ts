@@ -201,6 +201,7 @@ describe('bodies that are cut off, empty or not JSON', () => {
       retries: 3,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotJsonError);
+    // eslint-disable-next-line no-control-regex -- the message must hold no control character
     expect((error as Error).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect((error as Error).message).toContain('\\u001b[2J');
     expect(server.requests).toHaveLength(1);

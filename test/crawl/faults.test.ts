@@ -16,12 +16,20 @@ import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
-const withoutMeta = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([f]) => !f.startsWith(`${META_DIR}/`)));
+const withoutMeta = (t: Record<string, string>) =>
+  Object.fromEntries(Object.entries(t).filter(([f]) => !f.startsWith(`${META_DIR}/`)));
 
 describe('an unreliable source', () => {
   it('at --fault-rate 0.3 with every fault kind, the crawl completes and equals the fault-free crawl', async () => {
     const clean = await startSampleApi({ records: 3, pageSize: 4, seed: 5 });
-    const faulty = await startSampleApi({ records: 3, pageSize: 4, seed: 5, faultRate: 0.3, stallMs: 300, retryAfterSeconds: 0 });
+    const faulty = await startSampleApi({
+      records: 3,
+      pageSize: 4,
+      seed: 5,
+      faultRate: 0.3,
+      stallMs: 300,
+      retryAfterSeconds: 0,
+    });
     try {
       const base = await tempDir();
       await createSnapshot({ rootUrl: clean.rootUrl, out: path.join(base, 'clean'), clock: clock() });
@@ -34,9 +42,12 @@ describe('an unreliable source', () => {
         backoffBaseMs: 5,
       });
       const kinds = new Set(faulty.requestLog.map((r) => String(r.status)));
-      for (const kind of ['500', '503', '429', 'reset', 'stall', 'truncated', 'corrupt-gzip']) expect(kinds, kind).toContain(kind);
+      for (const kind of ['500', '503', '429', 'reset', 'stall', 'truncated', 'corrupt-gzip'])
+        expect(kinds, kind).toContain(kind);
       expect(result.retries).toBeGreaterThan(50);
-      expect(withoutMeta(await treeHashes(path.join(base, 'faulty')))).toEqual(withoutMeta(await treeHashes(path.join(base, 'clean'))));
+      expect(withoutMeta(await treeHashes(path.join(base, 'faulty')))).toEqual(
+        withoutMeta(await treeHashes(path.join(base, 'clean'))),
+      );
     } finally {
       await clean.close();
       await faulty.close();
@@ -61,7 +72,11 @@ describe('an unreliable source', () => {
         res.writeHead(503, { 'retry-after': new Date(Date.now() + 2000).toUTCString() });
         return res.end();
       }
-      sendJson(res, 200, { links: { first: null, last: null, next: null, prev: null }, data: [], meta: { pagination: { page: 1, pages: 1, count: 0 } } });
+      sendJson(res, 200, {
+        links: { first: null, last: null, next: null, prev: null },
+        data: [],
+        meta: { pagination: { page: 1, pages: 1, count: 0 } },
+      });
     });
     try {
       await createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(await tempDir(), 'out'), backoffBaseMs: 1 });
@@ -79,14 +94,27 @@ describe('an unreliable source', () => {
     const server = await startServer((req, res) => {
       times.push(performance.now());
       const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, `${base}c${i}/`])) });
+      if (req.url === '/api/')
+        return sendJson(res, 200, {
+          data: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, `${base}c${i}/`])),
+        });
       // Every other answer fails, so half the requests are retries.
       if (n++ % 2 === 0) return sendJson(res, 503, { errors: [{ status: '503' }] });
-      sendJson(res, 200, { links: { first: null, last: null, next: null, prev: null }, data: [], meta: { pagination: { page: 1, pages: 1, count: 0 } } });
+      sendJson(res, 200, {
+        links: { first: null, last: null, next: null, prev: null },
+        data: [],
+        meta: { pagination: { page: 1, pages: 1, count: 0 } },
+      });
     });
     try {
       const rate = 20;
-      await createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(await tempDir(), 'out'), rate, concurrency: 8, backoffBaseMs: 1 });
+      await createSnapshot({
+        rootUrl: `${server.url}/api/`,
+        out: path.join(await tempDir(), 'out'),
+        rate,
+        concurrency: 8,
+        backoffBaseMs: 1,
+      });
       expect(times.length).toBeGreaterThanOrEqual(24);
       for (let i = 0; i < times.length; i++) {
         const inWindow = times.filter((t) => t >= times[i]! && t < times[i]! + 1000).length;
@@ -106,21 +134,40 @@ describe('a document that always fails', () => {
       if (req.url === '/api/licenses/') {
         return sendJson(res, 200, {
           links: { first: `${base}licenses/`, last: `${base}licenses/`, next: null, prev: null },
-          data: ['1', '2'].map((id) => ({ type: 'Unit', id, attributes: {}, relationships: {}, links: { self: `${base}licenses/${id}/` } })),
+          data: ['1', '2'].map((id) => ({
+            type: 'Unit',
+            id,
+            attributes: {},
+            relationships: {},
+            links: { self: `${base}licenses/${id}/` },
+          })),
           meta: { pagination: { page: 1, pages: 1, count: 2 } },
         });
       }
       if (req.url === '/api/licenses/2/') return sendJson(res, 500, { errors: [{ status: '500' }] });
-      sendJson(res, 200, { data: { type: 'Unit', id: '1', attributes: {}, relationships: {}, links: { self: `${base}licenses/1/` } } });
+      sendJson(res, 200, {
+        data: { type: 'Unit', id: '1', attributes: {}, relationships: {}, links: { self: `${base}licenses/1/` } },
+      });
     });
 
   it('with --allow-partial is published, marked partial with the missing URL, and verify exits 4', async () => {
     const server = await source();
     try {
       const out = path.join(await tempDir(), 'out');
-      const crawl = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--retries', '1', '--allow-partial', '--quiet']);
+      const crawl = await runCli([
+        'crawl',
+        `${server.url}/api/`,
+        '--out',
+        out,
+        '--retries',
+        '1',
+        '--allow-partial',
+        '--quiet',
+      ]);
       expect(crawl.code).toBe(0);
-      expect(crawl.stdout).toContain(`PARTIAL: 1 document could not be fetched (listed in the manifest), for example ${server.url}/api/licenses/2/`);
+      expect(crawl.stdout).toContain(
+        `PARTIAL: 1 document could not be fetched (listed in the manifest), for example ${server.url}/api/licenses/2/`,
+      );
       const manifest = (await readJson(out, `${META_DIR}/manifest.json`)) as { partial: boolean; missing: string[] };
       expect(manifest.partial).toBe(true);
       expect(manifest.missing).toEqual([`${server.url}/api/licenses/2/`]);
@@ -128,9 +175,19 @@ describe('a document that always fails', () => {
       expect(verify.code).toBe(4);
       expect(verify.stderr).toContain('is a partial snapshot: 1 document could not be fetched');
 
-      const strictly = await runCli(['crawl', `${server.url}/api/`, '--out', path.join(await tempDir(), 'o2'), '--retries', '1', '--quiet']);
+      const strictly = await runCli([
+        'crawl',
+        `${server.url}/api/`,
+        '--out',
+        path.join(await tempDir(), 'o2'),
+        '--retries',
+        '1',
+        '--quiet',
+      ]);
       expect(strictly.code).toBe(1);
-      expect(strictly.stderr).toContain(`${server.url}/api/licenses/2/ could not be fetched: HTTP 500 (after 2 attempts)`);
+      expect(strictly.stderr).toContain(
+        `${server.url}/api/licenses/2/ could not be fetched: HTTP 500 (after 2 attempts)`,
+      );
     } finally {
       await server.close();
     }

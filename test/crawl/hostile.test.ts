@@ -53,7 +53,20 @@ describe('a hostile server', () => {
           `${base}units/moved`,
           `${base}units/1/`,
         ];
-        return sendJson(res, 200, list(base, links.map((self, i) => ({ type: 'Unit', id: String(i + 1), attributes: {}, relationships: {}, links: { self } }))));
+        return sendJson(
+          res,
+          200,
+          list(
+            base,
+            links.map((self, i) => ({
+              type: 'Unit',
+              id: String(i + 1),
+              attributes: {},
+              relationships: {},
+              links: { self },
+            })),
+          ),
+        );
       }
       if (url === '/api/units/redirect-away/') {
         res.writeHead(302, { location: `${victim.url}/api/steal` });
@@ -72,7 +85,8 @@ describe('a hostile server', () => {
       const result = await createSnapshot({ rootUrl: `${hostile.url}/api/`, out, retries: 0 });
 
       // --out is a link to the snapshot in out.cv-snapshot/ (the generations of --out), which holds every file.
-      for (const file of await listFiles(top)) expect(file === 'out' || file.startsWith('out.cv-snapshot/'), file).toBe(true);
+      for (const file of await listFiles(top))
+        expect(file === 'out' || file.startsWith('out.cv-snapshot/'), file).toBe(true);
       expect(victim.requests).toEqual([]);
       for (const requested of hostile.requests) expect(requested.startsWith('/api/'), requested).toBe(true);
       expect(hostile.requests).toContain('/api/units/moved/');
@@ -99,7 +113,7 @@ describe('a hostile server', () => {
       expect(page).not.toContain('"/etc/passwd"');
       // The mirror is faithful to a faulty source: verify accepts what the report records, and only that.
       const verified = await verifySnapshot(out);
-      expect(verified.problems.join("\n")).toEqual("");
+      expect(verified.problems.join('\n')).toEqual('');
       expect(verified.recordedErrors).toBeGreaterThan(0);
     } finally {
       await hostile.close();
@@ -108,7 +122,9 @@ describe('a hostile server', () => {
   });
 
   it('never writes through a symbolic link planted in a staging directory', async () => {
-    const server = await startServer((req, res) => sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } }));
+    const server = await startServer((req, res) =>
+      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } }),
+    );
     try {
       const top = await tempDir();
       const out = path.join(top, 'out');
@@ -136,7 +152,11 @@ describe('oversized, endless and secret-bearing sources', () => {
       if (req.url === `/${which}/`) return sendJson(res, 200, { data: { units: `${base}units/` } });
       if (which === 'big') return sendJson(res, 200, { data: 'x'.repeat(2_000_000) });
       const bomb = zlib.gzipSync(Buffer.alloc(5_000_000, 0x20));
-      res.writeHead(200, { 'content-type': 'application/vnd.api+json', 'content-encoding': 'gzip', 'content-length': bomb.length });
+      res.writeHead(200, {
+        'content-type': 'application/vnd.api+json',
+        'content-encoding': 'gzip',
+        'content-length': bomb.length,
+      });
       res.end(bomb);
     });
     try {
@@ -149,7 +169,9 @@ describe('oversized, endless and secret-bearing sources', () => {
         expect(error).toBeInstanceOf(CrawlStoppedError);
         expect((error as Error).message).toContain(`${server.url}/${which}/units/ could not be fetched`);
         expect((error as Error).message).toMatch(
-          which === 'big' ? /the response is 2\d{6} bytes, over the --max-bytes limit of 1000000/ : /the decompressed response is over the --max-bytes limit of 1000000/,
+          which === 'big'
+            ? /the response is 2\d{6} bytes, over the --max-bytes limit of 1000000/
+            : /the decompressed response is over the --max-bytes limit of 1000000/,
         );
       }
     } finally {
@@ -161,21 +183,37 @@ describe('oversized, endless and secret-bearing sources', () => {
     const server = await startServer((req, res) => {
       const base = `http://${req.headers.host}/api/`;
       const url = new URL(req.url ?? '/', base);
-      if (url.pathname === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, chain: `${base}chain/1/` } });
+      if (url.pathname === '/api/')
+        return sendJson(res, 200, { data: { units: `${base}units/`, chain: `${base}chain/1/` } });
       if (url.pathname === '/api/units/') {
         const page = Number(url.searchParams.get('page[number]') ?? '1');
         return sendJson(res, 200, {
-          links: { first: `${base}units/`, last: `${base}units/?page[number]=2`, next: `${base}units/?page[number]=${page + 1}`, prev: null },
+          links: {
+            first: `${base}units/`,
+            last: `${base}units/?page[number]=2`,
+            next: `${base}units/?page[number]=${page + 1}`,
+            prev: null,
+          },
           data: [],
           meta: { pagination: { page, pages: 2, count: 0 } },
         });
       }
       const n = Number(url.pathname.split('/')[3]);
-      sendJson(res, 200, { data: { type: 'Unit', id: String(n), attributes: {}, relationships: {}, links: { self: `${base}chain/${n}/`, next: `${base}chain/${n + 1}/` } } });
+      sendJson(res, 200, {
+        data: {
+          type: 'Unit',
+          id: String(n),
+          attributes: {},
+          relationships: {},
+          links: { self: `${base}chain/${n}/`, next: `${base}chain/${n + 1}/` },
+        },
+      });
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      const error = await createSnapshot({ rootUrl: `${server.url}/api/`, out, maxDocuments: 60 }).catch((e: unknown) => e);
+      const error = await createSnapshot({ rootUrl: `${server.url}/api/`, out, maxDocuments: 60 }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(CrawlStoppedError);
       expect((error as CrawlStoppedError).cause).toBeInstanceOf(TooManyDocumentsError);
       expect((error as Error).message).toContain('more than 60 URLs (--max-documents)');
@@ -191,20 +229,39 @@ describe('oversized, endless and secret-bearing sources', () => {
     const secret = 's3cr3t-token-do-not-leak';
     const server = await startServer((req, res) => {
       const base = `http://${req.headers.host}/api/`;
-      if (req.headers.authorization !== `Bearer ${secret}`) return sendJson(res, 401, { errors: [{ status: '401', detail: 'no' }] });
+      if (req.headers.authorization !== `Bearer ${secret}`)
+        return sendJson(res, 401, { errors: [{ status: '401', detail: 'no' }] });
       if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
       sendJson(res, 200, list(base, []));
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      const ok = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--header', `Authorization: Bearer ${secret}`, '--json']);
+      const ok = await runCli([
+        'crawl',
+        `${server.url}/api/`,
+        '--out',
+        out,
+        '--header',
+        `Authorization: Bearer ${secret}`,
+        '--json',
+      ]);
       expect(ok.code).toBe(0);
       expect(ok.stdout + ok.stderr).not.toContain(secret);
-      for (const file of await listFiles(out)) expect(await readFile(path.join(out, file), 'utf8'), file).not.toContain(secret);
-      const manifest = JSON.parse(await readFile(path.join(out, '_cv-snapshot/manifest.json'), 'utf8')) as { options: { headers: string[] } };
+      for (const file of await listFiles(out))
+        expect(await readFile(path.join(out, file), 'utf8'), file).not.toContain(secret);
+      const manifest = JSON.parse(await readFile(path.join(out, '_cv-snapshot/manifest.json'), 'utf8')) as {
+        options: { headers: string[] };
+      };
       expect(manifest.options.headers).toEqual(['Authorization: ***']);
 
-      const wrong = await runCli(['crawl', `${server.url}/api/`, '--out', path.join(await tempDir(), 'o'), '--header', `Authorization: Bearer wrong-${secret}`]);
+      const wrong = await runCli([
+        'crawl',
+        `${server.url}/api/`,
+        '--out',
+        path.join(await tempDir(), 'o'),
+        '--header',
+        `Authorization: Bearer wrong-${secret}`,
+      ]);
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toContain('HTTP 401');
       expect(wrong.stderr).not.toContain(secret);

@@ -112,6 +112,7 @@ describe('a request that fails', () => {
     for (const root of [`${server.url}/html/`, `${server.url}/json/`]) {
       const message = await failure(root);
       expect(message, root).toContain(root);
+      // eslint-disable-next-line no-control-regex -- the message must hold no control character
       expect(message, root).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
       expect(message, root).toMatch(/\\u009b2J|\\u001b\]0;pwned\\u0007/);
     }

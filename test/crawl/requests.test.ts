@@ -1,4 +1,7 @@
-/** What the crawler sends (DESIGN.md §4): the JSON:API Accept, compression, its User-Agent, and proxies from the environment. */
+/**
+ * What the crawler sends (DESIGN.md §4): the JSON:API Accept, compression, its User-Agent, and proxies from the
+ * environment.
+ */
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -66,7 +69,8 @@ describe('requests', () => {
       expect(result.code).toBe(0);
       const apiHost = new URL(api.rootUrl).host;
       expect(proxied.length).toBeGreaterThan(0);
-      for (const request of proxied) expect(request === `CONNECT ${apiHost}` || request.startsWith(`http://${apiHost}/`), request).toBe(true);
+      for (const request of proxied)
+        expect(request === `CONNECT ${apiHost}` || request.startsWith(`http://${apiHost}/`), request).toBe(true);
     } finally {
       proxy.closeAllConnections();
       proxy.close();
@@ -88,7 +92,7 @@ describe('progress', () => {
       expect(written).toContain('crawl: 3/10 documents');
       expect(written).toContain('1 retry, 0 errors');
       if (mode === 'lines') expect(written.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
-      else expect(written).toMatch(/\r\u001b\[K/);
+      else expect(written).toContain('\r\u001b[K');
     }
     expect(formatProgress(state, 2000)).toBe('3/10 documents, 2 req/s, 1 retry, 0 errors');
   });

@@ -26,7 +26,11 @@ beforeAll(async () => {
   // 10 ms per response at concurrency 4: about 400 documents a second, so a crawl lasts a few seconds.
   api = await startSampleApi({ records: 4, pageSize: 3, seed: 11, latencyMs: 10 });
   ({ dir, remove: removeDir } = await suiteDir());
-  await createSnapshot({ rootUrl: api.rootUrl, out: path.join(dir, 'reference'), clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }) });
+  await createSnapshot({
+    rootUrl: api.rootUrl,
+    out: path.join(dir, 'reference'),
+    clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }),
+  });
   expected = await treeHashes(path.join(dir, 'reference'));
 }, 60_000);
 
@@ -43,7 +47,10 @@ function crawlArgs(out: string, extra: string[] = []): string[] {
 async function interrupt(args: string[], signal: NodeJS.Signals, after: number) {
   const served = () => api.requestLog.filter((r) => r.status === 200).length;
   const start = served();
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -56,7 +63,7 @@ async function interrupt(args: string[], signal: NodeJS.Signals, after: number) 
 }
 
 describe('interruption and --resume', () => {
-  it('SIGINT exits 130, keeps the previous snapshot, says how to resume; --resume completes it identically', async () => {
+  it('SIGINT exits 130, keeps the previous snapshot, says how to resume; --resume completes it the same', async () => {
     const out = path.join(dir, 'sigint');
     await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }) });
     const previous = await treeHashes(out);
@@ -86,7 +93,7 @@ describe('interruption and --resume', () => {
     expect(stderr).toContain('Interrupted by SIGTERM');
   }, 60_000);
 
-  it('kill -9 at several points, then --resume: byte-identical, refetching at most the documents in flight', async () => {
+  it('kill -9 at several points, then --resume: byte-identical, refetching at most what was in flight', async () => {
     const out = path.join(dir, 'killed');
     const kills = [150, 420, 90];
     const fetchedBefore = new Set<string>();
@@ -95,7 +102,10 @@ describe('interruption and --resume', () => {
       const logStart = api.requestLog.length;
       const { code } = await interrupt(crawlArgs(out, i === 0 ? [] : ['--resume']), 'SIGKILL', after);
       expect(code).toBeNull();
-      const phase = api.requestLog.slice(logStart).filter((r) => r.status === 200).map((r) => r.url);
+      const phase = api.requestLog
+        .slice(logStart)
+        .filter((r) => r.status === 200)
+        .map((r) => r.url);
       refetched += phase.filter((url) => fetchedBefore.has(url)).length;
       for (const url of phase) fetchedBefore.add(url);
       expect(existsSync(`${out}.staging`)).toBe(true);

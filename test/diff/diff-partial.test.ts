@@ -119,14 +119,17 @@ describe('diff and numbers', () => {
     const { diff, stdout } = await diffJson(numbersOld, numbersNew);
     const unitsDiff = diff.collections.find((c) => c.name === 'units')!;
     const changed = unitsDiff.changed.map((c) => [c.id, c.attributes.map((a) => a.name)]);
-    expect(changed).toEqual([['1', ['value']], ['4', ['term']]]);
+    expect(changed).toEqual([
+      ['1', ['value']],
+      ['4', ['term']],
+    ]);
     expect(stdout).toContain('"old": 18446744073709551617,\n');
     expect(stdout).toContain('"new": 18446744073709551618\n');
     const md = { stdout: formatDiffMarkdown(await diffSnapshots(numbersOld, numbersNew)) };
     expect(md.stdout).toContain('  - `value`: `18446744073709551617` → `18446744073709551618`\n');
     expect(md.stdout).toContain('- Unit 4: `plain` → `\\u001b[31mred\\u001b[0m|`\n');
     expect(md.stdout).toContain('- **\\u001b\\[31mred\\u001b\\[0m\\|** (Unit 4)\n');
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
     expect(md.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 });
@@ -150,7 +153,11 @@ describe('diff on trees that are not what crawl wrote', () => {
     );
     expect(results[1]!.stderr).toContain(`${path.join(link, list)} is a symbolic link, never opened`);
     expect(results[2]!.stderr).toContain(`${path.join(linkedDir, 'api')} is a symbolic link, never opened`);
-    expect(results.map((r) => [r.code, r.stdout])).toEqual([[1, ''], [1, ''], [1, '']]);
+    expect(results.map((r) => [r.code, r.stdout])).toEqual([
+      [1, ''],
+      [1, ''],
+      [1, ''],
+    ]);
   });
 
   it('never reads outside the snapshot for a collection whose name in the manifest climbs out', async () => {

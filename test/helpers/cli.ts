@@ -37,11 +37,11 @@ export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLi
       buffer += d.toString();
       const newline = buffer.indexOf('\n');
       if (newline >= 0) {
-        child.stdout!.off('data', onData);
+        child.stdout.off('data', onData);
         resolve({ child, firstLine: buffer.slice(0, newline) });
       }
     };
-    child.stdout!.on('data', onData);
+    child.stdout.on('data', onData);
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`exited with ${code} before printing a line`)));
   });

@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { visitLinks } from '../../src/jsonapi/links.js';
 import { locate } from '../../src/url/api-location.js';
 import { canonicalUrl } from '../../src/url/canonical-url.js';
-import { Layout } from '../../src/snapshot/layout.js';
+import type { Layout } from '../../src/snapshot/layout.js';
 
 export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
@@ -22,7 +22,9 @@ export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 export async function treeHashes(dir: string): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const file of await listFiles(dir)) {
-    result[file] = createHash('sha256').update(await readFile(path.join(dir, file))).digest('hex');
+    result[file] = createHash('sha256')
+      .update(await readFile(path.join(dir, file)))
+      .digest('hex');
   }
   return result;
 }
@@ -39,7 +41,7 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   try {
     json = JSON.parse(text);
   } catch {
-    json = null;
+    // Not JSON: null.
   }
   return { status: response.statusCode, headers: response.headers, json, text };
 }

@@ -41,12 +41,14 @@ function recordText(base: string, collection: string, record: TinyRecord): strin
   );
 }
 
-export async function startTinyVocabulary(vocabulary: TinyVocabulary): Promise<TinySource> {
+async function startTinyVocabulary(vocabulary: TinyVocabulary): Promise<TinySource> {
   const pageSize = vocabulary.pageSize ?? 2;
   const failing = new Set(vocabulary.failing ?? []);
   const server = await startServer((req, res) => {
     const base = `http://${req.headers.host}/api/`;
-    const rest = decodeURI((req.url ?? '').slice('/api/'.length)).replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+    const rest = decodeURI((req.url ?? '').slice('/api/'.length))
+      .replace(/%5B/gi, '[')
+      .replace(/%5D/gi, ']');
     if (failing.has(rest)) return sendJson(res, 500, { errors: [{ status: '500' }] });
     if (rest === '') {
       const data = Object.fromEntries(Object.keys(vocabulary.collections).map((c) => [c, `${base}${c}/`]));

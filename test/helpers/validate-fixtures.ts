@@ -7,14 +7,41 @@ export const ROOT = 'http://127.0.0.1:4000/sms/cv/api/v1/';
 
 /** Spec 2.2. */
 export const SPEC_COLLECTIONS = [
-  'actioncategories', 'actiontypes', 'aggregationtypes', 'globalprovenances', 'compartments', 'contactroles',
-  'countries', 'equipmentstatus', 'equipmenttypes', 'licenses', 'manufacturers', 'measuredquantityunits',
-  'measuredquantities', 'platformtypes', 'samplingmedia', 'sitetypes', 'siteusages', 'softwaretypes', 'units',
-  'actioncategories-communities', 'actiontypes-communities', 'aggregationtypes-communities',
-  'compartments-communities', 'contactroles-communities', 'equipmentstatus-communities',
-  'equipmenttypes-communities', 'manufacturers-communities', 'measuredquantities-communities',
-  'platformtypes-communities', 'samplingmedia-communities', 'sitetypes-communities', 'siteusages-communities',
-  'softwaretypes-communities', 'units-communities', 'communities',
+  'actioncategories',
+  'actiontypes',
+  'aggregationtypes',
+  'globalprovenances',
+  'compartments',
+  'contactroles',
+  'countries',
+  'equipmentstatus',
+  'equipmenttypes',
+  'licenses',
+  'manufacturers',
+  'measuredquantityunits',
+  'measuredquantities',
+  'platformtypes',
+  'samplingmedia',
+  'sitetypes',
+  'siteusages',
+  'softwaretypes',
+  'units',
+  'actioncategories-communities',
+  'actiontypes-communities',
+  'aggregationtypes-communities',
+  'compartments-communities',
+  'contactroles-communities',
+  'equipmentstatus-communities',
+  'equipmenttypes-communities',
+  'manufacturers-communities',
+  'measuredquantities-communities',
+  'platformtypes-communities',
+  'samplingmedia-communities',
+  'sitetypes-communities',
+  'siteusages-communities',
+  'softwaretypes-communities',
+  'units-communities',
+  'communities',
 ];
 
 type Json = Record<string, unknown>;
@@ -36,7 +63,7 @@ export function recordUrl(collection: string, id: string, root = ROOT): string {
 }
 
 /** Spec 2.4: relationship links. */
-export function relationshipLinks(collection: string, id: string, name: string, root = ROOT) {
+function relationshipLinks(collection: string, id: string, name: string, root = ROOT) {
   return {
     self: `${root}${collection}/${id}/relationships/${name}?format=api`,
     related: `${root}${collection}/${id}/${name}/?format=api`,
@@ -74,7 +101,11 @@ export interface Options {
   root?: string;
 }
 
-export function actionCategory(id: string, actionTypeIds: string[] = ['1', '2'], { root = ROOT }: Options = {}): Resource {
+export function actionCategory(
+  id: string,
+  actionTypeIds: string[] = ['1', '2'],
+  { root = ROOT }: Options = {},
+): Resource {
   const c = 'actioncategories';
   return {
     type: 'ActionCategory',
@@ -82,7 +113,13 @@ export function actionCategory(id: string, actionTypeIds: string[] = ['1', '2'],
     attributes: acceptedAttributes(`Action category ${id}`),
     relationships: {
       global_provenance: toOne(c, id, 'global_provenance', { type: 'GlobalProvenance', id: '1' }, root),
-      action_types: toMany(c, id, 'action_types', actionTypeIds.map((t) => ({ type: 'ActionType', id: t })), root),
+      action_types: toMany(
+        c,
+        id,
+        'action_types',
+        actionTypeIds.map((t) => ({ type: 'ActionType', id: t })),
+        root,
+      ),
       successor: linksOnly(c, id, 'successor', root),
     },
     links: { self: `${recordUrl(c, id, root)}?format=api` },
@@ -90,7 +127,11 @@ export function actionCategory(id: string, actionTypeIds: string[] = ['1', '2'],
 }
 
 /** Spec 3: a pending site usage has a requester, null global provenance and no site types. */
-export function siteUsage(id: string, status: 'ACCEPTED' | 'PENDING' = 'ACCEPTED', { root = ROOT }: Options = {}): Resource {
+export function siteUsage(
+  id: string,
+  status: 'ACCEPTED' | 'PENDING' = 'ACCEPTED',
+  { root = ROOT }: Options = {},
+): Resource {
   const c = 'siteusages';
   const pending = status === 'PENDING';
   return {
@@ -104,7 +145,13 @@ export function siteUsage(id: string, status: 'ACCEPTED' | 'PENDING' = 'ACCEPTED
       definition: pending ? null : '',
     },
     relationships: {
-      global_provenance: toOne(c, id, 'global_provenance', pending ? null : { type: 'GlobalProvenance', id: '2' }, root),
+      global_provenance: toOne(
+        c,
+        id,
+        'global_provenance',
+        pending ? null : { type: 'GlobalProvenance', id: '2' },
+        root,
+      ),
       site_types: toMany(c, id, 'site_types', pending ? [] : [{ type: 'SiteType', id: '3' }], root),
       successor: linksOnly(c, id, 'successor', root),
     },
@@ -189,7 +236,12 @@ export function rootIndex(collections: string[] = SPEC_COLLECTIONS, root = ROOT)
 export function listPage(
   collection: string,
   data: Resource[],
-  { page = 1, pages = 1, count = data.length, root = ROOT }: { page?: number; pages?: number; count?: number; root?: string } = {},
+  {
+    page = 1,
+    pages = 1,
+    count = data.length,
+    root = ROOT,
+  }: { page?: number; pages?: number; count?: number; root?: string } = {},
 ) {
   return {
     links: {

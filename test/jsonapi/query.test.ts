@@ -68,7 +68,9 @@ describe('page[size] and page[number]', () => {
 
 describe('filter', () => {
   it('filter[status.iexact]=accepted keeps exactly the ACCEPTED records, any case', async () => {
-    const expected = records('siteusages').filter((r) => r.attributes.status === 'ACCEPTED').map((r) => r.id);
+    const expected = records('siteusages')
+      .filter((r) => r.attributes.status === 'ACCEPTED')
+      .map((r) => r.id);
     expect(expected.length).toBeLessThan(RECORDS);
     for (const value of ['ACCEPTED', 'accepted', 'Accepted']) {
       expect(ids(await query(`siteusages/?page[size]=10000&filter[status.iexact]=${value}`))).toEqual(expected);
@@ -81,8 +83,12 @@ describe('filter', () => {
     const categories = records('actioncategories');
     for (const category of categories.slice(0, 3)) {
       const term = category.attributes.term!;
-      const expected = records('actiontypes').filter((r) => r.relationships.action_category === category.id).map((r) => r.id);
-      const document = await query(`actiontypes/?page[size]=10000&filter[action_category__term]=${encodeURIComponent(term)}`);
+      const expected = records('actiontypes')
+        .filter((r) => r.relationships.action_category === category.id)
+        .map((r) => r.id);
+      const document = await query(
+        `actiontypes/?page[size]=10000&filter[action_category__term]=${encodeURIComponent(term)}`,
+      );
       expect(ids(document), term).toEqual(expected);
     }
     const some = records('actiontypes').filter((r) => r.relationships.action_category === categories[0]!.id);
@@ -90,7 +96,12 @@ describe('filter', () => {
   });
 
   it('answers 400 for an unknown field and for an empty value', async () => {
-    for (const parameter of ['filter[nope]', 'filter[action_category__nope]', 'filter[term.icontains]', 'filter[a__b__c]']) {
+    for (const parameter of [
+      'filter[nope]',
+      'filter[action_category__nope]',
+      'filter[term.icontains]',
+      'filter[a__b__c]',
+    ]) {
       const answer = await get(`${api.rootUrl}actiontypes/?${parameter}=x`);
       expect(answer.status, parameter).toBe(400);
       expect(JSON.parse(answer.text).errors[0].source).toEqual({ parameter });
@@ -105,12 +116,18 @@ describe('sort', () => {
 
   it('sort=term, -term and name order as the spec of the engine says, ties by numeric id', async () => {
     const units = records('units');
-    const asc = [...units].sort((a, b) => byCodeUnit(a.attributes.term!, b.attributes.term!) || Number(a.id) - Number(b.id));
+    const asc = [...units].sort(
+      (a, b) => byCodeUnit(a.attributes.term!, b.attributes.term!) || Number(a.id) - Number(b.id),
+    );
     expect(ids(await query('units/?page[size]=10000&sort=term'))).toEqual(asc.map((r) => r.id));
-    const desc = [...units].sort((a, b) => byCodeUnit(b.attributes.term!, a.attributes.term!) || Number(a.id) - Number(b.id));
+    const desc = [...units].sort(
+      (a, b) => byCodeUnit(b.attributes.term!, a.attributes.term!) || Number(a.id) - Number(b.id),
+    );
     expect(ids(await query('units/?page[size]=10000&sort=-term'))).toEqual(desc.map((r) => r.id));
     const provenances = records('globalprovenances');
-    const byName = [...provenances].sort((a, b) => byCodeUnit(a.attributes.name!, b.attributes.name!) || Number(a.id) - Number(b.id));
+    const byName = [...provenances].sort(
+      (a, b) => byCodeUnit(a.attributes.name!, b.attributes.name!) || Number(a.id) - Number(b.id),
+    );
     expect(ids(await query('globalprovenances/?page[size]=10000&sort=name'))).toEqual(byName.map((r) => r.id));
   });
 
@@ -128,18 +145,30 @@ describe('sort', () => {
   it('answers 400 naming sort for an unknown field', async () => {
     const answer = await get(`${api.rootUrl}units/?sort=term,nope`);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.text).errors[0]).toMatchObject({ source: { parameter: 'sort' }, detail: 'invalid sort parameter: nope' });
+    expect(JSON.parse(answer.text).errors[0]).toMatchObject({
+      source: { parameter: 'sort' },
+      detail: 'invalid sort parameter: nope',
+    });
   });
 });
 
 describe('include', () => {
   it('include=unit gives the units of the page in included, sorted by id text, once each', async () => {
     const document = await query('measuredquantityunits/?page[size]=5&include=unit');
-    const unitIds = [...new Set(records('measuredquantityunits').slice(0, 5).map((r) => r.relationships.unit as string))];
+    const unitIds = [
+      ...new Set(
+        records('measuredquantityunits')
+          .slice(0, 5)
+          .map((r) => r.relationships.unit as string),
+      ),
+    ];
     expect(document.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual(
       [...unitIds].sort().map((id) => ['Unit', id]),
     );
-    expect(document.included[0]).toMatchObject({ type: 'Unit', attributes: records('units').find((r) => r.id === document.included[0].id)!.attributes });
+    expect(document.included[0]).toMatchObject({
+      type: 'Unit',
+      attributes: records('units').find((r) => r.id === document.included[0].id)!.attributes,
+    });
   });
 
   it('always has an included array when include was asked, even an empty one', async () => {

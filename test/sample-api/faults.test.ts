@@ -106,7 +106,11 @@ describe('faults on the wire', () => {
     expect(logByUrl(second)).toEqual(log);
 
     const other = await start(12);
-    await crawlWithRetries(other, urls.map((url) => url.replace(first.rootUrl, other.rootUrl)), 4);
+    await crawlWithRetries(
+      other,
+      urls.map((url) => url.replace(first.rootUrl, other.rootUrl)),
+      4,
+    );
     expect(logByUrl(other)).not.toEqual(log);
   });
 

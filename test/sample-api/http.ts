@@ -9,11 +9,14 @@ export interface Answer {
   text: string;
 }
 
-export const agent = new Agent({ connections: 16, keepAliveTimeout: 1000 });
+const agent = new Agent({ connections: 16, keepAliveTimeout: 1000 });
 
 export async function get(
   url: string,
-  options: { method?: 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'; headers?: Record<string, string> } = {},
+  options: {
+    method?: 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const response = await request(url, {
     method: options.method ?? 'GET',
@@ -42,7 +45,11 @@ export function withoutFormat(url: string): string {
 }
 
 /** Runs `work` over `items` with at most `limit` at a time. */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

@@ -14,11 +14,18 @@ function differences(before: SampleData, after: SampleData): string[] {
         continue;
       }
       for (const [name, value] of Object.entries(record.attributes)) {
-        if (old.attributes[name] !== value) out.push(`attribute ${next.name}/${record.id} ${name} ${JSON.stringify(old.attributes[name])} ${JSON.stringify(value)}`);
+        if (old.attributes[name] !== value)
+          out.push(
+            `attribute ${next.name}/${record.id} ${name} ${JSON.stringify(old.attributes[name])} ` +
+              `${JSON.stringify(value)}`,
+          );
       }
       for (const [name, value] of Object.entries(record.relationships)) {
         if (JSON.stringify(old.relationships[name]) !== JSON.stringify(value)) {
-          out.push(`relationship ${next.name}/${record.id} ${name} ${JSON.stringify(old.relationships[name])} ${JSON.stringify(value)}`);
+          out.push(
+            `relationship ${next.name}/${record.id} ${name} ${JSON.stringify(old.relationships[name])} ` +
+              `${JSON.stringify(value)}`,
+          );
         }
       }
     }
@@ -28,12 +35,14 @@ function differences(before: SampleData, after: SampleData): string[] {
 
 function describeChange(change: ReleaseChange): string {
   const where = `${change.collection}/${change.id}`;
-  if (change.kind === 'attribute') return `attribute ${where} ${change.attribute} ${JSON.stringify(change.old)} ${JSON.stringify(change.new)}`;
-  if (change.kind === 'relationship') return `relationship ${where} ${change.relationship} ${JSON.stringify(change.old)} ${JSON.stringify(change.new)}`;
+  if (change.kind === 'attribute')
+    return `attribute ${where} ${change.attribute} ${JSON.stringify(change.old)} ${JSON.stringify(change.new)}`;
+  if (change.kind === 'relationship')
+    return `relationship ${where} ${change.relationship} ${JSON.stringify(change.old)} ${JSON.stringify(change.new)}`;
   return `${change.kind} ${where}`;
 }
 
-describe('the sample data\'s next release', () => {
+describe("the sample data's next release", () => {
   for (const seed of [1, 2, 9]) {
     it(`differs from release 0 by exactly the changes it lists (seed ${seed})`, () => {
       const before = createSampleData({ seed, records: 12 });
@@ -50,11 +59,26 @@ describe('the sample data\'s next release', () => {
     const accepted = changes.find((c) => c.kind === 'attribute' && c.attribute === 'status');
     expect(accepted).toMatchObject({ collection: 'siteusages', old: 'PENDING', new: 'ACCEPTED' });
     const sameRecord = changes.filter((c) => c.collection === 'siteusages' && c.id === accepted!.id);
-    expect(sameRecord).toContainEqual(expect.objectContaining({ kind: 'attribute', attribute: 'requested_by_email', new: null }));
-    expect(sameRecord).toContainEqual(expect.objectContaining({ kind: 'relationship', relationship: 'global_provenance', old: null }));
-    expect(sameRecord).toContainEqual(expect.objectContaining({ kind: 'relationship', relationship: 'site_types', old: [] }));
-    expect(changes).toContainEqual(expect.objectContaining({ kind: 'attribute', attribute: 'term', old: 'Software update', new: 'Software and firmware update' }));
-    expect(changes.filter((c) => c.kind === 'relationship' && c.collection !== 'siteusages').length).toBeGreaterThanOrEqual(2);
+    expect(sameRecord).toContainEqual(
+      expect.objectContaining({ kind: 'attribute', attribute: 'requested_by_email', new: null }),
+    );
+    expect(sameRecord).toContainEqual(
+      expect.objectContaining({ kind: 'relationship', relationship: 'global_provenance', old: null }),
+    );
+    expect(sameRecord).toContainEqual(
+      expect.objectContaining({ kind: 'relationship', relationship: 'site_types', old: [] }),
+    );
+    expect(changes).toContainEqual(
+      expect.objectContaining({
+        kind: 'attribute',
+        attribute: 'term',
+        old: 'Software update',
+        new: 'Software and firmware update',
+      }),
+    );
+    expect(
+      changes.filter((c) => c.kind === 'relationship' && c.collection !== 'siteusages').length,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('is release 0 without the option, and moves Last-Modified forward', () => {
@@ -62,7 +86,9 @@ describe('the sample data\'s next release', () => {
     expect(zero.release).toBe(0);
     expect(zero.changes).toEqual([]);
     expect(createSampleData({ seed: 3, records: 6, release: 0 })).toEqual(zero);
-    expect(createSampleData({ seed: 3, records: 6, release: 1 }).lastModified.getTime()).toBeGreaterThan(zero.lastModified.getTime());
+    expect(createSampleData({ seed: 3, records: 6, release: 1 }).lastModified.getTime()).toBeGreaterThan(
+      zero.lastModified.getTime(),
+    );
   });
 
   it('refuses an unknown release, and a data set too small for release 1', () => {

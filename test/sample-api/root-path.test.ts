@@ -11,7 +11,8 @@ describe('rootPath', () => {
       const { answer, document } = await getJson(api.rootUrl);
       expect(answer.status).toBe(200);
       expect(Object.keys(document.data).sort()).toEqual([...ALL_COLLECTIONS].sort());
-      for (const url of Object.values(document.data as Record<string, string>)) expect(url.startsWith(api.rootUrl)).toBe(true);
+      for (const url of Object.values(document.data as Record<string, string>))
+        expect(url.startsWith(api.rootUrl)).toBe(true);
       for (const url of api.documentUrls()) {
         expect(url.startsWith(api.rootUrl)).toBe(true);
         const documentAnswer = await get(withoutFormat(url));

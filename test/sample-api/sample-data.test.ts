@@ -24,7 +24,9 @@ describe.each([0, 1])('createSampleData, release %i', (release) => {
   it('has every collection of spec 2.2, in order, each scaled by records', () => {
     expect(data.collections.map((c) => c.name)).toEqual(ALL_COLLECTIONS);
     for (const c of data.collections) {
-      const net = data.changes.filter((x) => x.collection === c.name).reduce((n, x) => n + (x.kind === 'added' ? 1 : x.kind === 'removed' ? -1 : 0), 0);
+      const net = data.changes
+        .filter((x) => x.collection === c.name)
+        .reduce((n, x) => n + (x.kind === 'added' ? 1 : x.kind === 'removed' ? -1 : 0), 0);
       expect(c.records).toHaveLength(12 + net);
     }
     for (const c of createSampleData({ records: 0 }).collections) expect(c.records).toHaveLength(0);
@@ -40,7 +42,8 @@ describe.each([0, 1])('createSampleData, release %i', (release) => {
         expect(r.kind).toBe(kind);
         if (targetType !== null) expect(r.targetType).toBe(targetType);
       }
-      for (const record of c.records) expect(Object.keys(record.attributes).sort()).toEqual([...expected.attributes].sort());
+      for (const record of c.records)
+        expect(Object.keys(record.attributes).sort()).toEqual([...expected.attributes].sort());
     }
   });
 
@@ -99,7 +102,9 @@ describe.each([0, 1])('createSampleData, release %i', (release) => {
       expect(records.some((r) => r.id === r.relationships.root)).toBe(true);
       expect(records.some((r) => r.id !== r.relationships.root)).toBe(true);
       const byRoot = new Map<string, Set<string>>();
-      records.forEach((r, i) => byRoot.set(roots[i]!, (byRoot.get(roots[i]!) ?? new Set()).add(r.relationships.community as string)));
+      records.forEach((r, i) =>
+        byRoot.set(roots[i]!, (byRoot.get(roots[i]!) ?? new Set()).add(r.relationships.community as string)),
+      );
       expect(Math.max(...[...byRoot.values()].map((s) => s.size))).toBeGreaterThan(1);
     }
   });

@@ -47,7 +47,8 @@ describe('every document', () => {
       }
       const document = JSON.parse(answer.text);
       // spec 2.1: a record's links.self is its own address.
-      const isRecord = /^[^?]*\/[^/]+\/\d+\/$/.test(documentUrl) && !documentUrl.slice(api.rootUrl.length).includes('/relationships/');
+      const isRecord =
+        /^[^?]*\/[^/]+\/\d+\/$/.test(documentUrl) && !documentUrl.slice(api.rootUrl.length).includes('/relationships/');
       if (isRecord && document.data.links.self !== documentUrl) {
         failures.push(`${documentUrl}: links.self ${document.data.links.self}`);
       }
@@ -176,9 +177,9 @@ describe('resources (spec 2.3, 2.4)', () => {
   });
 
   it('answers relationship documents with links.self only, and related documents in full', async () => {
-    const category = data.byName.get('actioncategories')!.records.find(
-      (r) => (r.relationships.action_types as string[]).length > 1,
-    )!;
+    const category = data.byName
+      .get('actioncategories')!
+      .records.find((r) => (r.relationships.action_types as string[]).length > 1)!;
     const base = url(`actioncategories/${category.id}`);
     const { document: relationship } = await getJson(`${base}/relationships/action_types`);
     expect(Object.keys(relationship.links)).toEqual(['self']);
@@ -199,7 +200,13 @@ describe('resources (spec 2.3, 2.4)', () => {
   });
 
   it('answers 404 for an unknown record, relationship or path', async () => {
-    for (const path of ['units/999999/', 'units/1/relationships/nothing', 'units/1/nothing/', 'nothing/', 'units/1/2/3/4/']) {
+    for (const path of [
+      'units/999999/',
+      'units/1/relationships/nothing',
+      'units/1/nothing/',
+      'nothing/',
+      'units/1/2/3/4/',
+    ]) {
       const answer = await get(url(path));
       expect(answer.status, path).toBe(404);
       expect(answer.headers['content-type']).toBe(JSON_API);
@@ -227,7 +234,9 @@ describe('real-framework behaviour (DESIGN.md §6)', () => {
   });
 
   it('answers format=api with the HTML page, or 406 to JSON:API and application/json', async () => {
-    const html = await get(`${record()}/?format=api`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const html = await get(`${record()}/?format=api`, {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(html.status).toBe(200);
     expect(html.headers['content-type']).toMatch(/^text\/html/);
     expect(html.text).toContain('<html');
@@ -256,7 +265,8 @@ describe('real-framework behaviour (DESIGN.md §6)', () => {
     const head = await get(url('units/'), { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
-    for (const name of ['content-type', 'vary', 'allow', 'etag', 'content-length']) expect(head.headers[name]).toBe(full.headers[name]);
+    for (const name of ['content-type', 'vary', 'allow', 'etag', 'content-length'])
+      expect(head.headers[name]).toBe(full.headers[name]);
     const options = await get(url('units/'), { method: 'OPTIONS' });
     expect(options.status).toBe(200);
     expect(options.headers.allow).toBe('GET, POST, HEAD, OPTIONS');

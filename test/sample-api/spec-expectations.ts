@@ -1,37 +1,74 @@
 /** Values copied from spec/cv-api.md, the source of the expectations in these tests. */
 
 /** spec 2.2, global vocabularies. */
-export const GLOBAL_COLLECTIONS = [
-  'actioncategories', 'actiontypes', 'aggregationtypes', 'globalprovenances', 'compartments', 'contactroles',
-  'countries', 'equipmentstatus', 'equipmenttypes', 'licenses', 'manufacturers', 'measuredquantityunits',
-  'measuredquantities', 'platformtypes', 'samplingmedia', 'sitetypes', 'siteusages', 'softwaretypes', 'units',
+const GLOBAL_COLLECTIONS = [
+  'actioncategories',
+  'actiontypes',
+  'aggregationtypes',
+  'globalprovenances',
+  'compartments',
+  'contactroles',
+  'countries',
+  'equipmentstatus',
+  'equipmenttypes',
+  'licenses',
+  'manufacturers',
+  'measuredquantityunits',
+  'measuredquantities',
+  'platformtypes',
+  'samplingmedia',
+  'sitetypes',
+  'siteusages',
+  'softwaretypes',
+  'units',
 ];
 
 /** spec 2.2, community vocabularies. */
 export const COMMUNITY_COLLECTIONS = [
-  'actioncategories-communities', 'actiontypes-communities', 'aggregationtypes-communities',
-  'compartments-communities', 'contactroles-communities', 'equipmentstatus-communities',
-  'equipmenttypes-communities', 'manufacturers-communities', 'measuredquantities-communities',
-  'platformtypes-communities', 'samplingmedia-communities', 'sitetypes-communities', 'siteusages-communities',
-  'softwaretypes-communities', 'units-communities',
+  'actioncategories-communities',
+  'actiontypes-communities',
+  'aggregationtypes-communities',
+  'compartments-communities',
+  'contactroles-communities',
+  'equipmentstatus-communities',
+  'equipmenttypes-communities',
+  'manufacturers-communities',
+  'measuredquantities-communities',
+  'platformtypes-communities',
+  'samplingmedia-communities',
+  'sitetypes-communities',
+  'siteusages-communities',
+  'softwaretypes-communities',
+  'units-communities',
 ];
 
 /** spec 2.2 */
 export const ALL_COLLECTIONS = [...GLOBAL_COLLECTIONS, ...COMMUNITY_COLLECTIONS, 'communities'];
 
 /** spec 2.3, global vocabulary attributes. */
-export const GLOBAL_ATTRIBUTE_KEYS = [
-  'term', 'definition', 'provenance', 'provenance_uri', 'category', 'note', 'status', 'requested_by_email',
+const GLOBAL_ATTRIBUTE_KEYS = [
+  'term',
+  'definition',
+  'provenance',
+  'provenance_uri',
+  'category',
+  'note',
+  'status',
+  'requested_by_email',
   'discussion_url',
 ];
 
 /** spec 2.3, community attributes. */
-export const COMMUNITY_ATTRIBUTE_KEYS = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'];
+const COMMUNITY_ATTRIBUTE_KEYS = ['term', 'abbreviation', 'definition', 'provenance', 'provenance_uri', 'note'];
 
 /** spec 2.3 and 2.4: the tabulated types, their collections, attributes and relationship kinds. */
 export const TABULATED: Record<
   string,
-  { collection: string; attributes: string[]; relationships: Record<string, ['to-one' | 'to-many' | 'links-only', string | null]> }
+  {
+    collection: string;
+    attributes: string[];
+    relationships: Record<string, ['to-one' | 'to-many' | 'links-only', string | null]>;
+  }
 > = {
   ActionCategory: {
     collection: 'actioncategories',

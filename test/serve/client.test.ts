@@ -25,13 +25,19 @@ type Model = Record<string, unknown> & { id: string; type: string };
 /** GET, links normalised to the source URLs they stand for, then deserialised by jsona. */
 async function models(url: string, fromMirror: boolean): Promise<{ models: Model | Model[]; document: any }> {
   const { document } = await getJson(url);
-  const sourceUrl = fromMirror ? `${new URL(mirror.api.rootUrl).origin}${new URL(url).pathname}${new URL(url).search}` : url;
+  const sourceUrl = fromMirror
+    ? `${new URL(mirror.api.rootUrl).origin}${new URL(url).pathname}${new URL(url).search}`
+    : url;
   const normalised = normaliseLinks(document, withoutFormat(sourceUrl), mirror.layout, fromMirror) as any;
   return { models: jsona.deserialize(normalised) as Model | Model[], document };
 }
 
 /** Every record of a collection, following links.next from the collection URL the root index gives. */
-async function listAll(rootUrl: string, collection: string, fromMirror: boolean): Promise<{ records: Model[]; requests: number }> {
+async function listAll(
+  rootUrl: string,
+  collection: string,
+  fromMirror: boolean,
+): Promise<{ records: Model[]; requests: number }> {
   const root = (await getJson(rootUrl)).document;
   let next: string | null = new URL(root.data[collection], rootUrl).href;
   const records: Model[] = [];
@@ -74,7 +80,10 @@ describe('jsona through the mirror', () => {
     expect(record.root.type).toBe('MeasuredQuantity');
 
     const query = 'measuredquantityunits/?page[size]=3&include=unit,measured_quantity&sort=-term';
-    const [withUnits, withUnitsMirror] = await Promise.all([models(`${mirror.api.rootUrl}${query}`, false), models(`${mirror.serve.url}${query}`, true)]);
+    const [withUnits, withUnitsMirror] = await Promise.all([
+      models(`${mirror.api.rootUrl}${query}`, false),
+      models(`${mirror.serve.url}${query}`, true),
+    ]);
     expect(withUnitsMirror.models).toEqual(withUnits.models);
     const first = (withUnitsMirror.models as Array<Model & { unit: { term?: string } }>)[0]!;
     expect(typeof first.unit.term).toBe('string');

@@ -9,7 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { treeHashes } from '../helpers/snapshot.js';
-import { checkStaticHost, crawledTree, fetchFollowing, freePort, stopProcess, waitForHttp, type CrawledTree } from './host-check.js';
+import {
+  checkStaticHost,
+  crawledTree,
+  fetchFollowing,
+  freePort,
+  stopProcess,
+  waitForHttp,
+  type CrawledTree,
+} from './host-check.js';
 
 let tree: CrawledTree;
 let out: string;
@@ -62,7 +70,9 @@ describe.runIf(hasNginx)('nginx with the README recipe', () => {
     const prefix = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-nginx-'));
     const port = await freePort();
     await writeFile(path.join(prefix, 'nginx.conf'), nginxConfig(out, port, prefix));
-    const child = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
+    const child = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-g', 'daemon off;'], {
+      stdio: 'ignore',
+    });
     try {
       const origin = `http://127.0.0.1:${port}/`;
       await waitForHttp(origin, 15_000);
@@ -82,33 +92,51 @@ describe.runIf(hasNginx)('nginx with the README recipe', () => {
 const wrangler = process.env.CV_SNAPSHOT_WRANGLER;
 const node22 = process.env.CV_SNAPSHOT_NODE22;
 
-describe.runIf(wrangler !== undefined && node22 !== undefined)('wrangler pages dev (Cloudflare Pages, _headers and _redirects)', () => {
-  it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
-    const before = await treeHashes(out);
-    const port = await freePort();
-    // wrangler keeps its state in the working directory: a temporary one, so the tree stays untouched.
-    const cwd = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-wrangler-'));
-    let log = '';
-    const child = spawn(node22!, [wrangler!, 'pages', 'dev', out, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2024-01-01'], {
-      cwd,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    try {
-      const origin = `http://127.0.0.1:${port}/`;
-      await waitForHttp(origin, 60_000);
-      expect(log).toMatch(/Parsed 4 valid redirect rules/);
-      const result = await checkStaticHost(out, origin);
-      expect(result.failures, log).toEqual([]);
-      const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
-      expect(missing.status).toBe(404);
-      expect(missing.headers['content-type']).toBe('application/vnd.api+json');
-    } finally {
-      await stopProcess(child);
-      await rm(cwd, { recursive: true, force: true });
-    }
-    expect(await treeHashes(out)).toEqual(before);
-  }, 120_000);
-});
+describe.runIf(wrangler !== undefined && node22 !== undefined)(
+  'wrangler pages dev (Cloudflare Pages, _headers and _redirects)',
+  () => {
+    it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
+      const before = await treeHashes(out);
+      const port = await freePort();
+      // wrangler keeps its state in the working directory: a temporary one, so the tree stays untouched.
+      const cwd = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-wrangler-'));
+      let log = '';
+      const child = spawn(
+        node22!,
+        [
+          wrangler!,
+          'pages',
+          'dev',
+          out,
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--compatibility-date',
+          '2024-01-01',
+        ],
+        {
+          cwd,
+          env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (log += d.toString()));
+      try {
+        const origin = `http://127.0.0.1:${port}/`;
+        await waitForHttp(origin, 60_000);
+        expect(log).toMatch(/Parsed 4 valid redirect rules/);
+        const result = await checkStaticHost(out, origin);
+        expect(result.failures, log).toEqual([]);
+        const missing = await fetchFollowing(`${origin}sms/cv/api/v1/units/999999/`);
+        expect(missing.status).toBe(404);
+        expect(missing.headers['content-type']).toBe('application/vnd.api+json');
+      } finally {
+        await stopProcess(child);
+        await rm(cwd, { recursive: true, force: true });
+      }
+      expect(await treeHashes(out)).toEqual(before);
+    }, 120_000);
+  },
+);

@@ -80,7 +80,11 @@ function parse(text: string): unknown {
 }
 
 /** GETs `sourceUrl` from the sample API and the same path and query from the mirror. */
-export async function compare(mirror: Mirror, sourceUrl: string, mirrorUrl = mirror.onMirror(sourceUrl)): Promise<Compared> {
+export async function compare(
+  mirror: Mirror,
+  sourceUrl: string,
+  mirrorUrl = mirror.onMirror(sourceUrl),
+): Promise<Compared> {
   const [source, onMirror] = await Promise.all([get(sourceUrl), get(mirrorUrl)]);
   const documentUrl = withoutFormat(sourceUrl);
   return {

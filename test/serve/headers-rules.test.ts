@@ -4,7 +4,8 @@ import { headersFor, parseHeadersFile, patternMatcher } from '../../src/serve/he
 import { headersFile } from '../../src/snapshot/host-files.js';
 import { Layout } from '../../src/snapshot/layout.js';
 
-const flat = (headers: ReturnType<typeof headersFor>) => Object.fromEntries([...headers.values()].map(({ name, value }) => [name, value]));
+const flat = (headers: ReturnType<typeof headersFor>) =>
+  Object.fromEntries([...headers.values()].map(({ name, value }) => [name, value]));
 
 describe('_headers rules', () => {
   it('splats match any run of characters, slashes and nothing included; placeholders one segment', () => {
@@ -18,7 +19,18 @@ describe('_headers rules', () => {
 
   it('applies every matching rule, joins a header set twice, detaches with !, skips comments and host rules', () => {
     const rules = parseHeadersFile(
-      ['# comment', '/*', '  X-Frame-Options: DENY', '  Link: </a>', '/api/*', '  Link: </b>', '  ! X-Frame-Options', 'https://cv.example.org/*', '  X-Host: 1', ''].join('\n'),
+      [
+        '# comment',
+        '/*',
+        '  X-Frame-Options: DENY',
+        '  Link: </a>',
+        '/api/*',
+        '  Link: </b>',
+        '  ! X-Frame-Options',
+        'https://cv.example.org/*',
+        '  X-Host: 1',
+        '',
+      ].join('\n'),
     );
     expect(flat(headersFor(rules, '/api/units/'))).toEqual({ Link: '</a>, </b>' });
     expect(flat(headersFor(rules, '/other'))).toEqual({ 'X-Frame-Options': 'DENY', Link: '</a>' });
@@ -27,7 +39,12 @@ describe('_headers rules', () => {
   it('gives the JSON:API headers the crawl writes to the root, everything below it, and 404.html only', () => {
     const rules = parseHeadersFile(headersFile(new Layout('http://127.0.0.1:1/sms/cv/api/v1/')));
     const jsonApi = { 'Content-Type': 'application/vnd.api+json', Vary: 'Accept' };
-    for (const path of ['/sms/cv/api/v1', '/sms/cv/api/v1/', '/sms/cv/api/v1/units/3/relationships/root', '/404.html']) {
+    for (const path of [
+      '/sms/cv/api/v1',
+      '/sms/cv/api/v1/',
+      '/sms/cv/api/v1/units/3/relationships/root',
+      '/404.html',
+    ]) {
       expect(flat(headersFor(rules, path)), path).toEqual(jsonApi);
     }
     expect(flat(headersFor(rules, '/_cv-snapshot/manifest.json'))).toEqual({});

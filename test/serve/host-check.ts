@@ -67,7 +67,9 @@ export async function waitForHttp(url: string, timeoutMs: number): Promise<void>
       await response.body.dump();
       return;
     } catch (error) {
-      if (performance.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms: ${String(error)}`);
+      if (performance.now() > until) {
+        throw new Error(`${url} did not answer within ${timeoutMs} ms: ${String(error)}`, { cause: error });
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -106,7 +108,8 @@ export async function checkStaticHost(dir: string, base: string): Promise<HostCh
     const expected = await readFile(path.join(dir, ...file.split('/')));
     const problems: string[] = [];
     if (answer.status !== 200) problems.push(`status ${answer.status}`);
-    if (answer.headers['content-type'] !== 'application/vnd.api+json') problems.push(`Content-Type ${answer.headers['content-type']}`);
+    if (answer.headers['content-type'] !== 'application/vnd.api+json')
+      problems.push(`Content-Type ${answer.headers['content-type']}`);
     if (!hasVaryAccept(answer.headers.vary)) problems.push(`Vary ${answer.headers.vary}`);
     if (!answer.body.equals(expected)) problems.push('not the stored bytes');
     if (problems.length > 0) failures.push(`${url}: ${problems.join(', ')}`);
@@ -114,7 +117,10 @@ export async function checkStaticHost(dir: string, base: string): Promise<HostCh
   for (const [collection, counts] of Object.entries(manifest.collections)) {
     if (manifest.options.collectionIndex !== 'complete') break;
     const url = new URL(layout.collectionIndex(collection).servedPath.slice(1), base).href;
-    const document = JSON.parse((await fetchFollowing(url)).body.toString('utf8')) as { data: unknown[]; meta: { pagination: { count: number } } };
+    const document = JSON.parse((await fetchFollowing(url)).body.toString('utf8')) as {
+      data: unknown[];
+      meta: { pagination: { count: number } };
+    };
     if (document.data.length !== counts.records || document.meta.pagination.count !== counts.records) {
       failures.push(`${url}: ${document.data.length} records, the collection has ${counts.records}`);
     }

@@ -31,7 +31,9 @@ async function expectSame(urls: readonly string[]): Promise<number> {
     try {
       expect(mirrorDocument).toEqual(sourceDocument);
     } catch {
-      failures.push(`${url}: documents differ\n  mirror ${onMirror.text.slice(0, 300)}\n  source ${source.text.slice(0, 300)}`);
+      failures.push(
+        `${url}: documents differ\n  mirror ${onMirror.text.slice(0, 300)}\n  source ${source.text.slice(0, 300)}`,
+      );
     }
   });
   expect(failures).toEqual([]);
@@ -45,7 +47,7 @@ describe('every document URL of the source', () => {
     expect(urls.length).toBeGreaterThan(400);
   }, 60_000);
 
-  it('answers records and related documents without their trailing slash too, and pages in every spelling', async () => {
+  it('answers records and related documents without their trailing slash, and pages in every spelling', async () => {
     const root = mirror.api.rootUrl;
     const record = mirror.api.documentUrls().find((url) => /\/units\/\d+\/$/.test(url))!;
     const pairs: Array<[string, string]> = [
@@ -73,19 +75,37 @@ function clientQueries(): string[] {
   for (const collection of CATALOGUE) {
     const base = `${root}${collection.name}/`;
     const has = (attribute: string) => collection.attributes.includes(attribute);
-    queries.push(`${base}?page[size]=10000`, `${base}?page%5Bsize%5D=100&page%5Bnumber%5D=1`, `${base}?page%5bsize%5d=2&page%5bnumber%5d=2`);
-    queries.push(`${base}?page[size]=2&page[number]=last`, `${base}?page[size]=5&page[number]=9`, `${base}?page[size]=0`);
+    queries.push(
+      `${base}?page[size]=10000`,
+      `${base}?page%5Bsize%5D=100&page%5Bnumber%5D=1`,
+      `${base}?page%5bsize%5d=2&page%5bnumber%5d=2`,
+    );
+    queries.push(
+      `${base}?page[size]=2&page[number]=last`,
+      `${base}?page[size]=5&page[number]=9`,
+      `${base}?page[size]=0`,
+    );
     if (has('status')) {
       queries.push(`${base}?page[size]=10000&filter[status.iexact]=ACCEPTED&sort=term`);
       queries.push(`${base}?page[size]=100&page[number]=1&filter%5Bstatus.iexact%5D=accepted&sort=term`);
       queries.push(`${base}?filter[status]=PENDING`, `${base}?sort=status,-term`);
     }
-    if (has('term')) queries.push(`${base}?sort=-term&page[size]=4`, `${base}?filter[term]=${encodeURIComponent('no such term')}`);
+    if (has('term'))
+      queries.push(`${base}?sort=-term&page[size]=4`, `${base}?filter[term]=${encodeURIComponent('no such term')}`);
     if (has('name')) queries.push(`${base}?page[size]=10000&sort=name`);
-    queries.push(`${base}?sort=-id`, `${base}?sort=nope`, `${base}?filter[nope]=1`, `${base}?fields[x]=term`, `${base}?include=nope`);
+    queries.push(
+      `${base}?sort=-id`,
+      `${base}?sort=nope`,
+      `${base}?filter[nope]=1`,
+      `${base}?fields[x]=term`,
+      `${base}?include=nope`,
+    );
     for (const relationship of collection.relationships) {
       if (relationship.kind === 'links-only') continue;
-      queries.push(`${base}?include=${relationship.name}&page[size]=3`, `${base}?include=${relationship.name}&page[size]=3&page[number]=2`);
+      queries.push(
+        `${base}?include=${relationship.name}&page[size]=3`,
+        `${base}?include=${relationship.name}&page[size]=3&page[number]=2`,
+      );
       queries.push(`${base}?filter[${relationship.name}]=1`);
     }
   }
@@ -106,15 +126,20 @@ describe('the real clients\u2019 queries', () => {
     const terms: string[] = JSON.parse(categories).data.map((r: { attributes: { term: string } }) => r.attributes.term);
     const urls = terms.map(
       (term) =>
-        `${mirror.api.rootUrl}actiontypes/?page[size]=10000&filter[status.iexact]=ACCEPTED&filter[action_category__term]=${encodeURIComponent(term)}&sort=term`,
+        `${mirror.api.rootUrl}actiontypes/?page[size]=10000&filter[status.iexact]=ACCEPTED` +
+        `&filter[action_category__term]=${encodeURIComponent(term)}&sort=term`,
     );
     await expectSame(urls);
-    const found = await Promise.all(urls.map(async (url) => JSON.parse((await get(mirror.onMirror(url))).text).data.length as number));
+    const found = await Promise.all(
+      urls.map(async (url) => JSON.parse((await get(mirror.onMirror(url))).text).data.length as number),
+    );
     expect(found.some((n) => n > 0)).toBe(true);
   });
 
   it('measuredquantityunits?include=unit always carries an included array', async () => {
-    const answer = await get(mirror.onMirror(`${mirror.api.rootUrl}measuredquantityunits/?page[size]=10000&include=unit`));
+    const answer = await get(
+      mirror.onMirror(`${mirror.api.rootUrl}measuredquantityunits/?page[size]=10000&include=unit`),
+    );
     const document = JSON.parse(answer.text);
     expect(Array.isArray(document.included)).toBe(true);
     expect(document.included.length).toBeGreaterThan(0);
@@ -127,7 +152,11 @@ describe('other snapshot options', () => {
     const firstPage = await startMirror({ records: 7, pageSize: 3, seed: 4 }, { collectionIndex: 'first-page' });
     try {
       const root = firstPage.api.rootUrl;
-      for (const url of [`${root}units/?page[size]=10000`, `${root}units/?sort=-term&page[size]=4&page[number]=2`, `${root}units/`]) {
+      for (const url of [
+        `${root}units/?page[size]=10000`,
+        `${root}units/?sort=-term&page[size]=4&page[number]=2`,
+        `${root}units/`,
+      ]) {
         const { mirror: onMirror, sourceDocument, mirrorDocument } = await compare(firstPage, url);
         expect(onMirror.status, url).toBe(200);
         expect(mirrorDocument, url).toEqual(sourceDocument);
@@ -145,7 +174,9 @@ describe('other snapshot options', () => {
       const document = JSON.parse(answer.text);
       expect(document.links.next).toBe(`${baseUrl}sms/cv/api/v1/units/?page%5Bnumber%5D=2&page%5Bsize%5D=2&sort=term`);
       expect(document.data[0].links.self.startsWith(`${baseUrl}sms/cv/api/v1/units/`)).toBe(true);
-      const again = await get(`${absolute.serve.url}units/?page[size]=2&sort=term`, { headers: { 'if-none-match': answer.headers.etag! } });
+      const again = await get(`${absolute.serve.url}units/?page[size]=2&sort=term`, {
+        headers: { 'if-none-match': answer.headers.etag! },
+      });
       expect(again.status).toBe(304);
     } finally {
       await absolute.close();

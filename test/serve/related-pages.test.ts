@@ -3,7 +3,7 @@
  * links point at the stored pages, `verify` resolves them, and `cv-snapshot serve` answers every page URL the
  * source answered, in any spelling of `page[number]`, with or without `format=api`.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -150,7 +150,10 @@ describe('a related list that the source paginates', () => {
     for (const links of modes) {
       const other = path.join(path.dirname(out), `out-${links.links}`);
       const made = await createSnapshot({ rootUrl: `${server.url}/api/`, out: other, retries: 0, ...links });
-      expect(made.report.findings.filter((f) => f.rule.startsWith('layout.')), links.links).toEqual([]);
+      expect(
+        made.report.findings.filter((f) => f.rule.startsWith('layout.')),
+        links.links,
+      ).toEqual([]);
       expect((await verifySnapshot(other)).problems, links.links).toEqual([]);
     }
   });

@@ -46,7 +46,11 @@ describe('methods', () => {
     expect(options.headers.allow).toBe('GET, HEAD, OPTIONS');
     const preflight = await get(`${root}units/?page[size]=10000`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://sms.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'accept' },
+      headers: {
+        origin: 'https://sms.example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'accept',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
@@ -165,7 +169,9 @@ describe('timeouts', () => {
       const { port } = new URL(server.origin);
       const started = performance.now();
       const closed = await new Promise<string>((resolve, reject) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write('GET /sms/cv/api/v1/ HTTP/1.1\r\nHost: x\r\n'));
+        const socket = net.connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /sms/cv/api/v1/ HTTP/1.1\r\nHost: x\r\n'),
+        );
         let data = '';
         socket.on('data', (chunk) => (data += chunk.toString()));
         socket.on('error', reject);

@@ -1,6 +1,7 @@
 /**
  * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (DESIGN.md §6, issue 3): plain
- * `npx serve <dir>` (its serve.json) and serve-handler under a sub-path for `--links absolute --base-url .../sub/path/`.
+ * `npx serve <dir>` (its serve.json) and serve-handler under a sub-path for
+ * `--links absolute --base-url .../sub/path/`.
  * Hosts that need programs of their own (nginx, Cloudflare's `wrangler pages dev`) are checked by
  * `npm run check:hosts` (external-hosts.check.ts), so that this suite never skips a test.
  */
@@ -13,7 +14,15 @@ import { createClock } from '../../src/clock.js';
 import type { SampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
 import { treeHashes } from '../helpers/snapshot.js';
-import { checkStaticHost, crawledTree, fetchFollowing, freePort, stopProcess, waitForHttp, type CrawledTree } from './host-check.js';
+import {
+  checkStaticHost,
+  crawledTree,
+  fetchFollowing,
+  freePort,
+  stopProcess,
+  waitForHttp,
+  type CrawledTree,
+} from './host-check.js';
 
 const require = createRequire(import.meta.url);
 const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
@@ -34,10 +43,14 @@ describe('npx serve <dir> (serve.json)', () => {
     const before = await treeHashes(out);
     const port = await freePort();
     const bin = path.join(path.dirname(require.resolve('serve/package.json')), 'build', 'main.js');
-    const child = spawn(process.execPath, [bin, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'], {
-      env: { ...process.env, NO_UPDATE_CHECK: '1' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, out, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'],
+      {
+        env: { ...process.env, NO_UPDATE_CHECK: '1' },
+        stdio: 'ignore',
+      },
+    );
     try {
       const origin = `http://127.0.0.1:${port}/`;
       await waitForHttp(origin, 15_000);
@@ -56,7 +69,11 @@ describe('npx serve <dir> (serve.json)', () => {
 
 describe('--links absolute --base-url under a sub-path', () => {
   it('works when the tree is hosted under that sub-path (serve-handler behind a prefix)', async () => {
-    const handler = require('serve-handler') as (req: http.IncomingMessage, res: http.ServerResponse, config: object) => Promise<void>;
+    const handler = require('serve-handler') as (
+      req: http.IncomingMessage,
+      res: http.ServerResponse,
+      config: object,
+    ) => Promise<void>;
     const subPath = '/mirror/cv/v2024/';
     const dir = path.join(base, 'absolute');
     const serveJson = () => require(path.join(dir, 'serve.json')) as object;
@@ -98,4 +115,3 @@ describe('--links absolute --base-url under a sub-path', () => {
     }
   }, 60_000);
 });
-

@@ -26,7 +26,7 @@ async function build(pages: unknown[]): Promise<string> {
   const files = pages.map((_, i) => `api/units/page/${i + 1}/index.html`);
   pages.forEach((document, i) => writer.write(files[i]!, JSON.stringify(document)));
   const file = 'api/units/index.html';
-  await writeCollectionIndex(writer, { pageFiles: files, file, selfLink: self, mode: 'complete' });
+  writeCollectionIndex(writer, { pageFiles: files, file, selfLink: self, mode: 'complete' });
   return readFile(path.join(dir, 'api', 'units', 'index.html'), 'utf8');
 }
 

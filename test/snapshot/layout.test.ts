@@ -15,7 +15,10 @@ function placed(url: string): { file: string; servedPath: string } {
 describe('Layout (DESIGN.md §6 file layout)', () => {
   it('stores slash URLs as index.html, slash-less ones as extensionless files, pages under page/<n>/', () => {
     expect(placed(root)).toEqual({ file: 'sms/cv/api/v1/index.html', servedPath: '/sms/cv/api/v1/' });
-    expect(placed(`${root}units/3/`)).toEqual({ file: 'sms/cv/api/v1/units/3/index.html', servedPath: '/sms/cv/api/v1/units/3/' });
+    expect(placed(`${root}units/3/`)).toEqual({
+      file: 'sms/cv/api/v1/units/3/index.html',
+      servedPath: '/sms/cv/api/v1/units/3/',
+    });
     expect(placed(`${root}units/3/relationships/root?format=api`)).toEqual({
       file: 'sms/cv/api/v1/units/3/relationships/root',
       servedPath: '/sms/cv/api/v1/units/3/relationships/root',
@@ -25,12 +28,18 @@ describe('Layout (DESIGN.md §6 file layout)', () => {
       file: 'sms/cv/api/v1/units/page/4/index.html',
       servedPath: '/sms/cv/api/v1/units/page/4/',
     });
-    expect(layout.collectionIndex('units')).toEqual({ file: 'sms/cv/api/v1/units/index.html', servedPath: '/sms/cv/api/v1/units/' });
+    expect(layout.collectionIndex('units')).toEqual({
+      file: 'sms/cv/api/v1/units/index.html',
+      servedPath: '/sms/cv/api/v1/units/',
+    });
   });
 
   it('works for any root path', () => {
     const older = new Layout('http://h/cv/api/v1/');
-    expect(older.place('http://h/cv/api/v1/units/?page[number]=2')).toMatchObject({ ok: true, file: 'cv/api/v1/units/page/2/index.html' });
+    expect(older.place('http://h/cv/api/v1/units/?page[number]=2')).toMatchObject({
+      ok: true,
+      file: 'cv/api/v1/units/page/2/index.html',
+    });
   });
 
   it('refuses hostile segments, reserved names and other queries', () => {

@@ -33,7 +33,7 @@ async function startHeldCrawl(): Promise<{ child: ChildProcess; exited: Promise<
   const args = [CLI, 'crawl', source.root, '--out', out, '--quiet'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<Exit>((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   await Promise.race([arrived, exited.then((r) => Promise.reject(new Error(`the crawl ended early: ${r.stderr}`)))]);
   return { child, exited };

@@ -231,7 +231,7 @@ describe('--out as a symbolic link to the current generation', () => {
     await mkdir(out);
     await crawlInto(out);
     expect(await termIn(out)).toBe('first');
-    expect((await readdir(path.join(`${out}.cv-snapshot`, 'snapshot-1')))).toEqual([]);
+    expect(await readdir(path.join(`${out}.cv-snapshot`, 'snapshot-1'))).toEqual([]);
   });
 
   it('pack, verify, diff and serve read an --out that is such a link', async () => {

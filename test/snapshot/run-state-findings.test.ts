@@ -34,7 +34,7 @@ async function replay(entries: JournalEntry[]): Promise<RunState> {
 }
 
 describe('RunState findings', () => {
-  it('after a replay, count each finding of a settled document once and drop those of documents fetched again', async () => {
+  it('after a replay: a settled document counts each finding once; a refetched one drops its old ones', async () => {
     const state = await replay([
       doc(root),
       // Run 1: unit 1 reported, then killed before its document was journaled; unit 2 failed.

@@ -36,7 +36,11 @@ async function state(resuming: boolean): Promise<{ state: RunState; writer: Tree
 describe('RunState', () => {
   it('after a replay, hands over every URL known and those not yet settled, failed ones included', async () => {
     const { state: replayed, writer } = await state(true);
-    for (const entry of [doc(root, [units]), doc(units, [unit1, unit2], 'sms/cv/api/v1/units/index.html'), failed(unit1)]) {
+    for (const entry of [
+      doc(root, [units]),
+      doc(units, [unit1, unit2], 'sms/cv/api/v1/units/index.html'),
+      failed(unit1),
+    ]) {
       replayed.apply(entry);
     }
     const { seen, pending } = replayed.takeResume();

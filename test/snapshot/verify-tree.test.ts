@@ -91,7 +91,7 @@ describe('verify and files changed after the crawl', () => {
     expect(result.stderr).toContain(
       `${RECORD} links to /api/\\u001b[2J\\u001b]0;owned\\u0007, which is not a file of the snapshot.`,
     );
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
     expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(result.stderr).not.toContain('secret');
   });

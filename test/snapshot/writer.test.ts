@@ -34,7 +34,8 @@ describe('TreeWriter listing', () => {
   it('keeps every entry across the 1 MB pieces of its log, the last one of a path winning', async () => {
     const writer = new TreeWriter(await tempDir());
     const files = 12_000; // about 1.7 MB of log entries
-    const name = (i: number): string => `sms/cv/api/v1/collection-with-a-long-name/${String(i).padStart(6, '0')}/relationships/${'r'.repeat(60)}`;
+    const name = (i: number): string =>
+      `sms/cv/api/v1/collection-with-a-long-name/${String(i).padStart(6, '0')}/relationships/${'r'.repeat(60)}`;
     for (let i = 0; i < files; i += 1) writer.record(name(i), hashOf(`first ${i}`));
     for (let i = 0; i < files; i += 7) writer.record(name(i), hashOf(`again ${i}`));
 

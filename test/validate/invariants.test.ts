@@ -71,14 +71,28 @@ function withEmptyCollections(entries: Entry[]): Entry[] {
 function snapshot(): Entry[] {
   return withEmptyCollections([
     rootEntry(),
-    page('actioncategories', 1, 2, 3, [['ActionCategory', '1'], ['ActionCategory', '2']], {
-      targets: [['ActionType', '1', '/data/0/relationships/action_types/data/0']],
-    }),
+    page(
+      'actioncategories',
+      1,
+      2,
+      3,
+      [
+        ['ActionCategory', '1'],
+        ['ActionCategory', '2'],
+      ],
+      {
+        targets: [['ActionType', '1', '/data/0/relationships/action_types/data/0']],
+      },
+    ),
     page('actioncategories', 2, 2, 3, [['ActionCategory', '3']]),
-    record(recordUrl('actioncategories', '1'), [['ActionCategory', '1']], [
-      ['GlobalProvenance', '1', '/data/relationships/global_provenance/data'],
-      ['ActionType', '1', '/data/relationships/action_types/data/0'],
-    ]),
+    record(
+      recordUrl('actioncategories', '1'),
+      [['ActionCategory', '1']],
+      [
+        ['GlobalProvenance', '1', '/data/relationships/global_provenance/data'],
+        ['ActionType', '1', '/data/relationships/action_types/data/0'],
+      ],
+    ),
     page('actiontypes', 1, 1, 1, [['ActionType', '1']]),
     page('globalprovenances', 1, 1, 1, [['GlobalProvenance', '1']]),
     page('units', 1, 1, 1, [['Unit', '3']]),
@@ -116,12 +130,21 @@ describe('InvariantChecker', () => {
   it('finds nothing in a snapshot made of spec documents run through validateDocument', () => {
     const docs: Array<[unknown, string]> = [
       [rootIndex(), ROOT],
-      [listPage(AC, [actionCategory('1', ['1']), actionCategory('2', [])], { page: 1, pages: 2, count: 3 }), pageUrl(AC, 1)],
+      [
+        listPage(AC, [actionCategory('1', ['1']), actionCategory('2', [])], { page: 1, pages: 2, count: 3 }),
+        pageUrl(AC, 1),
+      ],
       [listPage(AC, [actionCategory('3', [])], { page: 2, pages: 2, count: 3 }), pageUrl(AC, 2)],
       [recordDocument(actionCategory('1', ['1'])), recordUrl(AC, '1')],
-      [relationshipDocument(AC, '1', 'action_types', [{ type: 'ActionType', id: '1' }]), `${ROOT}${AC}/1/relationships/action_types`],
+      [
+        relationshipDocument(AC, '1', 'action_types', [{ type: 'ActionType', id: '1' }]),
+        `${ROOT}${AC}/1/relationships/action_types`,
+      ],
       [listPage('actiontypes', [otherResource('ActionType', 'actiontypes', '1')]), pageUrl('actiontypes', 1)],
-      [listPage('globalprovenances', [otherResource('GlobalProvenance', 'globalprovenances', '1')]), `${ROOT}globalprovenances/`],
+      [
+        listPage('globalprovenances', [otherResource('GlobalProvenance', 'globalprovenances', '1')]),
+        `${ROOT}globalprovenances/`,
+      ],
       [listPage('units-communities', [communityRecord('UnitCommunity', '8', '3')]), `${ROOT}units-communities/`],
       [listPage('units', [otherResource('Unit', 'units', '3')]), `${ROOT}units/`],
       [listPage('communities', [otherResource('Community', 'communities', '1')]), `${ROOT}communities/`],
@@ -174,7 +197,10 @@ describe('InvariantChecker', () => {
 
   it('pagination.pages: a huge pages value is reported without walking every page number', () => {
     const entries = replace(snapshot(), pageUrl(AC, 2), undefined);
-    const huge = page(AC, 1, Number.MAX_SAFE_INTEGER, 3, [['ActionCategory', '1'], ['ActionCategory', '2']]);
+    const huge = page(AC, 1, Number.MAX_SAFE_INTEGER, 3, [
+      ['ActionCategory', '1'],
+      ['ActionCategory', '2'],
+    ]);
     const withHuge = replace(entries, pageUrl(AC, 1), huge);
     const findings = check(withHuge);
     expect(findings.map((f) => f.rule)).toEqual(['pagination.pages']);
@@ -182,7 +208,21 @@ describe('InvariantChecker', () => {
   });
 
   it('pagination.next: null before the last page, and a link on the last page', () => {
-    const entries = replace(snapshot(), pageUrl(AC, 1), page(AC, 1, 2, 3, [['ActionCategory', '1'], ['ActionCategory', '2']], { next: 'null' }));
+    const entries = replace(
+      snapshot(),
+      pageUrl(AC, 1),
+      page(
+        AC,
+        1,
+        2,
+        3,
+        [
+          ['ActionCategory', '1'],
+          ['ActionCategory', '2'],
+        ],
+        { next: 'null' },
+      ),
+    );
     const last = replace(entries, pageUrl(AC, 2), page(AC, 2, 2, 3, [['ActionCategory', '3']], { next: 'link' }));
     expect(triples(last)).toEqual([
       [canonicalPage(AC, 1), '/links/next', 'pagination.next', 'error'],
@@ -191,7 +231,21 @@ describe('InvariantChecker', () => {
   });
 
   it('pagination.prev: a link on the first page, and null after it', () => {
-    const entries = replace(snapshot(), pageUrl(AC, 1), page(AC, 1, 2, 3, [['ActionCategory', '1'], ['ActionCategory', '2']], { prev: 'link' }));
+    const entries = replace(
+      snapshot(),
+      pageUrl(AC, 1),
+      page(
+        AC,
+        1,
+        2,
+        3,
+        [
+          ['ActionCategory', '1'],
+          ['ActionCategory', '2'],
+        ],
+        { prev: 'link' },
+      ),
+    );
     const both = replace(entries, pageUrl(AC, 2), page(AC, 2, 2, 3, [['ActionCategory', '3']], { prev: 'null' }));
     expect(triples(both)).toEqual([
       [canonicalPage(AC, 1), '/links/prev', 'pagination.prev', 'error'],
@@ -201,9 +255,19 @@ describe('InvariantChecker', () => {
 
   it('reference.target: a target that is nowhere in the snapshot, reported once at its first referrer', () => {
     const entries = snapshot();
-    entries.push(record(recordUrl(AC, '2'), [['ActionCategory', '2']], [['ActionType', '9', '/data/relationships/action_types/data/0']]));
     entries.push(
-      record(`${ROOT}${AC}/1/action_types/`, [['ActionType', '1']], [['ActionType', '9', '/data/relationships/x/data']]),
+      record(
+        recordUrl(AC, '2'),
+        [['ActionCategory', '2']],
+        [['ActionType', '9', '/data/relationships/action_types/data/0']],
+      ),
+    );
+    entries.push(
+      record(
+        `${ROOT}${AC}/1/action_types/`,
+        [['ActionType', '1']],
+        [['ActionType', '9', '/data/relationships/x/data']],
+      ),
     );
     const findings = check(entries);
     expect(findings.map((f) => [f.url, f.pointer, f.rule, f.severity])).toEqual([
@@ -246,7 +310,9 @@ describe('InvariantChecker', () => {
   });
 
   it('root.collections: a snapshot without a root index', () => {
-    expect(triples(replace(snapshot(), `${ROOT}?format=api`, undefined))).toEqual([[ROOT, '', 'root.collections', 'error']]);
+    expect(triples(replace(snapshot(), `${ROOT}?format=api`, undefined))).toEqual([
+      [ROOT, '', 'root.collections', 'error'],
+    ]);
   });
 
   it('counts the distinct resources of types the spec does not describe', () => {
@@ -258,9 +324,22 @@ describe('InvariantChecker', () => {
   it('gives the same findings whatever order the summaries arrive in', () => {
     const entries = [
       ...replace(snapshot(), pageUrl(AC, 2), page(AC, 2, 3, 4, [['ActionCategory', '3']], { prev: 'null' })),
-      record(recordUrl(AC, '2'), [['ActionCategory', '2']], [['ActionType', '9', '/data/relationships/action_types/data/0']]),
-      record(`${ROOT}${AC}/1/action_types/`, [['ActionType', '1']], [['ActionType', '9', '/data/relationships/x/data']]),
-      record(recordUrl('units-communities', '9'), [['UnitCommunity', '9']], [], [['Unit', '4', '/data/relationships/root/data']]),
+      record(
+        recordUrl(AC, '2'),
+        [['ActionCategory', '2']],
+        [['ActionType', '9', '/data/relationships/action_types/data/0']],
+      ),
+      record(
+        `${ROOT}${AC}/1/action_types/`,
+        [['ActionType', '1']],
+        [['ActionType', '9', '/data/relationships/x/data']],
+      ),
+      record(
+        recordUrl('units-communities', '9'),
+        [['UnitCommunity', '9']],
+        [],
+        [['Unit', '4', '/data/relationships/root/data']],
+      ),
     ];
     const expected = check(entries);
     expect(expected.length).toBeGreaterThan(4);

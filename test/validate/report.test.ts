@@ -28,7 +28,13 @@ describe('buildReport', () => {
       'relationship.count': { errors: 1, warnings: 0, omitted: 0 },
       'root.collections': { errors: 1, warnings: 1, omitted: 0 },
     });
-    expect(Object.keys(report.rules)).toEqual(['cv.status', 'pagination.count', 'record.self', 'relationship.count', 'root.collections']);
+    expect(Object.keys(report.rules)).toEqual([
+      'cv.status',
+      'pagination.count',
+      'record.self',
+      'relationship.count',
+      'root.collections',
+    ]);
     expect(Object.keys(report.undescribedTypes)).toEqual(['ActionType', 'SiteType']);
     expect(report.findings.map((x) => [x.url.slice(ROOT.length), x.pointer])).toEqual([
       ['', '/data'],
@@ -72,7 +78,9 @@ describe('a report of very many findings', () => {
   it('counts every finding but lists only the first of each rule, in report order, whatever order they came in', () => {
     const outside = many(250, 'scope.outside');
     const dead = many(30, 'link.dead', 'error');
-    const shuffled = [...outside, ...dead].sort((a, b) => (a.message.length % 7) - (b.message.length % 7) || (a.url < b.url ? 1 : -1));
+    const shuffled = [...outside, ...dead].sort(
+      (a, b) => (a.message.length % 7) - (b.message.length % 7) || (a.url < b.url ? 1 : -1),
+    );
     const tally = new FindingTally(40);
     for (const finding of shuffled) tally.add(finding);
     const report = tally.report();
@@ -85,7 +93,9 @@ describe('a report of very many findings', () => {
     expect(report.findingsListedPerRule).toBe(40);
     expect(report.findingsOmitted).toBe(210);
     // The first 40 scope.outside findings by URL, and every link.dead one.
-    expect(report.findings.filter((x) => x.rule === 'scope.outside').map((x) => x.url)).toEqual(outside.slice(0, 40).map((x) => x.url));
+    expect(report.findings.filter((x) => x.rule === 'scope.outside').map((x) => x.url)).toEqual(
+      outside.slice(0, 40).map((x) => x.url),
+    );
     expect(report.findings.filter((x) => x.rule === 'link.dead')).toHaveLength(30);
     expect(JSON.stringify(buildReport([...outside, ...dead].reverse(), {}, 40))).toBe(JSON.stringify(report));
   });
@@ -107,13 +117,22 @@ describe('formatSummary', () => {
     expect(lines[0]).toBe('Validation: 4 errors, 2 warnings.');
     expect(lines[1]).toContain('root.collections (1 error, 1 warning)');
     expect(lines[2]).toBe('2 types not described by the spec: ActionType (12), SiteType (3).');
-    expect(lines.slice(3).map((l) => l.trim().split(' ')[0])).toEqual(['error', 'error', 'error', 'error', 'warning', 'warning']);
+    expect(lines.slice(3).map((l) => l.trim().split(' ')[0])).toEqual([
+      'error',
+      'error',
+      'error',
+      'error',
+      'warning',
+      'warning',
+    ]);
     expect(lines[3]).toContain(`error root.collections ${ROOT} /data:`);
   });
 
   it('lists at most ten findings and at most ten types', () => {
     const many = Array.from({ length: 25 }, (_, i) => f(`units/${i}/`, '/data/id', 'resource.id', 'warning'));
-    const types = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`Type${String(i).padStart(2, '0')}`, i + 1]));
+    const types = Object.fromEntries(
+      Array.from({ length: 14 }, (_, i) => [`Type${String(i).padStart(2, '0')}`, i + 1]),
+    );
     const lines = formatSummary(buildReport(many, types)).split('\n');
     expect(lines[0]).toBe('Validation: 0 errors, 25 warnings.');
     expect(lines[2]).toMatch(/^14 types not described by the spec: Type00 \(1\), .*Type09 \(10\), 4 more\.$/);
@@ -122,11 +141,17 @@ describe('formatSummary', () => {
   });
 
   it('says when the report leaves findings out, and prints no control character a source sent', () => {
-    const hostile = { ...f('units/1/', '/data/attributes/term', 'cv.format'), message: 'Term is \u001b[2J\u001b]0;pwned\u0007 here.' };
-    const lines = formatSummary(buildReport([hostile, ...Array.from({ length: 12 }, (_, i) => f(`units/${i}/`, '', 'cv.format'))], {}, 5)).split('\n');
+    const hostile = {
+      ...f('units/1/', '/data/attributes/term', 'cv.format'),
+      message: 'Term is \u001b[2J\u001b]0;pwned\u0007 here.',
+    };
+    const lines = formatSummary(
+      buildReport([hostile, ...Array.from({ length: 12 }, (_, i) => f(`units/${i}/`, '', 'cv.format'))], {}, 5),
+    ).split('\n');
     expect(lines[1]).toBe('By rule: cv.format (13 errors, 8 not listed).');
     expect(lines.at(-1)).toBe('  … and 8 more findings in the report (which lists at most 5 per rule).');
     const text = lines.join('\n');
+    // eslint-disable-next-line no-control-regex -- the summary must hold no control character but newlines
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     expect(text).toContain('Term is \\u001b[2J\\u001b]0;pwned\\u0007 here.');
   });

@@ -42,7 +42,10 @@ describe('validateDocument: valid documents', () => {
       ['actioncategories', [actionCategory('1'), actionCategory('2', [])]],
       ['siteusages', [siteUsage('1'), siteUsage('2', 'PENDING')]],
       ['licenses', [license('1')]],
-      ...communityTypes.map((t): [string, unknown[]] => [COMMUNITY_TYPES[t].collection, [communityRecord(t, '3', '9')]]),
+      ...communityTypes.map((t): [string, unknown[]] => [
+        COMMUNITY_TYPES[t].collection,
+        [communityRecord(t, '3', '9')],
+      ]),
     ];
     for (const [collection, data] of pages) {
       const doc = listPage(collection, data as never, { page: 2, pages: 3, count: 7 });
@@ -103,7 +106,12 @@ describe('validateDocument: valid documents', () => {
     const toOne = relationshipDocument('units-communities', '8', 'root', { type: 'Unit', id: '3' });
     const check = validateDocument(toOne, `${ROOT}units-communities/8/relationships/root?format=api`, ROOT);
     expect(check.findings).toEqual([]);
-    expect(check.summary).toEqual({ kind: 'relationship', resources: [], targets: [], roots: [['Unit', '3', '/data']] });
+    expect(check.summary).toEqual({
+      kind: 'relationship',
+      resources: [],
+      targets: [],
+      roots: [['Unit', '3', '/data']],
+    });
 
     const none = relationshipDocument('siteusages', '4', 'global_provenance', null);
     expect(found(none, `${ROOT}siteusages/4/relationships/global_provenance`)).toEqual([]);
@@ -177,7 +185,9 @@ describe('validateDocument: JSON:API and document shapes', () => {
       ['/data/attributes/id', 'jsonapi.document', 'error'],
     ]);
     delete resource.relationships.owner;
-    expect(found({ data: resource }, `${ROOT}things/1/`)).toEqual([['/data/attributes/id', 'jsonapi.document', 'error']]);
+    expect(found({ data: resource }, `${ROOT}things/1/`)).toEqual([
+      ['/data/attributes/id', 'jsonapi.document', 'error'],
+    ]);
   });
 
   it('jsonapi.document: a broken relationship object inside a list page, on any type', () => {
@@ -243,7 +253,9 @@ describe('validateDocument: JSON:API and document shapes', () => {
 
   it('relationship.shape: no links.self, or full resources instead of linkage', () => {
     const url = `${ROOT}actioncategories/1/relationships/global_provenance`;
-    expect(found({ data: { type: 'GlobalProvenance', id: '1' } }, url)).toEqual([['/links', 'relationship.shape', 'error']]);
+    expect(found({ data: { type: 'GlobalProvenance', id: '1' } }, url)).toEqual([
+      ['/links', 'relationship.shape', 'error'],
+    ]);
     const doc = relationshipDocument('actioncategories', '1', 'global_provenance', null) as Record<string, unknown>;
     doc.data = otherResource('GlobalProvenance', 'globalprovenances', '1');
     expect(found(doc, url)).toEqual([
@@ -254,7 +266,9 @@ describe('validateDocument: JSON:API and document shapes', () => {
   });
 
   it('related.shape: a related address answering only meta', () => {
-    expect(found({ meta: {} }, `${ROOT}siteusages/4/global_provenance/`)).toEqual([['/data', 'related.shape', 'error']]);
+    expect(found({ meta: {} }, `${ROOT}siteusages/4/global_provenance/`)).toEqual([
+      ['/data', 'related.shape', 'error'],
+    ]);
   });
 });
 
@@ -278,7 +292,9 @@ describe('validateDocument: tabulated types (spec 2.3, 2.4)', () => {
     const resource = communityRecord('ManufacturerCommunity', '2', '7');
     resource.attributes.status = 'ACCEPTED';
     const doc = listPage('manufacturers-communities', [communityRecord('ManufacturerCommunity', '1', '7'), resource]);
-    expect(found(doc, `${ROOT}manufacturers-communities/`)).toEqual([['/data/1/attributes/status', 'cv.attributes', 'error']]);
+    expect(found(doc, `${ROOT}manufacturers-communities/`)).toEqual([
+      ['/data/1/attributes/status', 'cv.attributes', 'error'],
+    ]);
   });
 
   it('cv.relationships: wrong target type, missing and extra relationships', () => {
@@ -329,7 +345,9 @@ describe('validateDocument: tabulated types (spec 2.3, 2.4)', () => {
 
   it('resource.id: an id that is not numeric text', () => {
     const resource = otherResource('Country', 'countries', 'de');
-    expect(found(recordDocument(resource), recordUrl('countries', 'de'))).toEqual([['/data/id', 'resource.id', 'warning']]);
+    expect(found(recordDocument(resource), recordUrl('countries', 'de'))).toEqual([
+      ['/data/id', 'resource.id', 'warning'],
+    ]);
   });
 
   it('relationship.count: to-many meta.count differs from data, on tabulated and other types', () => {
@@ -348,7 +366,7 @@ describe('validateDocument: tabulated types (spec 2.3, 2.4)', () => {
 });
 
 describe('validateDocument: addresses', () => {
-  it("record.self: a list record whose self names another record or collection", () => {
+  it('record.self: a list record whose self names another record or collection', () => {
     const wrongId = actionCategory('2');
     wrongId.links.self = recordUrl('actioncategories', '3');
     const wrongCollection = actionCategory('4');
@@ -363,7 +381,9 @@ describe('validateDocument: addresses', () => {
   it('record.self: a record document whose self names another collection, or has no links', () => {
     const resource = license('1');
     resource.links.self = recordUrl('licences', '1');
-    expect(found(recordDocument(resource), recordUrl('licenses', '1'))).toEqual([['/data/links/self', 'record.self', 'error']]);
+    expect(found(recordDocument(resource), recordUrl('licenses', '1'))).toEqual([
+      ['/data/links/self', 'record.self', 'error'],
+    ]);
     const bare = otherResource('Country', 'countries', '1') as Partial<ReturnType<typeof otherResource>>;
     delete bare.links;
     expect(found({ data: bare }, recordUrl('countries', '1'))).toEqual([['/data', 'record.self', 'error']]);
