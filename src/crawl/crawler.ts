@@ -57,6 +57,11 @@ export interface CrawlerOptions {
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
   onFinding(finding: Finding): void;
   /**
+   * Links discovered but not to be fetched now (`crawl --derive` decides about them once the lists are read): they
+   * are marked seen and reported with their document, like any other, and not fetched.
+   */
+  defer?(url: string): boolean;
+  /**
    * Continue an earlier crawl: `seen` are the URLs known to it (the crawl takes the set over and adds to it),
    * `pending` those of them still to fetch. Without it the crawl starts at the root.
    */
@@ -261,6 +266,10 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     pump();
   };
 
+  const follow = (urls: string[]): void => {
+    for (const url of urls) if (options.defer?.(url) !== true) schedule(url);
+  };
+
   /**
    * Starts fetches while a slot is free, URLs wait, and the processing keeps up. `limit` holds the bound; URLs wait
    * here, in the frontier, as strings rather than as queued tasks.
@@ -379,7 +388,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       discovered = discover([redirectTarget], url);
     }
     await options.onSettled?.({ url, discovered });
-    discovered.forEach(schedule);
+    follow(discovered);
   };
 
   const handle = async (url: string, response: FetchedResponse): Promise<void> => {
@@ -416,7 +425,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       location.kind === 'list' && pages !== undefined ? { collection: location.collection, pages } : undefined,
     );
     await options.onDocument({ url, location, response, json, discovered });
-    discovered.forEach(schedule);
+    follow(discovered);
   };
 
   if (options.resume) {
