@@ -5,7 +5,7 @@ import { crawlCommand } from '../../src/cli/crawl-command.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { integer, text } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULTS } from '../../src/snapshot/create-snapshot.js';
+import { DEFAULTS } from '../../src/pipeline/snapshot-options.js';
 
 /** The UsageError message of parsing `argv`, or undefined when it parses. */
 function refusal(command: Command, argv: string[]): string | undefined {
