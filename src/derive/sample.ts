@@ -7,6 +7,7 @@
  * gives the same sample, so a run can be repeated (the seed is in the manifest).
  */
 import { createHash, randomInt } from 'node:crypto';
+import { UsageError } from '../errors.js';
 
 /** `--verify-sample`: a share of each kind (0..1), or a number of documents of each kind. */
 export type SampleSize = { readonly fraction: number } | { readonly count: number };
@@ -81,4 +82,29 @@ export function selectSample(candidates: Iterable<SampleCandidate>, sample: Samp
     for (const member of members.slice(0, shareOf(members.length, sample))) chosen.add(member.url);
   }
   return chosen;
+}
+
+/** `--verify-sample` and `--verify-seed` checked together with `--derive`; a UsageError says what is wrong. */
+export function sampleSettings(options: {
+  derive?: boolean;
+  verifySample?: string;
+  verifySeed?: number;
+}): { sample: SampleSize; seed: number | undefined } | null {
+  if (options.derive !== true) {
+    if (options.verifySample !== undefined || options.verifySeed !== undefined) {
+      throw new UsageError('--verify-sample and --verify-seed choose the sample of a derived crawl: add --derive.');
+    }
+    return null;
+  }
+  const sample = options.verifySample === undefined ? DEFAULT_SAMPLE : parseSampleSize(options.verifySample);
+  if (sample === null) {
+    throw new UsageError(
+      `--verify-sample takes a share such as 5% or 0.05 (1 or 100% fetches everything) or a whole number of ` +
+        `documents of each kind such as 20, not ${JSON.stringify(options.verifySample)}.`,
+    );
+  }
+  if (options.verifySeed !== undefined && !Number.isSafeInteger(options.verifySeed)) {
+    throw new UsageError(`--verify-seed takes a whole number, not ${options.verifySeed}.`);
+  }
+  return { sample, seed: options.verifySeed };
 }
