@@ -5,10 +5,11 @@
  * again. A line is written before the crawl journal records its document; a line cut short by a kill is ignored.
  */
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { DERIVE_JOURNAL_FILE } from '../store/journal.js';
 import type { DeriveRecord } from './derive-run.js';
 import type { SampleSize } from './sample.js';
 
-export const DERIVE_JOURNAL_FILE = 'derive.ndjson';
+export { DERIVE_JOURNAL_FILE };
 
 function isSampleSize(value: unknown): value is SampleSize {
   const size = value as { fraction?: unknown; count?: unknown } | null;

@@ -59,21 +59,32 @@ function compare(sample: Sample, template: Template): Mismatch | null {
   return difference === null ? null : { url: sample.url, ...difference };
 }
 
+/** How many samples' own shapes are tried besides the usual one: a few, so checking stays linear in the sample. */
+const CANDIDATES = 3;
+
 /**
- * Learns the shape of one kind in one collection from its samples and checks it against all of them. A template
- * that holds a literal and was seen on one sample only asks for another sample (`needsAnotherSample`): one document
- * cannot tell a constant from a value of its own.
+ * Learns the shape of one kind in one collection from its samples and checks it against all of them. The shape
+ * kept is the one that most samples agree with, among the usual shape and those of the first few samples (by URL):
+ * one odd document among them is then the one reported as differing, not all the others. A shape that holds a
+ * literal and was confirmed by one sample only asks for another sample (`needsAnotherSample`): one document cannot
+ * tell a constant from a value of its own.
  */
 export function learnKind(kind: DocumentKind, samples: readonly Sample[], documents: number): Verdict {
   const ordered = [...samples].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-  const first = ordered[0];
-  if (first === undefined) return { ok: true, template: defaultTemplate(kind), needsAnotherSample: false };
-  const template = learnTemplate(parseJson(first.text), first.sources);
-  if (template === null) {
-    const mismatch = compare(first, defaultTemplate(kind));
-    return { ok: false, mismatches: mismatch === null ? [] : [mismatch] };
+  if (ordered.length === 0) return { ok: true, template: defaultTemplate(kind), needsAnotherSample: false };
+  // The usual shape first: when samples disagree evenly, it is the likelier one.
+  const candidates: Template[] = [defaultTemplate(kind)];
+  for (const sample of ordered.slice(0, CANDIDATES)) {
+    const template = learnTemplate(parseJson(sample.text), sample.sources);
+    if (template !== null) candidates.push(template);
   }
-  const mismatches = ordered.slice(1).flatMap((sample) => compare(sample, template) ?? []);
-  if (mismatches.length > 0) return { ok: false, mismatches };
-  return { ok: true, template, needsAnotherSample: ordered.length === 1 && documents > 1 && hasLiteral(template) };
+  let best: { template: Template; mismatches: Mismatch[] } | undefined;
+  for (const template of candidates) {
+    const mismatches = ordered.flatMap((sample) => compare(sample, template) ?? []);
+    if (best === undefined || mismatches.length < best.mismatches.length) best = { template, mismatches };
+    if (mismatches.length === 0) break;
+  }
+  if (best!.mismatches.length > 0) return { ok: false, mismatches: best!.mismatches };
+  const needsAnotherSample = ordered.length === 1 && documents > 1 && hasLiteral(best!.template);
+  return { ok: true, template: best!.template, needsAnotherSample };
 }

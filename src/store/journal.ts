@@ -13,6 +13,8 @@ import type { Finding } from '../validate/finding.js';
 import { documentSummary, type DocumentSummary } from '../validate/summary.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
+/** What a derived crawl learned, for --resume (src/derive/derive-journal.ts writes it). */
+export const DERIVE_JOURNAL_FILE = 'derive.ndjson';
 
 export type JournalEntry =
   | {
