@@ -58,6 +58,11 @@ export interface KindAccount {
   shape: string | null;
 }
 
+/** What a URL is: a Derivation without its sources. */
+type Planned =
+  | Exclude<Derivation, { derivable: true }>
+  | (Omit<Extract<Derivation, { derivable: true }>, 'sources'> & { derivable: true });
+
 /** Kinds of the URLs a derived crawl defers until the lists are read. */
 export function isDerivableLocation(location: ApiLocation): boolean {
   return location.kind === 'record' || location.kind === 'relationship' || location.kind === 'related';
@@ -164,13 +169,18 @@ export class DeriveRun {
    * ones included: the sample depends on the whole set).
    */
   async run(deferred: readonly string[], host: DeriveHost): Promise<void> {
-    const derivations = new Map<string, Derivation>();
-    const classify = (url: string): Derivation => {
-      const derivation = derivationOf(url, host.locate(url), this.index, (relationship) =>
-        this.#linkages.get(relationship),
-      );
-      derivations.set(url, derivation);
-      return derivation;
+    // What each URL is, without its sources: those are built again when needed, so that memory holds one entry
+    // text per record rather than a copy per document.
+    const derivations = new Map<string, Planned>();
+    const sourcesOf = (url: string): Derivation =>
+      derivationOf(url, host.locate(url), this.index, (relationship) => this.#linkages.get(relationship));
+    const classify = (url: string): Planned => {
+      const derivation = sourcesOf(url);
+      const planned: Planned = derivation.derivable
+        ? { derivable: true, kind: derivation.kind, collection: derivation.collection, stratum: derivation.stratum }
+        : derivation;
+      derivations.set(url, planned);
+      return planned;
     };
     // Step 2: what cannot be derived, the links-only relationship documents first.
     const unknown: string[] = [];
@@ -225,8 +235,8 @@ export class DeriveRun {
       const samples: Sample[] = [];
       for (const url of group.urls) {
         const text = this.#samples.get(url);
-        const derivation = derivations.get(url)!;
-        if (text !== undefined && derivation.derivable) samples.push({ url, text, sources: derivation.sources });
+        const derivation = text === undefined ? undefined : sourcesOf(url);
+        if (text !== undefined && derivation?.derivable) samples.push({ url, text, sources: derivation.sources });
       }
       const verdict = learnKind(group.kind, samples, group.urls.length);
       if (!verdict.ok) {
@@ -282,7 +292,7 @@ export class DeriveRun {
       const account = this.#account(group.collection, group.kind);
       for (const url of group.urls.sort()) {
         if (sampled.has(url)) continue;
-        const derivation = derivations.get(url)!;
+        const derivation = sourcesOf(url);
         const text = derivation.derivable ? fillTemplate(template, derivation.sources) : null;
         if (text === null) {
           leftovers.push(url);
