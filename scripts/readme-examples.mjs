@@ -36,6 +36,11 @@ const TABLE_ROWS = 3;
 /** The README's line width: a longer output line is cut there and ends in `…`. */
 const WIDTH = 120;
 
+/** The library example (examples/library.mjs), shown in the README with what it prints. */
+const LIBRARY_EXAMPLE = path.join(REPO, 'examples', 'library.mjs');
+/** The language of a block's code fence, where it is not plain output. */
+const FENCES = new Map([['library-source', 'js']]);
+
 /** @param {string} name */
 export const beginMarker = (name) => `<!-- example:${name} -->`;
 /** @param {string} name */
@@ -48,8 +53,18 @@ export const endMarker = (name) => `<!-- /example:${name} -->`;
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
 function run(args, cwd) {
+  return runNode([CLI, ...args], cwd);
+}
+
+/**
+ * Runs `node ...args` in `cwd`, with SOURCE_DATE_EPOCH set.
+ * @param {string[]} args
+ * @param {string} cwd
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+function runNode(args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd,
       env: { ...process.env, SOURCE_DATE_EPOCH },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -149,6 +164,10 @@ export async function produceExamples(options = {}) {
     // The Markdown diff names the two snapshots (their roots, times) first; the README shows one collection.
     const diff = await succeed(['diff', 'cv-2025-03.tar.gz', 'cv-mirror'], cwd);
     blocks.set('diff', ['$ cv-snapshot diff cv-2025-03.tar.gz cv-mirror', '…', diffSection(local(diff), 'siteusages')]);
+    const library = await runNode([LIBRARY_EXAMPLE], REPO);
+    if (library.code !== 0) throw new Error(`node examples/library.mjs exited ${library.code}:\n${library.stderr}`);
+    blocks.set('library-source', [(await readFile(LIBRARY_EXAMPLE, 'utf8')).trimEnd()]);
+    blocks.set('library', ['$ node examples/library.mjs', library.stdout.trimEnd()]);
     return new Map([...blocks].map(([name, lines]) => [name, lines.join('\n').split('\n').map(fit).join('\n')]));
   } finally {
     await rm(cwd, { recursive: true, force: true });
@@ -175,7 +194,7 @@ export function updateExamples(readme, examples, comparable = (text) => text) {
       continue;
     }
     const from = begin + beginMarker(name).length;
-    const block = `\n\`\`\`\n${output}\n\`\`\`\n`;
+    const block = `\n\`\`\`${FENCES.get(name) ?? ''}\n${output}\n\`\`\`\n`;
     if (comparable(text.slice(from, end)) !== comparable(block)) stale.push(name);
     text = text.slice(0, from) + block + text.slice(end);
   }
