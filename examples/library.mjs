@@ -15,7 +15,7 @@ import {
 } from 'cv-snapshot';
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'cv-example-'));
-const api = await startSampleApi({ records: 2, logRequests: false });
+const api = await startSampleApi({ records: 1, logRequests: false });
 try {
   const out = path.join(work, 'cv-mirror');
   const crawled = await createSnapshot({ rootUrl: api.rootUrl, out, concurrency: 4 });

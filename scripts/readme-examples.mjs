@@ -11,8 +11,8 @@
  *
  * Only this is changed after the fact: the temporary directory the commands run in is shown as `~`, the crawl's
  * table shows its first rows and the total, the diff one collection, and a line longer than the README's 120
- * columns is cut there with `…`. Durations and request rates are printed as the run gave them; the test ignores
- * them when it compares.
+ * columns is cut there with `…`. Durations and request rates (of the crawl, of each request `serve` logs) are
+ * printed as the run gave them; the test ignores them when it compares.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
@@ -33,6 +33,12 @@ const SOURCE_DATE_EPOCH = '1740787200';
 const RECORDS = 5;
 /** Rows of the crawl's per-collection table that the README shows (the rest are elided as `…`). */
 const TABLE_ROWS = 3;
+/** What the serve example asks, below the API root: a query only `serve` answers, the root, a missing page. */
+const SERVE_REQUESTS = [
+  'siteusages/?filter[status.iexact]=accepted&sort=-term&include=site_types',
+  '',
+  'units/?page[number]=9',
+];
 /** The README's line width: a longer output line is cut there and ends in `…`. */
 const WIDTH = 120;
 
@@ -132,6 +138,42 @@ function diffSection(markdown, collection) {
 }
 
 /**
+ * Runs `cv-snapshot serve cv-mirror --port <port>` in `cwd`, sends it `paths` (below the API root) one after the
+ * other, stops it with SIGINT, and returns its stdout line and its request log.
+ * @param {number} port
+ * @param {string} cwd
+ * @param {string[]} paths
+ * @returns {Promise<{ url: string, log: string }>}
+ */
+function serveExample(port, cwd, paths) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'serve', 'cv-mirror', '--port', String(port)], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let asked = false;
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+      if (asked || !stdout.includes('\n')) return;
+      asked = true;
+      const url = stdout.slice(0, stdout.indexOf('\n'));
+      void (async () => {
+        for (const request of paths) await (await fetch(`${url}${request}`)).arrayBuffer();
+        child.kill('SIGINT');
+      })().catch(reject);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`cv-snapshot serve exited ${code}:\n${stderr}`));
+      else resolve({ url: stdout.trim(), log: stderr.trimEnd() });
+    });
+  });
+}
+
+/**
  * Runs the README's example commands in a temporary directory and returns each block's text, by name.
  * @param {{ port?: number }} [options]
  * @returns {Promise<Map<string, string>>}
@@ -144,6 +186,8 @@ export async function produceExamples(options = {}) {
   /** @param {string} line */
   const fit = (line) => (line.length > WIDTH ? `${line.slice(0, WIDTH - 1)}…` : line);
   try {
+    // The library example needs nothing from the commands below: it runs meanwhile, with a sample API of its own.
+    const libraryRun = runNode([LIBRARY_EXAMPLE], REPO);
     /** @type {Map<string, string[]>} */
     const blocks = new Map();
     const first = await crawlRelease(0, port, cwd);
@@ -161,10 +205,12 @@ export async function produceExamples(options = {}) {
       '$ ls -A cv-mirror.cv-snapshot',
       ...generations,
     ]);
+    const served = await serveExample(port, cwd, SERVE_REQUESTS);
+    blocks.set('serve', [`$ cv-snapshot serve cv-mirror --port ${port}`, served.url, served.log]);
     // The Markdown diff names the two snapshots (their roots, times) first; the README shows one collection.
     const diff = await succeed(['diff', 'cv-2025-03.tar.gz', 'cv-mirror'], cwd);
     blocks.set('diff', ['$ cv-snapshot diff cv-2025-03.tar.gz cv-mirror', '…', diffSection(local(diff), 'siteusages')]);
-    const library = await runNode([LIBRARY_EXAMPLE], REPO);
+    const library = await libraryRun;
     if (library.code !== 0) throw new Error(`node examples/library.mjs exited ${library.code}:\n${library.stderr}`);
     blocks.set('library-source', [(await readFile(LIBRARY_EXAMPLE, 'utf8')).trimEnd()]);
     blocks.set('library', ['$ node examples/library.mjs', library.stdout.trimEnd()]);
@@ -206,7 +252,7 @@ export function updateExamples(readme, examples, comparable = (text) => text) {
  * @param {string} text
  */
 export function withoutTimings(text) {
-  return text.replace(/ in [0-9.]+ s \([0-9,]+ req\/s,/g, ' in <s> s (<n> req/s,');
+  return text.replace(/ in [0-9.]+ s \([0-9,]+ req\/s,/g, ' in <s> s (<n> req/s,').replace(/ [0-9.]+ms$/gm, ' <t>ms');
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
