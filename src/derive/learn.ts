@@ -20,7 +20,7 @@ export interface Mismatch extends Difference {
 }
 
 /** What the shape of a kind most servers serve is: used to show a difference when nothing could be learned. */
-export function defaultTemplate(kind: DocumentKind): Template {
+function defaultTemplate(kind: DocumentKind): Template {
   switch (kind) {
     case 'record':
       return { members: [['data', { slot: 'entry' }]] };

@@ -57,7 +57,7 @@ export interface SampleCandidate {
 }
 
 /** How many of a group of `size` documents the share takes. */
-export function shareOf(size: number, sample: SampleSize): number {
+function shareOf(size: number, sample: SampleSize): number {
   if ('count' in sample) return Math.min(size, sample.count);
   return Math.min(size, Math.ceil(size * sample.fraction));
 }
