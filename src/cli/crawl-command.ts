@@ -100,7 +100,7 @@ export const CRAWL_OPTIONS = {
   derive: flag('derive', {
     description:
       'Fetch the root, the lists and what they cannot explain; derive the other documents from the list entries, ' +
-      'checked against a fetched sample of each kind (README "crawl --derive").',
+      'checked against a fetched sample of each kind.',
   }),
   verifySample: {
     ...text('verify-sample', {

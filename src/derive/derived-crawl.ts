@@ -10,7 +10,8 @@ import { OutputDirError } from '../errors.js';
 import { extractLinks } from '../jsonapi/links.js';
 import { parseJson } from '../json/parse-json.js';
 import { locate } from '../url/api-location.js';
-import { canonicalUrl, isInScope } from '../url/canonical-url.js';
+import { canonicalUrl, InvalidUrlError, isInScope } from '../url/canonical-url.js';
+import type { Finding } from '../validate/finding.js';
 import { DERIVE_JOURNAL_FILE, DeriveJournal, readDeriveJournal } from './derive-journal.js';
 import { DeriveRun, isDerivableLocation, type DeriveHost } from './derive-run.js';
 import { DEFAULT_SAMPLE, randomSeed, type SampleSize } from './sample.js';
@@ -58,6 +59,45 @@ function openRun(options: DerivedCrawlOptions, root: string, journal: DeriveJour
   return run;
 }
 
+/**
+ * The links of a derived document, as the crawler treats a fetched one's: an invalid link or one outside the root is
+ * a finding of this document (once per document, as the crawler reports them), a new one in scope is marked seen
+ * and returned to be fetched.
+ */
+function discoverLinks(
+  json: unknown,
+  url: string,
+  root: string,
+  seen: Set<string>,
+  onFinding: (finding: Finding) => void,
+): string[] {
+  const discovered: string[] = [];
+  const reported = new Set<string>();
+  for (const link of extractLinks(json, false)) {
+    let target: string;
+    try {
+      target = canonicalUrl(link, url);
+    } catch (error) {
+      if (!(error instanceof InvalidUrlError)) throw error;
+      if (reported.has(link)) continue;
+      reported.add(link);
+      onFinding({ url, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
+      continue;
+    }
+    if (!isInScope(target, root)) {
+      if (reported.has(target)) continue;
+      reported.add(target);
+      const message = `The link ${target} is outside the root URL ${root}; it was recorded, not fetched.`;
+      onFinding({ url, pointer: '', rule: 'scope.outside', severity: 'warning', message });
+      continue;
+    }
+    if (seen.has(target)) continue;
+    seen.add(target);
+    discovered.push(target);
+  }
+  return discovered;
+}
+
 export async function derivedCrawl(options: DerivedCrawlOptions): Promise<DeriveRun> {
   const { root } = options.crawl;
   const journal = new DeriveJournal(path.join(options.staging, DERIVE_JOURNAL_FILE));
@@ -103,18 +143,7 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun): Promi
     store: async (url, text) => {
       signal?.throwIfAborted();
       const json = parseJson(text);
-      const discovered: string[] = [];
-      for (const link of extractLinks(json, false)) {
-        let target: string;
-        try {
-          target = canonicalUrl(link, url);
-        } catch {
-          continue;
-        }
-        if (!isInScope(target, root) || seen.has(target)) continue;
-        seen.add(target);
-        discovered.push(target);
-      }
+      const discovered = discoverLinks(json, url, root, seen, options.crawl.onFinding);
       await options.crawl.onDocument({ url, location: locate(url, root), response: DERIVED, json, discovered });
       followed.push(...discovered);
       stored += 1;

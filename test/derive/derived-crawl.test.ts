@@ -6,9 +6,12 @@
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summaryTable } from '../../src/cli/summary.js';
 import { InterruptedError } from '../../src/errors.js';
+import type { Finding } from '../../src/validate/finding.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
@@ -57,6 +60,10 @@ describe('crawl --derive at the sample API defaults', () => {
     expect(result.kind('units', 'relationship-to-one').fetchedBecause['links-only']).toBe(2);
     expect(result.kind('units', 'record')).toMatchObject({ status: 'derived', shape: '{data: entry}' });
     expect(derive.derived).toBeGreaterThan(derive.fetched);
+    expect(summaryTable(result.derived)).toContain(
+      `Derived ${derive.derived} documents and fetched ${derive.fetched} below the records, in ` +
+        `${derive.requests} requests (sample 2%, seed 3).`,
+    );
   });
 
   it('takes the same sample again with the recorded seed, and another with another seed', async () => {
@@ -117,6 +124,8 @@ describe('a record that no list holds', () => {
   let api: SampleApi;
   let proxy: TestServer;
   let hidden: string;
+  let fullOut: string;
+  let derivedOut: string;
   beforeAll(async () => {
     api = await startSampleApi({ records: 1 });
     // The source's first global provenance is left out of its list; records still link to it.
@@ -130,6 +139,11 @@ describe('a record that no list holds', () => {
         hidden = list.data.shift()!.links.self;
         text = JSON.stringify(list);
       }
+      // And every unit's successor gives its related link outside the root, in every document that holds it.
+      text = text.replace(
+        /"related":"[^"]*\/units\/(\d+)\/successor\/[^"]*"/g,
+        '"related":"http://elsewhere.test/$1/"',
+      );
       sendJson(res, answer.status, text);
     });
   });
@@ -143,11 +157,35 @@ describe('a record that no list holds', () => {
     const full = await snapshot(root, dir);
     const before = proxy.requests.length;
     const derived = await snapshot(root, dir, { derive: true, verifySeed: 1 });
+    [fullOut, derivedOut] = [full.out, derived.out];
     const requested = proxy.requests.slice(before);
     expect(requested).toContain(new URL(hidden).pathname);
     expect(await mirrored(derived.out)).toEqual(await mirrored(full.out));
     const related = derived.derive!.kinds.filter((kind) => (kind.fetchedBecause['target-not-in-lists'] ?? 0) > 0);
     expect(related.length).toBeGreaterThan(0);
     expect(related.every((kind) => kind.kind === 'related-to-one')).toBe(true);
+  });
+
+  it('reports what the full crawl reports, such as a derived document holding a link outside the root', async () => {
+    const report = async (out: string) => (await readJson(out, '_cv-snapshot/report.json')) as { findings: Finding[] };
+    const [full, derived] = [await report(fullOut), await report(derivedOut)];
+    const outside = derived.findings.filter((finding) => finding.rule === 'scope.outside');
+    // The unit documents hold the link: the list page, each unit's record document (derived), and the related
+    // documents that hold a unit (derived too).
+    expect(outside.some((finding) => /\/units\/$/.test(finding.url))).toBe(true);
+    expect(outside.some((finding) => /\/units\/\d+\/$/.test(finding.url))).toBe(true);
+    expect(outside.some((finding) => /\/unit\/$/.test(finding.url))).toBe(true);
+    expect(derived.findings).toEqual(full.findings);
+  });
+});
+
+describe('the command line', () => {
+  it('refuses a sample size it cannot read, and a sample without --derive, before anything runs', async () => {
+    const bad = await runCli(['crawl', 'http://127.0.0.1:9/api/', '--derive', '--verify-sample', '2.5']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--verify-sample takes a share such as 5% or 0.05');
+    const alone = await runCli(['crawl', 'http://127.0.0.1:9/api/', '--verify-sample', '5%', '--out', dir]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('add --derive');
   });
 });
