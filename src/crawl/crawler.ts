@@ -14,8 +14,9 @@ import {
   UnusableDocumentError,
 } from '../errors.js';
 import { extractLinks } from '../jsonapi/links.js';
-import { locate, type ApiLocation } from '../url/api-location.js';
-import { canonicalUrl, isInScope, InvalidUrlError, urlParts } from '../url/canonical-url.js';
+import type { ApiLocation } from '../url/api-location.js';
+import { InvalidUrlError, urlParts } from '../url/canonical-url.js';
+import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import type { Fetcher, FetchedResponse } from './fetcher.js';
 import { headerText } from './body-text.js';
@@ -40,6 +41,8 @@ export interface SettledUrl {
 
 export interface CrawlerOptions {
   root: string;
+  /** The run's parsed URLs (shared with validation and the layout); a crawl of its own when absent. */
+  urls?: UrlSpace;
   fetcher: Fetcher;
   concurrency: number;
   signal?: AbortSignal;
@@ -88,17 +91,17 @@ function parentDirectory(url: string): string {
  * Throws RootScopeError when not one collection URL of the root index is in scope: the crawl would find nothing
  * and publish an empty snapshot. (Some outside and some inside are findings, as any link outside the root is.)
  */
-function assertRootLeadsInScope(url: string, json: unknown, root: string): void {
+function assertRootLeadsInScope(url: string, json: unknown, urls: UrlSpace): void {
   const data = (json as { data: Record<string, string> }).data;
   const outside: string[] = [];
   for (const link of Object.values(data)) {
     let target: string;
     try {
-      target = canonicalUrl(link, url);
+      target = urls.canonical(link, url);
     } catch {
       continue;
     }
-    if (isInScope(target, root)) return;
+    if (urls.inScope(target)) return;
     outside.push(target);
   }
   const where = [...new Set(outside.map(parentDirectory))];
@@ -152,6 +155,7 @@ type Arrival =
 
 export async function crawl(options: CrawlerOptions): Promise<void> {
   const { root, fetcher, concurrency } = options;
+  const urls = options.urls ?? new UrlSpace(root);
   // Only the fetch holds one of the `concurrency` slots: a slot is handed to the next URL the moment its response
   // has arrived, before that response is processed, so the connection is never idle while the CPU is busy.
   const limit = pLimit(concurrency);
@@ -184,7 +188,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const target = (link: string, from: string, reported: Set<string>): string | null => {
     let url: string;
     try {
-      url = canonicalUrl(link, from);
+      url = urls.canonical(link, from);
     } catch (error) {
       if (!(error instanceof InvalidUrlError)) throw error;
       if (!reported.has(link)) {
@@ -199,7 +203,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       }
       return null;
     }
-    if (!isInScope(url, root)) {
+    if (!urls.inScope(url)) {
       if (!reported.has(url)) {
         reported.add(url);
         options.onFinding({
@@ -227,7 +231,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       const url = target(link, from, reported);
       if (url === null || seen.has(url)) continue;
       if (listPages !== undefined) {
-        const location = locate(url, root);
+        const location = urls.locate(url);
         if (
           location.kind === 'list' &&
           location.collection === listPages.collection &&
@@ -335,7 +339,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     const location = headerText(header);
     let redirectTarget: string;
     try {
-      redirectTarget = canonicalUrl(location, url);
+      redirectTarget = urls.canonical(location, url);
     } catch (error) {
       if (!(error instanceof InvalidUrlError)) throw error;
       const what = `redirects to a location that cannot be followed: ${error.message}`;
@@ -358,7 +362,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       );
     }
     let discovered: string[] = [];
-    if (!isInScope(redirectTarget, root)) {
+    if (!urls.inScope(redirectTarget)) {
       options.onFinding({
         url,
         pointer: '',
@@ -402,10 +406,10 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       throw new FetchError(url, `HTTP ${response.status}`, response.attempts, response.status);
     }
     const json = response.document;
-    const location = locate(url, root);
+    const location = urls.locate(url);
     if (location.kind === 'root') {
       assertRootIndex(url, json);
-      assertRootLeadsInScope(url, json, root);
+      assertRootLeadsInScope(url, json, urls);
     }
     // Links are marked seen before the document is handed on, so that whoever records the document can record
     // what it discovered with it (--resume relies on that).
