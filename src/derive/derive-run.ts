@@ -15,6 +15,7 @@
  */
 import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
+import type { UrlSpace } from '../url/url-space.js';
 import { EntryIndex } from './entries.js';
 import { DOCUMENT_KINDS, kindKey, type DocumentKind } from './kinds.js';
 import { learnKind, type Mismatch, type Sample } from './learn.js';
@@ -79,13 +80,13 @@ export class DeriveRun {
   derived = 0;
 
   constructor(
-    private readonly root: string,
+    urls: UrlSpace,
     readonly seed: number,
     readonly sample: SampleSize,
     /** Writes a line of the derive journal. */
     private readonly record: (line: DeriveRecord) => void,
   ) {
-    this.index = new EntryIndex(root);
+    this.index = new EntryIndex(urls);
   }
 
   /** The derive journal's first line. */

@@ -7,11 +7,10 @@ import path from 'node:path';
 import { crawl, type CrawledDocument, type CrawlerOptions } from '../crawl/crawler.js';
 import type { FetchedResponse } from '../crawl/fetcher.js';
 import { OutputDirError } from '../errors.js';
+import { Discovery } from '../crawl/discovery.js';
 import { extractLinks } from '../jsonapi/links.js';
 import { parseJson } from '../json/parse-json.js';
-import { locate } from '../url/api-location.js';
-import { canonicalUrl, InvalidUrlError, isInScope } from '../url/canonical-url.js';
-import type { Finding } from '../validate/finding.js';
+import { UrlSpace } from '../url/url-space.js';
 import { DERIVE_JOURNAL_FILE, DeriveJournal, readDeriveJournal } from './derive-journal.js';
 import { DeriveRun, isDerivableLocation, type DeriveHost } from './derive-run.js';
 import { DEFAULT_SAMPLE, randomSeed, type SampleSize } from './sample.js';
@@ -36,10 +35,10 @@ const DERIVED: FetchedResponse = { status: 200, headers: {}, body: Buffer.alloc(
 /** How often deriving gives the event loop a turn (signals, the progress line). */
 const YIELD_EVERY = 64;
 
-function openRun(options: DerivedCrawlOptions, root: string, journal: DeriveJournal | null): DeriveRun {
+function openRun(options: DerivedCrawlOptions, urls: UrlSpace, journal: DeriveJournal | null): DeriveRun {
   const file = path.join(options.staging, DERIVE_JOURNAL_FILE);
   if (options.resume === undefined) {
-    const run = new DeriveRun(root, options.seed ?? randomSeed(), options.sample ?? DEFAULT_SAMPLE, (line) =>
+    const run = new DeriveRun(urls, options.seed ?? randomSeed(), options.sample ?? DEFAULT_SAMPLE, (line) =>
       journal?.append(line),
     );
     run.start();
@@ -54,64 +53,26 @@ function openRun(options: DerivedCrawlOptions, root: string, journal: DeriveJour
     );
   }
   // The interrupted run's seed and sample size: the sample it began is the one this run completes.
-  const run = new DeriveRun(root, header.seed, header.sample, (line) => journal?.append(line));
+  const run = new DeriveRun(urls, header.seed, header.sample, (line) => journal?.append(line));
   for (const line of lines.slice(1)) run.replay(line);
   return run;
 }
 
-/**
- * The links of a derived document, as the crawler treats a fetched one's: an invalid link or one outside the root is
- * a finding of this document (once per document, as the crawler reports them), a new one in scope is marked seen
- * and returned to be fetched.
- */
-function discoverLinks(
-  json: unknown,
-  url: string,
-  root: string,
-  seen: Set<string>,
-  onFinding: (finding: Finding) => void,
-): string[] {
-  const discovered: string[] = [];
-  const reported = new Set<string>();
-  for (const link of extractLinks(json, false)) {
-    let target: string;
-    try {
-      target = canonicalUrl(link, url);
-    } catch (error) {
-      if (!(error instanceof InvalidUrlError)) throw error;
-      if (reported.has(link)) continue;
-      reported.add(link);
-      onFinding({ url, pointer: '', rule: 'link.invalid', severity: 'warning', message: error.message });
-      continue;
-    }
-    if (!isInScope(target, root)) {
-      if (reported.has(target)) continue;
-      reported.add(target);
-      const message = `The link ${target} is outside the root URL ${root}; it was recorded, not fetched.`;
-      onFinding({ url, pointer: '', rule: 'scope.outside', severity: 'warning', message });
-      continue;
-    }
-    if (seen.has(target)) continue;
-    seen.add(target);
-    discovered.push(target);
-  }
-  return discovered;
-}
-
 export async function derivedCrawl(options: DerivedCrawlOptions): Promise<DeriveRun> {
-  const { root } = options.crawl;
+  // One URL space for the lists, the derivations and the crawls: each URL is parsed once.
+  const urls = options.crawl.urls ?? new UrlSpace(options.crawl.root);
   const journal = new DeriveJournal(path.join(options.staging, DERIVE_JOURNAL_FILE));
   try {
-    const run = openRun(options, root, journal);
+    const run = openRun(options, urls, journal);
     options.onStart?.(run);
-    await crawlDerived(options, run);
+    await crawlDerived({ ...options, crawl: { ...options.crawl, urls } }, run, urls);
     return run;
   } finally {
     journal.close();
   }
 }
 
-async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun): Promise<void> {
+async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: UrlSpace): Promise<void> {
   const { root, signal } = options.crawl;
   const seen = options.resume?.seen ?? new Set([root]);
   // Only a resumed run has settled URLs before it starts; within a run, DeriveRun never asks for one URL twice.
@@ -120,7 +81,7 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun): Promi
     const unsettled = new Set(options.resume.pending);
     settled = new Set([...seen].filter((url) => !unsettled.has(url)));
   }
-  const deferrable = (url: string): boolean => isDerivableLocation(locate(url, root));
+  const deferrable = (url: string): boolean => isDerivableLocation(urls.locate(url));
   const base: CrawlerOptions = {
     ...options.crawl,
     onDocument: (document: CrawledDocument) => {
@@ -134,17 +95,26 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun): Promi
   await crawl({ ...base, resume: { seen, pending }, defer: deferrable });
   const deferred = [...seen].filter(deferrable);
 
+  // A derived document's links are discovered as a fetched one's are: the same guards, the same findings.
+  const { maxDocuments } = options.crawl;
+  const discovery = new Discovery({
+    root,
+    urls,
+    seen,
+    ...(maxDocuments !== undefined ? { maxDocuments } : {}),
+    onFinding: (finding) => options.crawl.onFinding(finding),
+  });
   let stored = 0;
   const followed: string[] = [];
   const host: DeriveHost = {
-    locate: (url) => locate(url, root),
+    locate: (url) => urls.locate(url),
     settled: (url) => settled?.has(url) ?? false,
     fetch: (urls) => crawl({ ...base, resume: { seen, pending: [...urls] } }),
     store: async (url, text) => {
       signal?.throwIfAborted();
       const json = parseJson(text);
-      const discovered = discoverLinks(json, url, root, seen, options.crawl.onFinding);
-      await options.crawl.onDocument({ url, location: locate(url, root), response: DERIVED, json, discovered });
+      const discovered = discovery.discover(extractLinks(json, false), url);
+      await options.crawl.onDocument({ url, location: urls.locate(url), response: DERIVED, json, discovered });
       followed.push(...discovered);
       stored += 1;
       if (stored % YIELD_EVERY === 0) await new Promise(setImmediate);

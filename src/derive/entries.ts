@@ -4,8 +4,7 @@
  * member order and numbers, and memory holds one string per record rather than a parsed tree.
  */
 import { parseJson, stringifyJson } from '../json/parse-json.js';
-import { locate } from '../url/api-location.js';
-import { canonicalUrl } from '../url/canonical-url.js';
+import type { UrlSpace } from '../url/url-space.js';
 
 export interface ListEntry {
   /** The collection whose record URL the entry's `links.self` is (it may differ from the list it came from). */
@@ -27,7 +26,8 @@ export class EntryIndex {
   readonly #byIdentity = new Map<string, ListEntry>();
   #parsed: { text: string; value: Record<string, unknown> } | undefined;
 
-  constructor(private readonly root: string) {}
+  /** The run's URLs: entries' links are resolved and located there. */
+  constructor(readonly urls: UrlSpace) {}
 
   get size(): number {
     return this.#byRecord.size;
@@ -46,11 +46,11 @@ export class EntryIndex {
     if (!isPlainObject(links) || typeof links.self !== 'string') return;
     let self: string;
     try {
-      self = canonicalUrl(links.self, pageUrl);
+      self = this.urls.canonical(links.self, pageUrl);
     } catch {
       return;
     }
-    const location = locate(self, this.root);
+    const location = this.urls.locate(self);
     if (location.kind !== 'record') return;
     const text = stringifyJson(item);
     const key = `${location.collection}\u0000${location.id}`;

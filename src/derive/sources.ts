@@ -5,7 +5,7 @@
  */
 import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
-import { canonicalUrl } from '../url/canonical-url.js';
+import type { UrlSpace } from '../url/url-space.js';
 import type { EntryIndex } from './entries.js';
 import type { DocumentKind } from './kinds.js';
 import type { Sources } from './template.js';
@@ -41,10 +41,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function sameUrl(link: unknown, base: string, url: string): boolean {
+function sameUrl(urls: UrlSpace, link: unknown, base: string, url: string): boolean {
   if (typeof link !== 'string') return false;
   try {
-    return canonicalUrl(link, base) === url;
+    return urls.canonical(link, base) === url;
   } catch {
     return false;
   }
@@ -106,7 +106,7 @@ export function derivationOf(
     return { derivable: false, kind: kindGuess, collection, reason: 'not-derivable' };
   }
   const role = location.kind === 'relationship' ? 'self' : 'related';
-  if (!sameUrl(relationship.links[role], self, url)) {
+  if (!sameUrl(index.urls, relationship.links[role], self, url)) {
     return { derivable: false, kind: kindGuess, collection, reason: 'not-derivable' };
   }
   const sources = relationshipSources(relationship);
@@ -120,7 +120,7 @@ export function derivationOf(
     let relationshipUrl: string | undefined;
     try {
       const link = relationship.links.self;
-      relationshipUrl = typeof link === 'string' ? canonicalUrl(link, self) : undefined;
+      relationshipUrl = typeof link === 'string' ? index.urls.canonical(link, self) : undefined;
     } catch {
       relationshipUrl = undefined;
     }

@@ -7,6 +7,7 @@ import { derivationOf } from '../../src/derive/sources.js';
 import { fillTemplate, hasLiteral, learnTemplate } from '../../src/derive/template.js';
 import { parseJson, stringifyJson } from '../../src/json/parse-json.js';
 import { locate } from '../../src/url/api-location.js';
+import { UrlSpace } from '../../src/url/url-space.js';
 
 const ROOT = 'http://cv.test/api/';
 
@@ -23,7 +24,7 @@ function entry(id: string, provenance: string | null, extra = ''): string {
 }
 
 function indexOf(...entries: string[]): EntryIndex {
-  const index = new EntryIndex(ROOT);
+  const index = new EntryIndex(new UrlSpace(ROOT));
   index.addPage(`${ROOT}units/`, parseJson(`{"data":[${entries.join(',')}]}`));
   const provenance =
     `{"type":"GlobalProvenance","id":"7","attributes":{"name":"x"},` +
