@@ -41,12 +41,17 @@ export function requestedSince(api: SampleApi, from: number): string[] {
 }
 
 /** Both crawls of a sample API started with `source`; the caller closes `api`. */
-export async function compareCrawls(dir: string, source: SampleApiOptions, derive: Partial<SnapshotOptions> = {}) {
+export async function compareCrawls(
+  dir: string,
+  source: SampleApiOptions,
+  derive: Partial<SnapshotOptions> = {},
+  both: Partial<SnapshotOptions> = {},
+) {
   const api = await startSampleApi(source);
   try {
-    const full = await snapshot(api.rootUrl, dir);
+    const full = await snapshot(api.rootUrl, dir, both);
     const before = api.requestLog.length;
-    const derived = await snapshot(api.rootUrl, dir, { derive: true, verifySeed: 3, ...derive });
+    const derived = await snapshot(api.rootUrl, dir, { ...both, derive: true, verifySeed: 3, ...derive });
     const report = (await readJson(derived.out, '_cv-snapshot/report.json')) as { derive?: { mismatches: Mismatch[] } };
     return {
       api,

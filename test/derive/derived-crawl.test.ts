@@ -179,6 +179,23 @@ describe('a record that no list holds', () => {
   });
 });
 
+describe('a source that fails now and then', () => {
+  it('is retried as in a full crawl, and the tree is the same', async () => {
+    const result = await compareCrawls(
+      dir,
+      { records: 1, faultRate: 0.2, stallMs: 300, retryAfterSeconds: 0 },
+      {},
+      { backoffBaseMs: 1, timeoutMs: 200 },
+    );
+    await result.api.close();
+    expect(result.derived.retries).toBeGreaterThan(0);
+    expect(result.derivedTree).toEqual(result.fullTree);
+    expect(result.problems).toEqual([]);
+    // Retries are not requests of their own in the manifest: one per document fetched.
+    expect(result.derived.derive!.requests).toBe(result.derived.requests - result.derived.retries);
+  });
+});
+
 describe('the command line', () => {
   it('refuses a sample size it cannot read, and a sample without --derive, before anything runs', async () => {
     const bad = await runCli(['crawl', 'http://127.0.0.1:9/api/', '--derive', '--verify-sample', '2.5']);
