@@ -8,7 +8,7 @@ import { DOCUMENT_KINDS } from './kinds.js';
 import { formatSampleSize } from './sample.js';
 import { FETCH_REASONS } from './sources.js';
 
-const FETCHED_BECAUSE = ['sample', 'mismatch', 'no-source', ...Object.keys(FETCH_REASONS)] as const;
+const FETCHED_BECAUSE = ['sample', 'mismatch', 'unchecked', 'no-source', ...Object.keys(FETCH_REASONS)] as const;
 
 export const deriveManifestSchema = z.object({
   mode: z.literal('derive'),

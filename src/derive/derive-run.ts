@@ -53,8 +53,11 @@ export interface KindAccount {
   fetched: number;
   /** `derived`, or `fetched` when a sample differed (every document fetched). */
   status: KindStatus;
-  /** Why documents were fetched: `sample`, `mismatch`, or a reason a document cannot be derived. */
-  fetchedBecause: Partial<Record<'sample' | 'mismatch' | 'no-source' | FetchReason, number>>;
+  /**
+   * Why documents were fetched: `sample`, `mismatch` (a sample differed), `unchecked` (no sample could be read, with
+   * --allow-partial), `no-source`, or a reason a document cannot be derived.
+   */
+  fetchedBecause: Partial<Record<'sample' | 'mismatch' | 'unchecked' | 'no-source' | FetchReason, number>>;
   /** The learned shape, such as `{data: entry}`; null when nothing was learned. */
   shape: string | null;
 }
@@ -232,12 +235,19 @@ export class DeriveRun {
 
     const templates = new Map<string, Template>();
     const failed = new Set<string>();
+    const unchecked = new Set<string>();
     const check = (key: string, group: { kind: DocumentKind; urls: string[] }): boolean => {
       const samples: Sample[] = [];
       for (const url of group.urls) {
         const text = this.#samples.get(url);
         const derivation = text === undefined ? undefined : sourcesOf(url);
         if (text !== undefined && derivation?.derivable) samples.push({ url, text, sources: derivation.sources });
+      }
+      // No sample could be read (--allow-partial): nothing was checked, so nothing of the kind is derived.
+      if (samples.length === 0) {
+        unchecked.add(key);
+        failed.add(key);
+        return false;
       }
       const verdict = learnKind(group.kind, samples, group.urls.length);
       if (!verdict.ok) {
@@ -278,7 +288,7 @@ export class DeriveRun {
       for (const url of group.urls) {
         if (sampled.has(url)) this.#fetched(account, 'sample');
         else if (failed.has(key)) {
-          this.#fetched(account, 'mismatch');
+          this.#fetched(account, unchecked.has(key) ? 'unchecked' : 'mismatch');
           full.push(url);
         }
       }

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/cli/summary.js';
 import { InterruptedError } from '../../src/errors.js';
+import type { DeriveManifest } from '../../src/derive/derive-manifest.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
@@ -125,11 +126,19 @@ describe('a record that no list holds', () => {
   let proxy: TestServer;
   let hidden: string;
   let fullOut: string;
+  let fullMissing: string[];
+  let derivedMissing: string[];
+  let countries: DeriveManifest['kinds'][number];
   let derivedOut: string;
   beforeAll(async () => {
-    api = await startSampleApi({ records: 1 });
+    api = await startSampleApi({ records: 2 });
     // The source's first global provenance is left out of its list; records still link to it.
     proxy = await startServer(async (req, res) => {
+      // And the record documents of one collection always fail: with --allow-partial they are missing.
+      if (/^\/sms\/cv\/api\/v1\/countries\/\d+\/$/.test(req.url ?? '')) {
+        sendJson(res, 500, { errors: [{ status: '500' }] });
+        return;
+      }
       const answer = await fetch(`${api.rootUrl.replace(/\/sms\/.*$/, '')}${req.url}`, {
         headers: { accept: 'application/vnd.api+json' },
       });
@@ -154,16 +163,27 @@ describe('a record that no list holds', () => {
 
   it('is fetched, with the related documents that hold it, and the tree is the full crawl tree', async () => {
     const root = `${proxy.url}/sms/cv/api/v1/`;
-    const full = await snapshot(root, dir);
+    const partial = { allowPartial: true, retries: 0 };
+    const full = await snapshot(root, dir, partial);
     const before = proxy.requests.length;
-    const derived = await snapshot(root, dir, { derive: true, verifySeed: 1 });
+    const derived = await snapshot(root, dir, { ...partial, derive: true, verifySeed: 1 });
     [fullOut, derivedOut] = [full.out, derived.out];
+    fullMissing = full.missing;
+    countries = derived.derive!.kinds.find((kind) => kind.collection === 'countries' && kind.kind === 'record')!;
+    derivedMissing = derived.missing;
     const requested = proxy.requests.slice(before);
     expect(requested).toContain(new URL(hidden).pathname);
     expect(await mirrored(derived.out)).toEqual(await mirrored(full.out));
     const related = derived.derive!.kinds.filter((kind) => (kind.fetchedBecause['target-not-in-lists'] ?? 0) > 0);
     expect(related.length).toBeGreaterThan(0);
     expect(related.every((kind) => kind.kind === 'related-to-one')).toBe(true);
+  });
+
+  it('derives nothing of a kind whose samples could not be fetched, and misses what the full crawl misses', () => {
+    expect(fullMissing.length).toBeGreaterThan(0);
+    expect(derivedMissing).toEqual(fullMissing);
+    expect(countries).toMatchObject({ status: 'fetched', derived: 0, fetched: countries.documents });
+    expect(countries.fetchedBecause.unchecked).toBe(countries.documents - (countries.fetchedBecause.sample ?? 0));
   });
 
   it('reports what the full crawl reports, such as a derived document holding a link outside the root', async () => {
