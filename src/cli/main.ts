@@ -9,7 +9,7 @@ import { TOOL_VERSION } from '../version.js';
 const PROGRAM = 'cv-snapshot';
 
 /** A command as the overview lists it; its module, and all that the module imports, loads only when it is used. */
-export interface CommandEntry {
+interface CommandEntry {
   readonly name: string;
   /** The command's own summary, repeated here so that `--help` loads no command (a test keeps the two equal). */
   readonly summary: string;
@@ -18,7 +18,7 @@ export interface CommandEntry {
 
 // Loading every command would load the crawler, undici, zod and the sample API, about half a second before even
 // `--help` could answer; each command takes only what it needs.
-export const COMMANDS: readonly CommandEntry[] = [
+const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'crawl',
     summary: 'Crawl a Controlled Vocabulary Service from its root index and publish a validated static snapshot.',
