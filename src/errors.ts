@@ -156,7 +156,7 @@ export class CrawlLockedError extends OutputDirError {}
 
 /**
  * A file-system call failed (no space, permission, read-only, a file in the way…): which path, what happened, and
- * what to try, from the error code (src/snapshot/fs-errors.ts).
+ * what to try, from the error code (src/store/fs-errors.ts).
  */
 export class FileSystemError extends CvSnapshotError {
   constructor(

@@ -1,7 +1,8 @@
 /** cv-snapshot as a library: the same operations as the command line, without the process around them. */
-export { createSnapshot, DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot/create-snapshot.js';
-export { verifySnapshot, type VerifyOptions, type VerifyResult } from './snapshot/verify.js';
-export { NotASnapshotError } from './snapshot/read-snapshot.js';
+export { createSnapshot } from './pipeline/create-snapshot.js';
+export { DEFAULTS, type SnapshotOptions, type SnapshotResult } from './pipeline/snapshot-options.js';
+export { verifySnapshot, type VerifyOptions, type VerifyResult } from './verify/verify-snapshot.js';
+export { NotASnapshotError } from './format/read-snapshot.js';
 export {
   packSnapshot,
   extractArchive,
@@ -22,9 +23,9 @@ export {
   type SnapshotDiff,
   type CollectionDiff,
 } from './diff/index.js';
-export { Layout, META_DIR, type Placement } from './snapshot/layout.js';
-export { readManifest, manifestSchema, type Manifest } from './snapshot/manifest.js';
-export type { LinkMode } from './snapshot/rewrite-links.js';
+export { Layout, META_DIR, type Placement } from './format/layout.js';
+export { readManifest, manifestSchema, type Manifest } from './format/manifest.js';
+export type { LinkMode } from './format/rewrite-links.js';
 export { startServe, ServeError, type ServeHandle, type ServeOptions } from './serve/index.js';
 export { startSampleApi, SampleApiError, type SampleApi, type SampleApiOptions } from './sample-api/index.js';
 export { canonicalUrl, canonicalRoot, isInScope } from './url/canonical-url.js';

@@ -19,7 +19,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { StoppedError, stoppedBy, throwIfStopped } from '../errors.js';
 import { parseJson } from '../json/parse-json.js';
-import { MANIFEST_PATH } from '../snapshot/manifest.js';
+import { MANIFEST_PATH } from '../format/manifest.js';
 import { ArchiveError } from './archive-error.js';
 import { ByteReader } from './byte-reader.js';
 import { BLOCK_SIZE, isZeroBlock, parseHeader, parsePaxRecords, padding } from './tar-format.js';

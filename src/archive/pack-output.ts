@@ -8,8 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, readSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_PATH } from '../snapshot/manifest.js';
-import { NotRegularFileError, openRegularFile, readRegularFile } from '../snapshot/read-snapshot.js';
+import { MANIFEST_PATH } from '../format/manifest.js';
+import { NotRegularFileError, openRegularFile, readRegularFile } from '../format/read-snapshot.js';
 import { ArchiveError } from './archive-error.js';
 
 /**

@@ -20,7 +20,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { StoppedError, throwIfStopped } from '../errors.js';
-import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../snapshot/manifest.js';
+import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../format/manifest.js';
 import {
   NotASnapshotError,
   NotRegularFileError,
@@ -28,7 +28,7 @@ import {
   readManifestWith,
   readSums,
   walkTree,
-} from '../snapshot/read-snapshot.js';
+} from '../format/read-snapshot.js';
 import { ArchiveError } from './archive-error.js';
 import { removeOnExit } from './exit-cleanup.js';
 import { checkOutput, sidecarText, tempPathFor } from './pack-output.js';

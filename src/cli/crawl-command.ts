@@ -1,7 +1,9 @@
 import { progressMode } from '../crawl/progress.js';
-import { createSnapshot, DEFAULTS, parseHeader, type SnapshotOptions } from '../snapshot/create-snapshot.js';
-import { COLLECTION_INDEX_MODES } from '../snapshot/manifest.js';
-import { LINK_MODES } from '../snapshot/rewrite-links.js';
+import { createSnapshot } from '../pipeline/create-snapshot.js';
+import { DEFAULTS, type SnapshotOptions } from '../pipeline/snapshot-options.js';
+import { parseHeader } from '../pipeline/request-headers.js';
+import { COLLECTION_INDEX_MODES } from '../format/manifest.js';
+import { LINK_MODES } from '../format/rewrite-links.js';
 import { defineCommand, type Io } from './command.js';
 import { choice, decimal, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';

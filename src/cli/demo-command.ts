@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { startSampleApi } from '../sample-api/index.js';
-import { verifySnapshot } from '../snapshot/verify.js';
+import { verifySnapshot } from '../verify/verify-snapshot.js';
 import { ExitCode } from '../errors.js';
 import { defineCommand } from './command.js';
 import { CRAWL_OPTIONS, REPORT_OPTIONS, runCrawl } from './crawl-command.js';

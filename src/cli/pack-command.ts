@@ -1,8 +1,8 @@
 import { packSnapshot, type PackResult } from '../archive/pack.js';
 import { ExitCode, StoppedError } from '../errors.js';
 import { printable } from '../safe-text.js';
-import { SUMS_PATH } from '../snapshot/manifest.js';
-import { readFailure } from '../snapshot/read-snapshot.js';
+import { SUMS_PATH } from '../format/manifest.js';
+import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { flag, text } from './options.js';
 

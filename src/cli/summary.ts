@@ -1,5 +1,5 @@
 /** The closing summary of a crawl: a table per collection, or the same figures as JSON for scripts. */
-import type { SnapshotResult } from '../snapshot/create-snapshot.js';
+import type { SnapshotResult } from '../pipeline/snapshot-options.js';
 
 export function summaryJson(result: SnapshotResult): string {
   return `${JSON.stringify(

@@ -1,9 +1,9 @@
 import { ExitCode, StoppedError } from '../errors.js';
 import { withSnapshotDir } from '../archive/index.js';
 import { quoteUntrusted } from '../safe-text.js';
-import { REPORT_PATH } from '../snapshot/manifest.js';
-import { verifySnapshot, type VerifyResult } from '../snapshot/verify.js';
-import { readFailure } from '../snapshot/read-snapshot.js';
+import { REPORT_PATH } from '../format/manifest.js';
+import { verifySnapshot, type VerifyResult } from '../verify/verify-snapshot.js';
+import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';

@@ -10,7 +10,6 @@
 import { NotJsonError, UnusableDocumentError, type FetchHint } from '../errors.js';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { BodyTextError, bodyText } from './body-text.js';
-import type { FetchedResponse } from './fetcher.js';
 
 /** A body that may read fine when it is fetched again; the fetcher retries it with the same backoff as a stall. */
 export class RetryableBodyError extends Error {
@@ -25,7 +24,8 @@ export class RetryableBodyError extends Error {
 
 const WITHOUT_IT = 'With --allow-partial the snapshot is published without it and lists it as missing.';
 
-export function readDocument(url: string, response: Pick<FetchedResponse, 'headers' | 'body'>): unknown {
+/** `response` is the fetcher's answer (its headers and decoded body); the fetcher calls this, never the reverse. */
+export function readDocument(url: string, response: { headers: Record<string, string>; body: Buffer }): unknown {
   const type = response.headers['content-type'];
   if (type !== undefined && /text\/html/i.test(type)) {
     throw new NotJsonError(url, `it sent ${type}, the browsable HTML page`);

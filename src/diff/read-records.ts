@@ -11,9 +11,9 @@
  */
 import { throwIfStopped } from '../errors.js';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
-import { Layout } from '../snapshot/layout.js';
-import type { Manifest } from '../snapshot/manifest.js';
-import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../snapshot/read-snapshot.js';
+import { Layout } from '../format/layout.js';
+import type { Manifest } from '../format/manifest.js';
+import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { DiffError } from './diff-error.js';
 

@@ -6,7 +6,8 @@
 import { listDocument as buildListDocument, pageLinkQuery } from '../jsonapi/query-document.js';
 import type { RelationshipDefinition } from './catalogue.js';
 import { sourceOf, type ListPage } from './list-query.js';
-import type { RelationshipValue, SampleCollection, SampleData, SampleRecord } from './sample-data.js';
+import type { RelationshipValue, SampleRecord } from './records.js';
+import type { SampleCollection, SampleData } from './sample-data.js';
 
 /** Every link spelling of the API below `root` (absolute, ending in `/`). */
 export class ApiLinks {

@@ -19,7 +19,8 @@ import { parseQuery, selectPage, type ParsedQuery } from './list-query.js';
 import { selectRenderer } from './negotiation.js';
 import { HTML, JSON_API, type Reply } from './respond.js';
 import { allowOf, matchRoute, type Route } from './routes.js';
-import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
+import type { SampleRecord } from './records.js';
+import type { SampleCollection, SampleData } from './sample-data.js';
 
 export interface EndpointContext {
   readonly data: SampleData;

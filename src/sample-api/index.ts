@@ -7,15 +7,8 @@ export {
   type SampleApiOptions,
   type RequestLogEntry,
 } from './server.js';
-export {
-  createSampleData,
-  type SampleData,
-  type SampleDataOptions,
-  type SampleCollection,
-  type SampleRecord,
-  type AttributeValue,
-  type RelationshipValue,
-} from './sample-data.js';
+export { createSampleData, type SampleData, type SampleDataOptions, type SampleCollection } from './sample-data.js';
+export type { SampleRecord, AttributeValue, RelationshipValue } from './records.js';
 export { LATEST_RELEASE, MIN_RECORDS_FOR_RELEASE, type ReleaseChange } from './release.js';
 export {
   CATALOGUE,

@@ -14,7 +14,8 @@ import {
   type RecordAccess,
 } from '../jsonapi/query-run.js';
 import { FORMAT, PAGE_NUMBER, decodeQuery, parseListQuery, parsePlainQuery, type ListQuery } from '../jsonapi/query.js';
-import type { SampleCollection, SampleData, SampleRecord } from './sample-data.js';
+import type { SampleRecord } from './records.js';
+import type { SampleCollection, SampleData } from './sample-data.js';
 
 export { FORMAT, PAGE_NUMBER };
 

@@ -10,7 +10,7 @@
  * action categories keep no action types (spec 2.4 rule 3), and no community record shares a base term and a
  * community with another (spec 2.4 rule 1).
  */
-import type { AttributeValue, MutableRecord, RelationshipValue } from './sample-data.js';
+import type { AttributeValue, MutableRecord, RelationshipValue } from './records.js';
 
 /** The newest release `createSampleData` can build. */
 export const LATEST_RELEASE = 1;

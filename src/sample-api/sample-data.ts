@@ -14,23 +14,10 @@
  * `changes` so that a diff of the two can be checked against them.
  */
 import { CATALOGUE, COMMUNITIES, GLOBAL_PROVENANCES, type CollectionDefinition } from './catalogue.js';
+import type { AttributeValue, MutableRecord, RelationshipValue, SampleRecord } from './records.js';
 import { applyRelease, releaseDate, type ReleaseChange } from './release.js';
 import { createRandom, hash32, type Random } from './hash.js';
 import { CATEGORIES, COMMUNITY_NAMES, PROVENANCE_NAMES, REQUESTERS, TERMS, UNIT_NAMES, termAt } from './words.js';
-
-export type AttributeValue = string | null;
-
-/** A to-one relationship holds a target id or null; a to-many one a list of ids. Links-only ones are absent. */
-export type RelationshipValue = string | null | readonly string[];
-
-export interface SampleRecord {
-  /** Numeric text. */
-  readonly id: string;
-  /** Exactly the collection's `attributes`, in that order. */
-  readonly attributes: Readonly<Record<string, AttributeValue>>;
-  /** One entry per `to-one`/`to-many` relationship of the collection; targets live in the relationship's `target`. */
-  readonly relationships: Readonly<Record<string, RelationshipValue>>;
-}
 
 export interface SampleCollection extends CollectionDefinition {
   /** In ascending numeric id order, the order of the list pages. */
@@ -59,13 +46,6 @@ export interface SampleDataOptions {
   /** 0 (the default) or 1, the "next release": a known set of edits (release.ts); needs records >= 5. */
   release?: number;
 }
-
-/** A record while the data set is built (release.ts edits these). */
-export type MutableRecord = {
-  id: string;
-  attributes: Record<string, AttributeValue>;
-  relationships: Record<string, RelationshipValue>;
-};
 
 /** Ascending ids starting near 1, with a gap after the first and more at random. */
 function makeIds(count: number, first: number, random: Random): string[] {

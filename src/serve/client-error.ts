@@ -6,7 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import { maxHeaderSize, type ServerResponse } from 'node:http';
-import { errorDocument } from '../snapshot/host-files.js';
+import { errorDocument } from '../format/host-files.js';
 import { JSON_API } from './respond.js';
 
 const ANSWERS: Readonly<Record<string, readonly [number, string, string]>> = {

@@ -3,7 +3,7 @@
  * for): the pages of every collection, and of every related list the source paginated. The layout stores page n of
  * a list at `<list>/page/<n>/index.html` and reserves the `page` segment for that, so the file list says it all.
  */
-import { INDEX_FILE, PAGE_SEGMENT } from '../snapshot/layout.js';
+import { INDEX_FILE, PAGE_SEGMENT } from '../format/layout.js';
 
 const PAGE_FILE = new RegExp(`^(.+)/${PAGE_SEGMENT}/([1-9][0-9]*)/${INDEX_FILE.replace('.', '\\.')}$`);
 

@@ -5,7 +5,7 @@
  * `..` or `.` segments raw or percent-encoded, encoded slashes, backslashes, NUL or other control characters — is
  * refused before any file is looked up.
  */
-import type { Layout } from '../snapshot/layout.js';
+import type { Layout } from '../format/layout.js';
 
 export type RequestTarget =
   { kind: 'list'; collection: string } | { kind: 'file'; file: string } | { kind: 'not-found' };

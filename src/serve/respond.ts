@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorDocument } from '../snapshot/host-files.js';
+import { errorDocument } from '../format/host-files.js';
 import { headersFor, type HeaderRule } from './headers-rules.js';
 import { answerBytes } from './stored-json.js';
 

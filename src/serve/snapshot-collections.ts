@@ -4,7 +4,7 @@
  * made with `--collection-index first-page`. The schema a query is checked against (attributes, relationships and
  * their target types) is learnt from the records themselves.
  */
-import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../snapshot/layout.js';
+import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
 import type { ListPages } from './list-pages.js';
 import { storedList } from './stored-json.js';

@@ -7,7 +7,7 @@
 import { constants } from 'node:fs';
 import { open, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseSums, SUMS_PATH } from '../snapshot/manifest.js';
+import { parseSums, SUMS_PATH } from '../format/manifest.js';
 
 /**
  * Host configuration files: part of the snapshot, but no static host answers them either. And `404.html`: what a

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/cli/main.js';
-import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { CLI, runCli, startCli } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { CLI, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';

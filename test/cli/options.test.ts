@@ -5,7 +5,7 @@ import { crawlCommand } from '../../src/cli/crawl-command.js';
 import { loadCommands } from '../../src/cli/main.js';
 import { integer, text } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULTS } from '../../src/snapshot/create-snapshot.js';
+import { DEFAULTS } from '../../src/pipeline/snapshot-options.js';
 
 const COMMANDS = await loadCommands();
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError } from '../../src/errors.js';
 import { Fetcher } from '../../src/crawl/fetcher.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -17,13 +17,13 @@ import {
   UsageError,
 } from '../../src/errors.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { existsSync } from 'node:fs';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { runCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { startTinySource } from '../snapshot/tiny-source.js';
+import { startTinySource } from '../helpers/tiny-source.js';
 
 let servers: TestServer[] = [];
 afterEach(async () => {

@@ -7,8 +7,8 @@ import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/errors.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
-import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

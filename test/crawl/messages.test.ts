@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { CvSnapshotError } from '../../src/errors.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -17,8 +17,9 @@ import {
   type SampleData,
   type SampleRecord,
 } from '../../src/sample-api/index.js';
-import { createSnapshot, type SnapshotOptions } from '../../src/snapshot/create-snapshot.js';
-import { MANIFEST_PATH } from '../../src/snapshot/manifest.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
+import { MANIFEST_PATH } from '../../src/format/manifest.js';
 import { runCli } from '../helpers/cli.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';

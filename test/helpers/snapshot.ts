@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { visitLinks } from '../../src/jsonapi/links.js';
 import { locate } from '../../src/url/api-location.js';
 import { canonicalUrl } from '../../src/url/canonical-url.js';
-import type { Layout } from '../../src/snapshot/layout.js';
+import type { Layout } from '../../src/format/layout.js';
 
 export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];

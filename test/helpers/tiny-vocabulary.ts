@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createClock } from '../../src/clock.js';
-import { createSnapshot, type SnapshotOptions } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
 import { sendJson, startServer, type TestServer } from './http-server.js';
 
 export interface TinyRecord {

@@ -1,8 +1,8 @@
 /** The `_headers` rules as Cloudflare Pages and Netlify read them (src/serve/headers-rules.ts). */
 import { describe, expect, it } from 'vitest';
 import { headersFor, parseHeadersFile, patternMatcher } from '../../src/serve/headers-rules.js';
-import { headersFile } from '../../src/snapshot/host-files.js';
-import { Layout } from '../../src/snapshot/layout.js';
+import { headersFile } from '../../src/format/host-files.js';
+import { Layout } from '../../src/format/layout.js';
 
 const flat = (headers: ReturnType<typeof headersFor>) =>
   Object.fromEntries([...headers.values()].map(({ name, value }) => [name, value]));

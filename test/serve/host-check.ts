@@ -12,9 +12,9 @@ import net from 'node:net';
 import { Agent, request } from 'undici';
 import { createClock } from '../../src/clock.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
-import { Layout, INDEX_FILE } from '../../src/snapshot/layout.js';
-import { readManifest, parseSums, SUMS_PATH } from '../../src/snapshot/manifest.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { Layout, INDEX_FILE } from '../../src/format/layout.js';
+import { readManifest, parseSums, SUMS_PATH } from '../../src/format/manifest.js';
 import { eachLimited } from '../sample-api/http.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import type { SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import {
   checkStaticHost,

@@ -23,14 +23,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError, UsageError } from '../../src/errors.js';
 import { startServe } from '../../src/serve/index.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
-import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { startTinySource, termIn, type TinySource } from './tiny-source.js';
+import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
 
-const DIST_CREATE_SNAPSHOT = path.resolve(path.dirname(CLI), 'snapshot', 'create-snapshot.js');
+const DIST_CREATE_SNAPSHOT = path.resolve(path.dirname(CLI), 'pipeline', 'create-snapshot.js');
 
 let source: TinySource;
 let top: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Layout } from '../../src/snapshot/layout.js';
+import { Layout } from '../../src/format/layout.js';
 import { canonicalUrl } from '../../src/url/canonical-url.js';
 
 const root = 'http://127.0.0.1:8080/sms/cv/api/v1/';

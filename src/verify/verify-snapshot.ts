@@ -28,8 +28,8 @@ import { canonicalUrl, isInScope } from '../url/canonical-url.js';
 import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
-import { Layout, TOP_LEVEL_FILES } from './layout.js';
-import { REPORT_PATH, SUMS_PATH, type Manifest } from './manifest.js';
+import { Layout, TOP_LEVEL_FILES } from '../format/layout.js';
+import { REPORT_PATH, SUMS_PATH, type Manifest } from '../format/manifest.js';
 import {
   firstLine,
   NotRegularFileError,
@@ -38,9 +38,9 @@ import {
   readSnapshotManifest,
   readSums,
   walkTree,
-} from './read-snapshot.js';
-import { sha256 } from './writer.js';
-import { linkPrefix } from './rewrite-links.js';
+} from '../format/read-snapshot.js';
+import { sha256 } from '../store/writer.js';
+import { linkPrefix } from '../format/rewrite-links.js';
 
 export interface VerifyResult {
   manifest: Manifest;

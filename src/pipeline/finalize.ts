@@ -6,9 +6,9 @@ import type { Clock } from '../clock.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { reportJson, type ValidationReport } from '../validate/report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { writeCollectionIndex } from './collection-index.js';
-import { errorDocumentFile, headersFile, redirectsFile, serveJson } from './host-files.js';
-import type { Layout } from './layout.js';
+import { writeCollectionIndex } from '../format/collection-index.js';
+import { errorDocumentFile, headersFile, redirectsFile, serveJson } from '../format/host-files.js';
+import type { Layout } from '../format/layout.js';
 import {
   formatSums,
   MANIFEST_FORMAT_VERSION,
@@ -18,10 +18,10 @@ import {
   SUMS_PATH,
   type CollectionIndexMode,
   type Manifest,
-} from './manifest.js';
-import { linkPrefix, type LinkMode } from './rewrite-links.js';
+} from '../format/manifest.js';
+import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import type { RunState } from './run-state.js';
-import type { TreeWriter } from './writer.js';
+import type { TreeWriter } from '../store/writer.js';
 
 export interface FinalizeInput {
   layout: Layout;

@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeCollectionIndex } from '../../src/snapshot/collection-index.js';
-import { TreeWriter } from '../../src/snapshot/writer.js';
+import { writeCollectionIndex } from '../../src/format/collection-index.js';
+import { TreeWriter } from '../../src/store/writer.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const self = '/api/units/';

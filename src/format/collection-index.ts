@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseJson, stringifyJson } from '../json/parse-json.js';
-import type { TreeWriter } from './writer.js';
+import type { TreeWriter } from '../store/writer.js';
 
 interface ListPage {
   links?: Record<string, unknown>;

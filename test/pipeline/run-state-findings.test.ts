@@ -4,9 +4,9 @@
  * later.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/snapshot/journal.js';
-import { RunState } from '../../src/snapshot/run-state.js';
-import { TreeWriter } from '../../src/snapshot/writer.js';
+import type { JournalEntry } from '../../src/store/journal.js';
+import { RunState } from '../../src/pipeline/run-state.js';
+import { TreeWriter } from '../../src/store/writer.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { InvariantChecker } from '../../src/validate/invariants.js';
 import { tempDir } from '../helpers/temp-dir.js';

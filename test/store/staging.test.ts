@@ -9,10 +9,10 @@ import { mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlStoppedError, OutputDirError } from '../../src/errors.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { startTinySource, termIn, type TinySource } from './tiny-source.js';
+import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
 
 let source: TinySource;
 let top: string;

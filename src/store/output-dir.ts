@@ -12,7 +12,7 @@ import path from 'node:path';
 import { OutputDirError, UsageError } from '../errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
-import { SUMS_PATH } from './manifest.js';
+import { SUMS_PATH } from '../format/manifest.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */

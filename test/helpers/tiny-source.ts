@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, startServer, type TestServer } from './http-server.js';
 
 export interface TinySource extends TestServer {
   root: string;

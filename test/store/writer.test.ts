@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileCollisionError, TreeWriter } from '../../src/snapshot/writer.js';
+import { FileCollisionError, TreeWriter } from '../../src/store/writer.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function hashOf(bytes: Buffer | string): string {

@@ -6,9 +6,9 @@ import { locate } from '../url/api-location.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { FindingTally, type ValidationReport } from '../validate/report.js';
-import type { JournalEntry } from './journal.js';
-import type { CollectionCounts } from './manifest.js';
-import type { TreeWriter } from './writer.js';
+import type { JournalEntry } from '../store/journal.js';
+import type { CollectionCounts } from '../format/manifest.js';
+import type { TreeWriter } from '../store/writer.js';
 
 export class RunState {
   readonly collections = new Map<string, CollectionCounts>();

@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlLockedError } from '../../src/errors.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
-import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { startTinySource, termIn, type TinySource } from './tiny-source.js';
+import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
 
 let source: TinySource;
 let out: string;

@@ -12,7 +12,7 @@ import { OutputDirError } from '../errors.js';
 import { Journal, JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE, StagingLock } from './lock.js';
 import { RUN_FILE, TREE_DIR, type OutputPaths } from './output-dir.js';
-import type { RunState } from './run-state.js';
+import type { RunState } from '../pipeline/run-state.js';
 
 /** Where a new generations directory is prepared, to appear beside --out in one rename (publish.ts). */
 export const NEW_GENERATIONS_DIR = 'generations.new';

@@ -13,11 +13,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError } from '../../src/errors.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/snapshot/create-snapshot.js';
-import { verifySnapshot } from '../../src/snapshot/verify.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { startTinySource, termIn, type TinySource } from './tiny-source.js';
+import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
 
 let source: TinySource;
 let top: string;

@@ -3,9 +3,9 @@
  * is still to fetch, and a URL that failed (--allow-partial) is missing only until a later run fetches it.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/snapshot/journal.js';
-import { RunState } from '../../src/snapshot/run-state.js';
-import { TreeWriter } from '../../src/snapshot/writer.js';
+import type { JournalEntry } from '../../src/store/journal.js';
+import { RunState } from '../../src/pipeline/run-state.js';
+import { TreeWriter } from '../../src/store/writer.js';
 import { InvariantChecker } from '../../src/validate/invariants.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,0 +1,72 @@
+/**
+ * The checks a run makes on its options before anything is touched: the root URL, and the options the manifest
+ * records (links, base URL, collection index, strictness, header names).
+ */
+import { UsageError } from '../errors.js';
+import type { CollectionIndexMode, Manifest } from '../format/manifest.js';
+import type { LinkMode } from '../format/rewrite-links.js';
+import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
+import { DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
+
+/** A URL's `user:password@`, shown as `***@`: a password is never repeated in a message. */
+function redactUserinfo(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
+function hasCredentials(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
+}
+
+export function rootOf(rootUrl: string): string {
+  const example = 'Give the API root URL, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/.';
+  const schemeless = !/^[a-z][a-z0-9+.-]*:\/\//i.test(rootUrl) && URL.canParse(`http://${rootUrl}`);
+  if (hasCredentials(rootUrl) || (schemeless && hasCredentials(`http://${rootUrl}`))) {
+    throw new UsageError(
+      `The root URL ${redactUserinfo(schemeless ? `http://${rootUrl}` : rootUrl)} holds a user name or password, ` +
+        'which a URL must not carry here (it would be shown and recorded). Give the URL without them, and the ' +
+        'credentials with --header, such as --header "Authorization: Basic <base64 of user:password>".',
+    );
+  }
+  if (schemeless) {
+    throw new UsageError(
+      `The root URL "${rootUrl}" has no scheme: add http:// or https://, as in http://${rootUrl} (or https://).`,
+    );
+  }
+  try {
+    return canonicalRoot(rootUrl);
+  } catch (error) {
+    if (error instanceof InvalidUrlError) {
+      throw new UsageError(`${error.message.split(rootUrl).join(redactUserinfo(rootUrl))} ${example}`);
+    }
+    throw error;
+  }
+}
+
+export function manifestOptions(
+  options: SnapshotOptions,
+  headers: Record<string, string>,
+): Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode } {
+  const links = options.links ?? DEFAULTS.links;
+  if (links === 'absolute' && options.baseUrl === undefined) {
+    throw new UsageError(
+      '--links absolute needs --base-url, the address the mirror will have (for example https://cv.example.org/).',
+    );
+  }
+  if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
+    throw new UsageError(
+      `--base-url "${redactUserinfo(options.baseUrl)}" is not an absolute URL; ` +
+        'give one such as https://cv.example.org/mirror/.',
+    );
+  }
+  return {
+    links,
+    baseUrl: options.baseUrl ?? null,
+    collectionIndex: options.collectionIndex ?? DEFAULTS.collectionIndex,
+    strict: options.strict ?? false,
+    headers: Object.keys(headers)
+      .sort()
+      .map((name) => `${name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())}: ***`),
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * `crawl` as a library call: the whole pipeline from the root URL to a published snapshot (docs/architecture.md).
+ * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createClock, type Clock } from '../clock.js';
+import { crawl, type CrawledDocument } from '../crawl/crawler.js';
+import { Fetcher } from '../crawl/fetcher.js';
+import { ProgressLine } from '../crawl/progress.js';
+import { RateLimiter } from '../crawl/rate-limiter.js';
+import { StrictValidationError, UsageError } from '../errors.js';
+import { Layout } from '../format/layout.js';
+import { REPORT_PATH, SUMS_PATH } from '../format/manifest.js';
+import { createLinkRewriter } from '../format/rewrite-links.js';
+import { fileSystemError } from '../store/fs-errors.js';
+import { Journal, type JournalEntry } from '../store/journal.js';
+import { outputPaths, type OutInspection, type OutputPaths } from '../store/output-dir.js';
+import { publish } from '../store/publish.js';
+import { prepareStaging, removeStaging, replayJournal, type OpenedStaging } from '../store/staging.js';
+import { TreeWriter } from '../store/writer.js';
+import { InvariantChecker } from '../validate/invariants.js';
+import { formatSummary } from '../validate/report.js';
+import { USER_AGENT } from '../version.js';
+import { manifestOptions, rootOf } from './check-options.js';
+import { finalizeSnapshot } from './finalize.js';
+import { prepareOutput } from './prepare-output.js';
+import { parseHeaders } from './request-headers.js';
+import { RunState } from './run-state.js';
+import { DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot-options.js';
+import { stopped } from './stopped.js';
+import { storeDocument } from './store-document.js';
+
+export async function createSnapshot(options: SnapshotOptions): Promise<SnapshotResult> {
+  const clock = options.clock ?? createClock();
+  const startedMs = clock.monotonicMs();
+  const root = rootOf(options.rootUrl);
+  const headers = parseHeaders(options.headers ?? []);
+  const recorded = manifestOptions(options, headers);
+  const concurrency = options.concurrency ?? DEFAULTS.concurrency;
+  const mode = { fresh: options.fresh === true, resume: options.resume === true };
+  if (mode.fresh && mode.resume) throw new UsageError('--fresh and --resume contradict each other; give one.');
+
+  const paths = outputPaths(options.out);
+  const { opened, before } = await prepareOutput(paths, clock);
+  /** Work in staging that a failure must leave for --resume: an earlier run's, until --fresh discards it. */
+  const run = { keep: opened.leftover, started: false, documents: 0, previous: null as string | null };
+  try {
+    if (before instanceof Error) throw before;
+    const hasSnapshot = before.state.kind === 'link' || existsSync(path.join(paths.out, ...SUMS_PATH.split('/')));
+    run.previous = before.state.kind !== 'absent' && hasSnapshot ? paths.out : null;
+    try {
+      await prepareStaging(paths, opened, mode, {
+        root,
+        links: recorded.links,
+        baseUrl: recorded.baseUrl,
+        collectionIndex: recorded.collectionIndex,
+      });
+    } catch (error) {
+      throw fileSystemError(error, `Preparing the staging directory ${paths.staging}`);
+    }
+    run.keep = mode.resume;
+    const context = { options, clock, root, headers, recorded, concurrency, paths, opened, before, run, startedMs };
+    return await crawlAndPublish(context);
+  } catch (error) {
+    throw await stopped(error, paths, opened, run, options);
+  }
+}
+
+interface RunContext {
+  options: SnapshotOptions;
+  clock: Clock;
+  root: string;
+  headers: Record<string, string>;
+  recorded: ReturnType<typeof manifestOptions>;
+  concurrency: number;
+  paths: OutputPaths;
+  opened: OpenedStaging;
+  before: OutInspection;
+  run: { keep: boolean; started: boolean; documents: number };
+  startedMs: number;
+}
+
+async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
+  const { options, clock, root, headers, recorded, concurrency, paths, run } = context;
+  const layout = new Layout(root);
+  const writer = new TreeWriter(paths.stagedTree);
+  const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
+  const invariants = new InvariantChecker(root);
+  const state = new RunState(root, invariants, writer, { resuming: options.resume === true });
+  if (options.resume) await replayJournal(paths, state);
+  const resumed = state.documents;
+  run.documents = resumed;
+  run.started = true;
+  const journal = Journal.open(paths.journal);
+  const record = (entry: JournalEntry): void => {
+    state.apply(entry);
+    journal.append(entry);
+    if (entry.t === 'doc') {
+      run.documents = state.documents;
+      run.keep = true;
+    }
+  };
+
+  const fetcher = new Fetcher({
+    concurrency,
+    retries: options.retries ?? DEFAULTS.retries,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+    userAgent: USER_AGENT,
+    headers,
+    ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
+    ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
+  });
+
+  const onDocument = (document: CrawledDocument): void =>
+    storeDocument({ root, layout, rewriter, writer, resuming: options.resume === true, record }, document);
+
+  const progress = options.progress
+    ? new ProgressLine(
+        options.progress.stream,
+        options.progress.mode,
+        () => ({ ...fetcher.stats, done: state.documents, discovered: state.discovered, errors: state.errors }),
+        options.progress.intervalMs,
+      )
+    : undefined;
+  try {
+    await crawl({
+      root,
+      fetcher,
+      concurrency,
+      onDocument,
+      onSettled: ({ url, discovered }) => record({ t: 'settled', url, discovered }),
+      onFinding: (finding) => record({ t: 'finding', finding }),
+      ...(options.resume ? { resume: state.takeResume() } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+      allowPartial: options.allowPartial === true,
+    });
+  } catch (error) {
+    progress?.stop();
+    await journal.close().catch(() => undefined);
+    await fetcher.close().catch(() => undefined);
+    throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
+  } finally {
+    progress?.stop();
+  }
+  await fetcher.close();
+  let finished: ReturnType<typeof finalizeSnapshot>;
+  try {
+    await journal.close();
+    finished = finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
+  } catch (error) {
+    throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
+  }
+  const { manifest, report } = finished;
+  run.keep = true;
+  if (options.strict && report.errors > 0) {
+    throw new StrictValidationError(
+      report.errors,
+      path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
+      `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults included), ` +
+        'run the same command without --strict and with --resume (nothing is fetched again); --fresh discards it.',
+    );
+  }
+  // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
+  if (options.signal?.aborted) throw options.signal.reason;
+  try {
+    await publish(paths, context.before, context.opened.lock);
+  } catch (error) {
+    throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
+  }
+  await removeStaging(paths, context.opened.lock).catch(() => undefined);
+  return {
+    out: paths.out,
+    root,
+    documents: manifest.documents,
+    collections: manifest.collections,
+    report,
+    summary: formatSummary(report),
+    resumed,
+    missing: manifest.missing,
+    requests: fetcher.stats.requests,
+    retries: fetcher.stats.retries,
+    elapsedMs: clock.monotonicMs() - context.startedMs,
+  };
+}

@@ -1,0 +1,76 @@
+/** What a library caller gives `createSnapshot` and gets back, and the defaults the command line shows. */
+import type { Clock } from '../clock.js';
+import type { ProgressMode } from '../crawl/progress.js';
+import type { CollectionCounts, CollectionIndexMode } from '../format/manifest.js';
+import type { LinkMode } from '../format/rewrite-links.js';
+import type { ValidationReport } from '../validate/report.js';
+
+export interface SnapshotOptions {
+  /** The API root, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/. */
+  rootUrl: string;
+  /** Directory to publish into; replaced only when the new snapshot is complete. */
+  out: string;
+  /** Requests in flight at once (default `DEFAULTS.concurrency`). */
+  concurrency?: number;
+  /** Retries per URL after the first attempt (default `DEFAULTS.retries`). */
+  retries?: number;
+  /** Milliseconds allowed for response headers, and between body chunks (default `DEFAULTS.timeoutMs`). */
+  timeoutMs?: number;
+  /** Largest response accepted, in bytes after decompression (default `DEFAULTS.maxBytes`). */
+  maxBytes?: number;
+  /** Requests per second, retries included (default: no limit). */
+  rate?: number;
+  /** How links are written (default `DEFAULTS.links`); `absolute` needs `baseUrl`. */
+  links?: LinkMode;
+  /** The address the mirror will have, with `links: 'absolute'`. */
+  baseUrl?: string;
+  /** What the bare collection URL holds (default `DEFAULTS.collectionIndex`). */
+  collectionIndex?: CollectionIndexMode;
+  /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */
+  headers?: string[];
+  /** Publish nothing when validation finds an error. */
+  strict?: boolean;
+  /** Discard a staging directory left by an earlier run. */
+  fresh?: boolean;
+  /** Continue the crawl that a staging directory holds. */
+  resume?: boolean;
+  /** Stop with an error past this many URLs (default `DEFAULTS.maxDocuments`). */
+  maxDocuments?: number;
+  /** Publish even when documents cannot be fetched; the manifest marks the snapshot partial and lists them. */
+  allowPartial?: boolean;
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** Where the progress line goes, and how. */
+  progress?: { stream: NodeJS.WritableStream; mode: ProgressMode; intervalMs?: number };
+  /** Backoff base for retries (tests shorten it). */
+  backoffBaseMs?: number;
+}
+
+export interface SnapshotResult {
+  out: string;
+  root: string;
+  documents: number;
+  collections: Record<string, CollectionCounts>;
+  report: ValidationReport;
+  summary: string;
+  /** Documents taken from the staging directory of an interrupted run (with --resume). */
+  resumed: number;
+  /** Documents that could not be fetched (with --allow-partial); the snapshot is partial when any. */
+  missing: string[];
+  requests: number;
+  retries: number;
+  elapsedMs: number;
+}
+
+type Defaulted = 'concurrency' | 'retries' | 'timeoutMs' | 'maxBytes' | 'maxDocuments' | 'links' | 'collectionIndex';
+
+/** The defaults of the options that have one: the command line shows and applies these same values. */
+export const DEFAULTS: Readonly<Required<Pick<SnapshotOptions, Defaulted>>> = {
+  concurrency: 8,
+  retries: 5,
+  timeoutMs: 30_000,
+  maxBytes: 64 * 1024 * 1024,
+  maxDocuments: 2_000_000,
+  links: 'relative',
+  collectionIndex: 'complete',
+};
