@@ -1,6 +1,7 @@
 /**
  * Every failure a user can meet, as a class with a sentence that says what happened and what to try. The CLI maps
- * them to exit codes in one place (cli.ts) through `exitCode`.
+ * them to exit codes in one place (`runMain` in src/cli/main.ts) through `exitCode`. A failure caused by another
+ * error keeps it as its `cause`.
  */
 import { printable, quoteUntrusted } from './safe-text.js';
 
@@ -20,8 +21,8 @@ export const ExitCode = {
 
 export class CvSnapshotError extends Error {
   readonly exitCode: number = ExitCode.failed;
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -163,8 +164,9 @@ export class FileSystemError extends CvSnapshotError {
     message: string,
     readonly code: string,
     readonly path: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

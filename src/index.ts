@@ -28,7 +28,7 @@ export { readManifest, manifestSchema, type Manifest } from './format/manifest.j
 export type { LinkMode } from './format/rewrite-links.js';
 export { startServe, ServeError, type ServeHandle, type ServeOptions } from './serve/index.js';
 export { startSampleApi, SampleApiError, type SampleApi, type SampleApiOptions } from './sample-api/index.js';
-export { canonicalUrl, canonicalRoot, isInScope } from './url/canonical-url.js';
+export { canonicalUrl, canonicalRoot, isInScope, InvalidUrlError } from './url/canonical-url.js';
 export { locate, type ApiLocation } from './url/api-location.js';
 export type { Finding } from './validate/finding.js';
 export { createClock, type Clock } from './clock.js';

@@ -17,6 +17,14 @@ export function printable(text: string, max = Infinity): string {
   return cut.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * `text`, known to be one URL (an option's value), with its user name and password replaced by `***`: unlike
+ * `redactUrls`, a password with a space in it is redacted whole.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
 /** `text` with the user name and password of every URL in it replaced by `***`. */
 export function redactUrls(text: string): string {
   return text.includes('@') ? text.replace(USERINFO, '$1***@') : text;

@@ -10,6 +10,7 @@
  * `SnapshotOptions` name, default in `DEFAULTS`), then `npm run docs:cli` for the README's tables.
  */
 import { UsageError } from '../errors.js';
+import { redactUrl, redactUrls } from '../safe-text.js';
 
 export interface Option<T> {
   /** The long name, without `--`. */
@@ -56,7 +57,9 @@ interface Ranged<D> extends Valued<D> {
 
 /** A value as it may be shown in a message: quoted, escaped, and cut short (it may be long, or hold escapes). */
 export function quote(raw: string): string {
-  return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw);
+  // A URL's password is never repeated (redacted before the value is cut short, so no part of it shows).
+  const safe = redactUrls(redactUrl(raw));
+  return JSON.stringify(safe.length > 60 ? `${safe.slice(0, 57)}...` : safe);
 }
 
 function defaultText(spec: { default: string | number | undefined; defaultText?: string }): string | undefined {

@@ -17,9 +17,9 @@
  *
  * File paths returned here are relative POSIX paths inside the snapshot directory.
  */
-import { canonicalUrl, invalidPageNumbers, isInScope, urlParts } from '../url/canonical-url.js';
-import { locate } from '../url/api-location.js';
+import { invalidPageNumbers } from '../url/canonical-url.js';
 import { Memo } from '../url/memo.js';
+import { UrlSpace } from '../url/url-space.js';
 
 export const INDEX_FILE = 'index.html';
 export const PAGE_SEGMENT = 'page';
@@ -56,18 +56,6 @@ function unsafeSegmentReason(segment: string): string | null {
   return null;
 }
 
-/** Verdicts on recently seen raw segments: a crawl meets the same names and ids over and over. */
-const segmentVerdicts = new Memo<{ segment: string } | { reason: string }>(4096);
-
-function decodedSegment(part: string): { segment: string } | { reason: string } {
-  let verdict = segmentVerdicts.get(part);
-  if (verdict === undefined) {
-    verdict = judgeSegment(part);
-    segmentVerdicts.set(part, verdict);
-  }
-  return verdict;
-}
-
 function judgeSegment(part: string): { segment: string } | { reason: string } {
   let segment: string;
   try {
@@ -79,12 +67,19 @@ function judgeSegment(part: string): { segment: string } | { reason: string } {
   return reason === null ? { segment } : { reason };
 }
 
-function decodedSegments(pathname: string): string[] | string {
+type SegmentVerdict = { segment: string } | { reason: string };
+
+/** `verdicts` remembers the verdicts on recent raw segments: a crawl meets the same names and ids over and over. */
+function decodedSegments(pathname: string, verdicts: Memo<SegmentVerdict>): string[] | string {
   const raw = pathname.split('/').slice(1);
   if (raw.at(-1) === '') raw.pop();
   const decoded: string[] = [];
   for (const part of raw) {
-    const verdict = decodedSegment(part);
+    let verdict = verdicts.get(part);
+    if (verdict === undefined) {
+      verdict = judgeSegment(part);
+      verdicts.set(part, verdict);
+    }
     if ('reason' in verdict) return verdict.reason;
     decoded.push(verdict.segment);
   }
@@ -98,19 +93,23 @@ function encodePath(segments: string[], trailingSlash: boolean): string {
 
 export class Layout {
   readonly root: string;
+  /** The URLs of the run this layout serves, parsed once (a crawl shares its own). */
+  readonly urls: UrlSpace;
   private readonly rootSegmentCount: number;
   /** Placements of recently asked canonical URLs (the rewriter asks for every link of every document). Frozen. */
   readonly #placements = new Memo<Placement>(4096);
+  readonly #segmentVerdicts = new Memo<SegmentVerdict>(4096);
 
   /** `root` is the canonical root URL (ending in `/`). */
-  constructor(root: string) {
+  constructor(root: string, urls: UrlSpace = new UrlSpace(root)) {
     this.root = root;
+    this.urls = urls;
     this.rootSegmentCount = new URL(root).pathname.split('/').filter((s) => s !== '').length;
   }
 
   /** Where the document at `url` is stored, or why it cannot be stored. */
   place(url: string): Placement {
-    const canonical = canonicalUrl(url);
+    const canonical = this.urls.canonical(url);
     let placement = this.#placements.get(canonical);
     if (placement === undefined) {
       placement = Object.freeze(this.#place(canonical));
@@ -120,10 +119,10 @@ export class Layout {
   }
 
   #place(canonical: string): Placement {
-    const parsed = urlParts(canonical);
-    const segments = decodedSegments(parsed.pathname);
+    const { parts: parsed, inScope, location } = this.urls.parse(canonical);
+    const segments = decodedSegments(parsed.pathname, this.#segmentVerdicts);
     if (typeof segments === 'string') return { ok: false, reason: segments };
-    if (!isInScope(canonical, this.root)) return { ok: false, reason: 'it is outside the root URL' };
+    if (!inScope) return { ok: false, reason: 'it is outside the root URL' };
     if (segments.length > 0 && (TOP_LEVEL_FILES as readonly string[]).includes(segments[0]!)) {
       return { ok: false, reason: `its first path segment "${segments[0]}" is reserved for the snapshot's own files` };
     }
@@ -131,7 +130,6 @@ export class Layout {
     if (below.includes(PAGE_SEGMENT)) {
       return { ok: false, reason: `the path segment "${PAGE_SEGMENT}" is reserved for list pages in the snapshot` };
     }
-    const location = locate(canonical, this.root);
     const trailingSlash = parsed.pathname.endsWith('/');
     const paged = location.kind === 'list' || (location.kind === 'related' && location.page > 1);
     if (paged && trailingSlash) {
@@ -166,7 +164,7 @@ export class Layout {
 
   /** The canonical URL of the bare collection list. */
   collectionUrl(collection: string): string {
-    return canonicalUrl(`${this.root}${encodeURIComponent(collection)}/`);
+    return this.urls.canonical(`${this.root}${encodeURIComponent(collection)}/`);
   }
 
   /**
@@ -185,7 +183,7 @@ export class Layout {
    * `/a/b` → `a/b`. Null when the path cannot name a file of the snapshot.
    */
   fileOfServedPath(pathname: string): string | null {
-    const segments = decodedSegments(pathname);
+    const segments = decodedSegments(pathname, this.#segmentVerdicts);
     if (typeof segments === 'string') return null;
     if (pathname.endsWith('/')) return segments.length === 0 ? INDEX_FILE : `${segments.join('/')}/${INDEX_FILE}`;
     return segments.join('/');
@@ -197,15 +195,15 @@ export class Layout {
    * collection URL.
    */
   sourceUrlOfServedPath(servedPath: string): string {
-    const origin = urlParts(this.root).origin;
+    const origin = this.urls.rootParts.origin;
     const page = /^(.*\/)page\/([1-9][0-9]*)\/$/.exec(servedPath);
     if (page !== null) {
-      const candidate = canonicalUrl(`${origin}${page[1]}?page[number]=${page[2]}`);
+      const candidate = this.urls.canonical(`${origin}${page[1]}?page[number]=${page[2]}`);
       // Only what `place` would have put there: a list page, or a page n ≥ 2 of a related list.
       const placement = this.place(candidate);
       if (placement.ok && placement.file === this.fileOfServedPath(servedPath)) return candidate;
     }
-    return canonicalUrl(origin + servedPath);
+    return this.urls.canonical(origin + servedPath);
   }
 
   /**
@@ -213,8 +211,8 @@ export class Layout {
    * stored; null when the snapshot cannot store such a page.
    */
   pageOf(listUrl: string, page: number): { url: string; file: string } | null {
-    const { origin, pathname } = urlParts(canonicalUrl(listUrl));
-    const url = canonicalUrl(`${origin}${pathname}?page[number]=${page}`);
+    const { origin, pathname } = this.urls.resolve(listUrl).parts;
+    const url = this.urls.canonical(`${origin}${pathname}?page[number]=${page}`);
     const placement = this.place(url);
     return placement.ok ? { url, file: placement.file } : null;
   }
@@ -231,14 +229,14 @@ export class Layout {
   }
 
   rootSegments(): string[] {
-    return urlParts(this.root)
-      .pathname.split('/')
+    return this.urls.rootParts.pathname
+      .split('/')
       .filter((s) => s !== '')
       .map((s) => decodeURIComponent(s));
   }
 
   /** The served path of the root, e.g. `/sms/cv/api/v1/`. */
   rootPath(): string {
-    return urlParts(this.root).pathname;
+    return this.urls.rootParts.pathname;
   }
 }

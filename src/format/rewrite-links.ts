@@ -6,9 +6,10 @@
  * mirror by accident (a source's `/etc/passwd` stays `http://source/etc/passwd`).
  */
 import { visitLinks } from '../jsonapi/links.js';
-import { locate, type ApiLocation } from '../url/api-location.js';
-import { canonicalUrl, isAbsoluteHttpUrl, isInScope } from '../url/canonical-url.js';
+import type { ApiLocation } from '../url/api-location.js';
+import { isAbsoluteHttpUrl } from '../url/canonical-url.js';
 import { Memo } from '../url/memo.js';
+import type { ParsedUrl } from '../url/url-space.js';
 import type { Layout } from './layout.js';
 
 export type LinkMode = 'relative' | 'absolute' | 'original';
@@ -41,20 +42,20 @@ export function createLinkRewriter(layout: Layout, mode: LinkMode, baseUrl?: str
     return absolute === link ? undefined : absolute;
   };
   const rewrite: LinkRewriter = (link, documentUrl, fromListPage) => {
-    let target: string;
+    let target: ParsedUrl;
     try {
-      target = canonicalUrl(link, documentUrl);
+      target = layout.urls.resolve(link, documentUrl);
     } catch {
       return undefined;
     }
-    if (!isInScope(target, layout.root)) return leaving(link, documentUrl);
+    if (!target.inScope) return leaving(link, documentUrl);
     if (!fromListPage) {
-      const location = locate(target, layout.root);
+      const location = target.location;
       if (location.kind === 'list' && location.page === 1) {
         return prefix + layout.collectionIndex(location.collection).servedPath.slice(1);
       }
     }
-    const placement = layout.place(target);
+    const placement = layout.place(target.url);
     if (!placement.ok) return leaving(link, documentUrl);
     return prefix + placement.servedPath.slice(1);
   };

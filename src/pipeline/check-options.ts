@@ -5,13 +5,9 @@
 import { UsageError } from '../errors.js';
 import type { CollectionIndexMode, Manifest } from '../format/manifest.js';
 import type { LinkMode } from '../format/rewrite-links.js';
+import { redactUrl, redactUrls } from '../safe-text.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
 import { DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
-
-/** A URL's `user:password@`, shown as `***@`: a password is never repeated in a message. */
-function redactUserinfo(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
-}
 
 function hasCredentials(url: string): boolean {
   if (!URL.canParse(url)) return false;
@@ -24,7 +20,7 @@ export function rootOf(rootUrl: string): string {
   const schemeless = !/^[a-z][a-z0-9+.-]*:\/\//i.test(rootUrl) && URL.canParse(`http://${rootUrl}`);
   if (hasCredentials(rootUrl) || (schemeless && hasCredentials(`http://${rootUrl}`))) {
     throw new UsageError(
-      `The root URL ${redactUserinfo(schemeless ? `http://${rootUrl}` : rootUrl)} holds a user name or password, ` +
+      `The root URL ${redactUrl(schemeless ? `http://${rootUrl}` : rootUrl)} holds a user name or password, ` +
         'which a URL must not carry here (it would be shown and recorded). Give the URL without them, and the ' +
         'credentials with --header, such as --header "Authorization: Basic <base64 of user:password>".',
     );
@@ -38,7 +34,7 @@ export function rootOf(rootUrl: string): string {
     return canonicalRoot(rootUrl);
   } catch (error) {
     if (error instanceof InvalidUrlError) {
-      throw new UsageError(`${error.message.split(rootUrl).join(redactUserinfo(rootUrl))} ${example}`);
+      throw new UsageError(`${redactUrls(error.message)} ${example}`, { cause: error });
     }
     throw error;
   }
@@ -56,7 +52,7 @@ export function manifestOptions(
   }
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
     throw new UsageError(
-      `--base-url "${redactUserinfo(options.baseUrl)}" is not an absolute URL; ` +
+      `--base-url "${redactUrl(options.baseUrl)}" is not an absolute URL; ` +
         'give one such as https://cv.example.org/mirror/.',
     );
   }

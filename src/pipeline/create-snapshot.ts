@@ -21,6 +21,7 @@ import { prepareStaging, removeStaging, replayJournal, type OpenedStaging } from
 import { TreeWriter } from '../store/writer.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { formatSummary } from '../validate/report.js';
+import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
 import { manifestOptions, rootOf } from './check-options.js';
 import { finalizeSnapshot } from './finalize.js';
@@ -83,11 +84,13 @@ interface RunContext {
 
 async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   const { options, clock, root, headers, recorded, concurrency, paths, run } = context;
-  const layout = new Layout(root);
+  // The run's URLs, parsed once and shared by the crawl, validation, the layout and the link rewriter.
+  const urls = new UrlSpace(root);
+  const layout = new Layout(root, urls);
   const writer = new TreeWriter(paths.stagedTree);
   const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
-  const invariants = new InvariantChecker(root);
-  const state = new RunState(root, invariants, writer, { resuming: options.resume === true });
+  const invariants = new InvariantChecker(root, urls);
+  const state = new RunState(root, invariants, writer, { resuming: options.resume === true, urls });
   if (options.resume) await replayJournal(paths, state);
   const resumed = state.documents;
   run.documents = resumed;
@@ -127,6 +130,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   try {
     await crawl({
       root,
+      urls,
       fetcher,
       concurrency,
       onDocument,

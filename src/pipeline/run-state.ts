@@ -2,7 +2,7 @@
  * What a crawl has done so far, built from journal entries only: the same code path serves a live crawl (each
  * entry as it happens) and `--resume` (every entry of the journal replayed). Holds compact figures, never documents.
  */
-import { locate } from '../url/api-location.js';
+import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { FindingTally, type ValidationReport } from '../validate/report.js';
@@ -34,12 +34,15 @@ export class RunState {
    */
   #resume: { seen: Set<string>; settled: Set<string> } | undefined;
 
+  readonly #urls: UrlSpace;
+
   constructor(
     private readonly root: string,
     private readonly invariants: InvariantChecker,
     private readonly writer: TreeWriter,
-    options: { resuming: boolean },
+    options: { resuming: boolean; urls?: UrlSpace },
   ) {
+    this.#urls = options.urls ?? new UrlSpace(root);
     if (options.resuming) this.#resume = { seen: new Set([root]), settled: new Set() };
   }
 
@@ -98,7 +101,7 @@ export class RunState {
     this.invariants.add(entry.url, entry.summary);
     // A replayed document's file was written by an earlier run; a live crawl's writer listed its file as it wrote it.
     if (this.#resume !== undefined) this.writer.record(entry.file.path, entry.file.sha256);
-    const location = locate(entry.url, this.root);
+    const location = this.#urls.locate(entry.url);
     if (location.kind === 'root' || location.kind === 'other') return;
     const counts = this.collections.get(location.collection) ?? { records: 0, pages: 0, documents: 0 };
     counts.documents += 1;

@@ -24,7 +24,7 @@ export function storeDocument(
   { root, layout, rewriter, writer, resuming, record }: DocumentStore,
   { url, location, response, json, discovered }: CrawledDocument,
 ): void {
-  const check = validateDocument(json, url, root);
+  const check = validateDocument(json, url, root, layout.urls);
   for (const finding of check.findings) record({ t: 'finding', finding });
   const data = (json as { data?: unknown }).data;
   const entry: JournalEntry = {

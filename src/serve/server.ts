@@ -269,8 +269,9 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
           ? new ServeError(
               `Port ${port} on ${host} is in use by another program; ` +
                 'give another port with --port, or --port 0 to pick a free one.',
+              { cause: error },
             )
-          : new ServeError(`Cannot listen on ${host}:${port}: ${error.message}.`),
+          : new ServeError(`Cannot listen on ${host}:${port}: ${error.message}.`, { cause: error }),
       );
     });
     server.listen(options.port ?? 3000, host, () => resolve());

@@ -74,5 +74,5 @@ export function fileSystemError(error: unknown, doing: string): unknown {
   const destination = (error as { dest?: string }).dest;
   const dest = destination === undefined ? '' : ` to ${destination}`;
   const what = where === '' ? '' : `cannot ${verb} ${where}${dest}: `;
-  return new FileSystemError(`${doing}: ${what}${happened}. ${tryThis}.`, error.code, where);
+  return new FileSystemError(`${doing}: ${what}${happened}. ${tryThis}.`, error.code, where, { cause: error });
 }

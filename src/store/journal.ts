@@ -2,100 +2,77 @@
  * The crawl journal: one JSON line per settled URL, appended to `<out>.staging/journal.ndjson`, so that `--resume`
  * can continue an interrupted crawl without refetching what is done. A line is written only after the document's
  * file is complete, each line is written at once and synced to disk in batches; after `kill -9` the last line may be
- * cut short, and a cut line is ignored. A `done` line carries the links the document discovered, so the set of URLs
- * still to fetch can be rebuilt from the journal alone.
+ * cut short, and a cut line is ignored. A `doc` line (and a `settled` one, for a redirect or a dead link) carries the
+ * links the URL discovered, so the set of URLs still to fetch can be rebuilt from the journal alone. Lines are
+ * checked against the schema below when they are read back.
  */
 import { closeSync, createReadStream, existsSync, fdatasync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
 import { OutputDirError } from '../errors.js';
-import type { Finding } from '../validate/finding.js';
-import { documentSummary, type DocumentSummary } from '../validate/summary.js';
+import * as z from 'zod';
+import { RULE_NAMES } from '../validate/rules.js';
+import { documentSummary } from '../validate/summary.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
 
-export type JournalEntry =
-  | {
-      t: 'doc';
-      url: string;
-      /** The file written, with its hash and size; null when the layout refused the URL. */
-      file: { path: string; sha256: string; size: number } | null;
-      summary: DocumentSummary;
-      /** Records on a list page (for the collection counts). */
-      records: number | null;
-      /** Response headers of the root index that identify the source's state. */
-      source?: { etag: string | null; lastModified: string | null };
-      discovered: string[];
-    }
-  | { t: 'settled'; url: string; discovered: string[] }
-  | { t: 'finding'; finding: Finding };
+/** A path inside the tree, as the layout writes them: relative, and no segment that leads elsewhere. */
+function isTreePath(value: string): boolean {
+  return value
+    .split('/')
+    .every(
+      (segment) =>
+        segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('\\') && !segment.includes('\0'),
+    );
+}
+
+const url = z.string().refine((value) => URL.canParse(value), 'not a URL');
+
+const finding = z.object({
+  url: z.string(),
+  pointer: z.string(),
+  rule: z.enum(RULE_NAMES),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+});
+
+/**
+ * The lines a journal holds. A journal is read back into the crawl's state and names files to read, so a line of
+ * another shape (a journal planted or damaged) must not get that far.
+ */
+const journalEntry = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('doc'),
+    url,
+    /** The file written, with its hash and size; null when the layout refused the URL. */
+    file: z
+      .object({
+        path: z.string().refine(isTreePath, 'not a path inside the tree'),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        size: z.int(),
+      })
+      .nullable(),
+    summary: documentSummary,
+    /** Records on a list page (for the collection counts). */
+    records: z.int().nullable(),
+    /** Response headers of the root index that identify the source's state. */
+    source: z.object({ etag: z.string().nullable(), lastModified: z.string().nullable() }).optional(),
+    discovered: z.array(z.string()),
+  }),
+  z.object({ t: z.literal('settled'), url, discovered: z.array(z.string()) }),
+  z.object({ t: z.literal('finding'), finding }),
+]);
+
+export type JournalEntry = z.infer<typeof journalEntry>;
 
 const datasync = promisify(fdatasync);
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isStrings = (value: unknown): boolean => Array.isArray(value) && value.every(isString);
-const isUrl = (value: unknown): boolean => isString(value) && URL.canParse(value);
-
-/** A path inside the tree, as the layout writes them: relative, and no segment that leads elsewhere. */
-function isTreePath(value: unknown): boolean {
-  return (
-    isString(value) &&
-    value
-      .split('/')
-      .every(
-        (segment) =>
-          segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('\\') && !segment.includes('\0'),
-      )
-  );
-}
-
-function isFile(value: unknown): boolean {
-  if (value === null) return true;
-  const file = value as { path?: unknown; sha256?: unknown; size?: unknown };
-  return (
-    typeof value === 'object' &&
-    isTreePath(file.path) &&
-    isString(file.sha256) &&
-    /^[0-9a-f]{64}$/.test(file.sha256) &&
-    Number.isSafeInteger(file.size)
-  );
-}
-
-function isFinding(value: unknown): boolean {
-  const finding = value as Partial<Record<keyof Finding, unknown>> | null;
-  return (
-    typeof finding === 'object' &&
-    finding !== null &&
-    isString(finding.url) &&
-    isString(finding.pointer) &&
-    isString(finding.rule) &&
-    isString(finding.message) &&
-    (finding.severity === 'error' || finding.severity === 'warning')
-  );
-}
-
-/**
- * Whether a parsed line is an entry this tool wrote. A journal is read back into the crawl's state and names files
- * to read, so a line of another shape (a journal planted or damaged) must not get that far.
- */
-function isEntry(value: unknown): value is JournalEntry {
-  const entry = value as Record<string, unknown> | null;
-  if (typeof entry !== 'object' || entry === null) return false;
-  if (entry.t === 'finding') return isFinding(entry.finding);
-  if (!isUrl(entry.url) || !isStrings(entry.discovered)) return false;
-  if (entry.t === 'settled') return true;
-  const source = entry.source as { etag?: unknown; lastModified?: unknown } | null | undefined;
-  const nullOrString = (value: unknown) => value === null || isString(value);
-  const validSource =
-    source === undefined ||
-    (typeof source === 'object' && source !== null && nullOrString(source.etag) && nullOrString(source.lastModified));
-  return (
-    entry.t === 'doc' &&
-    isFile(entry.file) &&
-    (entry.records === null || Number.isSafeInteger(entry.records)) &&
-    validSource &&
-    documentSummary.safeParse(entry.summary).success
-  );
+/** Where a line first differs from an entry, for the error: the member's path and what is wrong with it. */
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'not an entry';
+  const where = issue.path.length === 0 ? 'the line' : issue.path.join('.');
+  return `${where}: ${issue.message}`;
 }
 
 export class Journal {
@@ -136,13 +113,14 @@ export class Journal {
       } catch {
         continue; // A line cut short by a crash: the document it names is fetched again.
       }
-      if (!isEntry(entry)) {
+      const parsed = journalEntry.safeParse(entry);
+      if (!parsed.success) {
         throw new OutputDirError(
-          `Line ${number} of ${file} is not an entry cv-snapshot writes: the journal is damaged or not this tool's, ` +
-            'so the crawl kept there cannot be resumed. Start over with --fresh.',
+          `Line ${number} of ${file} is not an entry cv-snapshot writes (${firstIssue(parsed.error)}): the journal ` +
+            "is damaged or not this tool's, so the crawl kept there cannot be resumed. Start over with --fresh.",
         );
       }
-      yield entry;
+      yield parsed.data;
     }
   }
 

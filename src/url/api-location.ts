@@ -3,8 +3,7 @@
  * relationship self address or a related address (a page of it when the source paginates it: JSON:API allows
  * that for related to-many lists). Pure: it reads only the URL and the root.
  */
-import { pageNumberOf, rootParts, urlParts } from './canonical-url.js';
-import { Memo } from './memo.js';
+import { pageNumberOfSearch, urlParts, type UrlParts } from './canonical-url.js';
 
 export type ApiLocation =
   | { kind: 'root' }
@@ -15,9 +14,7 @@ export type ApiLocation =
   | { kind: 'other' };
 
 /** Path segments of `canonical` below `root`, percent-decoded; null when outside the root's path. */
-function segmentsBelowRoot(canonical: string, root: string): string[] | null {
-  const url = urlParts(canonical);
-  const rootUrl = rootParts(root);
+function segmentsBelowRoot(url: UrlParts, rootUrl: UrlParts): string[] | null {
   if (url.origin !== rootUrl.origin) return null;
   let rest: string;
   if (url.pathname.startsWith(rootUrl.pathname)) rest = url.pathname.slice(rootUrl.pathname.length);
@@ -35,47 +32,26 @@ function segmentsBelowRoot(canonical: string, root: string): string[] | null {
   });
 }
 
-/** Locations of recently asked URLs, per root (a process rarely has more than one). Frozen: they are shared. */
-const memos = new Map<string, Memo<ApiLocation>>();
-
-let lastMemo: { root: string; memo: Memo<ApiLocation> } | undefined;
-
-function memoFor(root: string): Memo<ApiLocation> {
-  if (lastMemo?.root === root) return lastMemo.memo;
-  let memo = memos.get(root);
-  if (memo === undefined) {
-    if (memos.size >= 8) memos.clear();
-    memos.set(root, (memo = new Memo<ApiLocation>(4096)));
-  }
-  lastMemo = { root, memo };
-  return memo;
-}
-
 export function locate(canonical: string, root: string): ApiLocation {
-  const memo = memoFor(root);
-  let location = memo.get(canonical);
-  if (location === undefined) {
-    location = Object.freeze(computeLocation(canonical, root));
-    memo.set(canonical, location);
-  }
-  return location;
+  return locateParts(urlParts(canonical), urlParts(root));
 }
 
-function computeLocation(canonical: string, root: string): ApiLocation {
-  const segments = segmentsBelowRoot(canonical, root);
+/** locate for a canonical URL and a root already parsed. */
+export function locateParts(url: UrlParts, rootUrl: UrlParts): ApiLocation {
+  const segments = segmentsBelowRoot(url, rootUrl);
   if (segments === null) return { kind: 'other' };
-  const { pathname, search } = urlParts(canonical);
+  const { pathname, search } = url;
   const hasQuery = search !== '';
   const [collection, id, third, fourth] = segments;
   if (collection === undefined) return hasQuery ? { kind: 'other' } : { kind: 'root' };
   if (id === undefined) {
     // The slash-less collection URL is another document (a redirect on the real service), not page 1.
     if (!pathname.endsWith('/')) return { kind: 'other' };
-    const page = pageNumberOf(canonical);
+    const page = pageNumberOfSearch(search);
     return page === null ? { kind: 'other' } : { kind: 'list', collection, page };
   }
   if (segments.length === 3) {
-    const page = pageNumberOf(canonical);
+    const page = pageNumberOfSearch(search);
     return page === null ? { kind: 'other' } : { kind: 'related', collection, id, relationship: third!, page };
   }
   if (hasQuery) return { kind: 'other' };

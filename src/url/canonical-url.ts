@@ -17,7 +17,6 @@
  */
 
 import { quoteUntrusted } from '../safe-text.js';
-import { Memo } from './memo.js';
 
 const PAGE_NUMBER = 'page[number]';
 /**
@@ -32,8 +31,6 @@ const PAGE_NUMBER_TEXT = /^[1-9][0-9]{0,14}$/;
 const RAW_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
 /** An absolute http(s) URL: `new URL` ignores any base for it. */
 const ABSOLUTE_HTTP = /^https?:\/\//i;
-/** Entries per memo generation: enough for the links of the documents in flight, small next to the URL set. */
-const MEMO_SIZE = 16_384;
 
 /** The parts of a URL that scope, location and layout read, as `new URL` gives them. */
 export interface UrlParts {
@@ -46,41 +43,13 @@ export interface UrlParts {
   readonly search: string;
 }
 
-const partsMemo = new Memo<UrlParts>(MEMO_SIZE);
-/** Input (absolute) or base and input (relative) → canonical spelling. */
-const canonicalMemo = new Memo<string>(MEMO_SIZE);
-
 function partsOf(url: URL): UrlParts {
   return { origin: url.origin, pathname: url.pathname, search: url.search };
 }
 
-/** Origin, path and query of `url` (throws as `new URL` does); remembered for URLs asked about recently. */
+/** Origin, path and query of `url` (throws as `new URL` does). */
 export function urlParts(url: string): UrlParts {
-  let parts = partsMemo.get(url);
-  if (parts === undefined) {
-    parts = partsOf(new URL(url));
-    partsMemo.set(url, parts);
-  }
-  return parts;
-}
-
-/** The last base found parsable: every link of a document is resolved against the same one. */
-let lastParsableBase: string | undefined;
-
-let lastRoot: { root: string; parts: UrlParts } | undefined;
-
-/** urlParts of a root URL: a crawl asks about one root all the time. */
-export function rootParts(root: string): UrlParts {
-  if (lastRoot?.root !== root) lastRoot = { root, parts: urlParts(root) };
-  return lastRoot.parts;
-}
-
-/** Whether `base` parses as a URL, as `new URL(input, base)` requires even when `input` is absolute. */
-function parsableBase(base: string): boolean {
-  if (base === lastParsableBase) return true;
-  if (partsMemo.get(base) === undefined && !URL.canParse(base)) return false;
-  lastParsableBase = base;
-  return true;
+  return partsOf(new URL(url));
 }
 
 /** Whether `link` is an absolute http(s) URL, whose meaning does not depend on the document it is found in. */
@@ -106,15 +75,7 @@ function encodeQueryPart(text: string): string {
 
 /** Parses `input` (resolved against `base` when relative) and returns its canonical spelling. */
 export function canonicalUrl(input: string, base?: string): string {
-  // An absolute link means the same whatever document it is found in, so it is remembered by itself.
-  const key = base === undefined || (ABSOLUTE_HTTP.test(input) && parsableBase(base)) ? input : `${base}\n${input}`;
-  const known = canonicalMemo.get(key);
-  if (known !== undefined) return known;
-  const canonical = computeCanonicalUrl(input, base);
-  canonicalMemo.set(key, canonical);
-  // Whoever asks next about the canonical URL itself (scope, location, layout, canonicalUrl again) parses nothing.
-  canonicalMemo.set(canonical, canonical);
-  return canonical;
+  return canonicalize(input, base).url;
 }
 
 /** Percent-encodes what a path segment may not hold raw (uppercase hex, UTF-8). */
@@ -158,7 +119,11 @@ function canonicalParams(searchParams: URLSearchParams): Array<[string, string]>
   return params;
 }
 
-function computeCanonicalUrl(input: string, base: string | undefined): string {
+/**
+ * The canonical spelling of `input` (resolved against `base` when relative), with its parts: the canonical spelling
+ * parses back to the same origin and path (it is built from them), and to this query.
+ */
+export function canonicalize(input: string, base?: string): { url: string; parts: UrlParts } {
   let url: URL;
   try {
     url = base === undefined ? new URL(input) : new URL(input, base);
@@ -176,10 +141,7 @@ function computeCanonicalUrl(input: string, base: string | undefined): string {
     .join('&');
   const search = query === '' ? '' : `?${query}`;
   const pathname = canonicalPath(url.pathname);
-  const canonical = `${url.origin}${pathname}${search}`;
-  // The canonical spelling parses back to the same origin and path (it is built from them), and to this query.
-  partsMemo.set(canonical, { origin: url.origin, pathname, search });
-  return canonical;
+  return { url: `${url.origin}${pathname}${search}`, parts: { origin: url.origin, pathname, search } };
 }
 
 /** The canonical root: a root URL always names a directory, so it ends in `/`. */
@@ -197,8 +159,11 @@ export function canonicalRoot(input: string): string {
  * slash is in scope too (it redirects to the slash form on the real service).
  */
 export function isInScope(canonical: string, root: string): boolean {
-  const url = urlParts(canonical);
-  const rootUrl = rootParts(root);
+  return partsInScope(urlParts(canonical), urlParts(root));
+}
+
+/** isInScope for URLs already parsed. */
+export function partsInScope(url: UrlParts, rootUrl: UrlParts): boolean {
   if (url.origin !== rootUrl.origin) return false;
   return url.pathname.startsWith(rootUrl.pathname) || `${url.pathname}/` === rootUrl.pathname;
 }
@@ -209,7 +174,11 @@ export function isInScope(canonical: string, root: string): boolean {
  * value that is not a page number).
  */
 export function pageNumberOf(canonical: string): number | null {
-  const { search } = urlParts(canonical);
+  return pageNumberOfSearch(urlParts(canonical).search);
+}
+
+/** pageNumberOf for the `search` part of a URL already parsed. */
+export function pageNumberOfSearch(search: string): number | null {
   if (search === '') return 1;
   const params = [...new URLSearchParams(search)];
   if (params.length !== 1 || params[0]![0] !== PAGE_NUMBER) return null;

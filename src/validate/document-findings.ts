@@ -3,6 +3,7 @@
  * document, filled in a single walk.
  */
 import type * as z from 'zod';
+import type { UrlSpace } from '../url/url-space.js';
 import type { Finding } from './finding.js';
 import { finding, jsonPointer, type RuleName } from './rules.js';
 import { problemsOf } from './zod-issues.js';
@@ -40,6 +41,8 @@ export class DocumentFindings {
     readonly url: string,
     /** Canonical root URL. */
     readonly root: string,
+    /** Where the document's links are resolved and located. */
+    readonly urls: UrlSpace,
   ) {}
 
   add(pointer: string, rule: RuleName, message: string, severity?: Finding['severity']): void {

@@ -1,11 +1,13 @@
-/** One thing validation noticed about one document (DESIGN.md §5). */
+import type { RuleName } from './rules.js';
+
+/** One thing validation (or the crawl) noticed about one document; see docs/architecture.md#validation. */
 export interface Finding {
   /** Canonical URL of the document. */
   url: string;
   /** JSON pointer (RFC 6901) into the document; '' for the whole document. */
   pointer: string;
-  /** Stable rule name, such as `pagination.count`. */
-  rule: string;
+  /** Stable rule name, such as `pagination.count`: one of the names registered in rules.ts. */
+  rule: RuleName;
   severity: 'error' | 'warning';
   message: string;
 }

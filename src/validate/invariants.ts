@@ -4,7 +4,7 @@
  * and a few numbers per list page, so memory follows the number of records rather than the number of documents.
  * add() may be called in any order; finish() gives the same findings for any order.
  */
-import { canonicalUrl } from '../url/canonical-url.js';
+import { UrlSpace } from '../url/url-space.js';
 import { isDescribedType, SPEC_COLLECTIONS } from './cv-types.js';
 import type { Finding } from './finding.js';
 import { escapePointerSegment, finding, sortFindings, type RuleName } from './rules.js';
@@ -45,12 +45,16 @@ export class InvariantChecker {
   readonly #lists = new Map<string, Map<number, PageTally>>();
   #rootIndex: { url: string; collections: Set<string> } | undefined;
 
-  constructor(root: string) {
+  readonly #urls: UrlSpace;
+
+  /** `urls`: the run's parsed URLs, shared with the crawl. */
+  constructor(root: string, urls: UrlSpace = new UrlSpace(root)) {
     this.#root = root;
+    this.#urls = urls;
   }
 
   add(url: string, summary: DocumentSummary): void {
-    const canonical = canonicalUrl(url);
+    const canonical = this.#urls.canonical(url);
     if (summary.kind === 'root') {
       const collections = this.#rootIndex?.collections ?? new Set<string>();
       for (const name of summary.collections) collections.add(name);

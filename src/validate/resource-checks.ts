@@ -2,8 +2,7 @@
  * Checks on one resource object wherever it appears (list data, record, related, included): its own address,
  * its relationships' counts and targets, and, for the types the spec tabulates, their exact shape.
  */
-import { canonicalUrl } from '../url/canonical-url.js';
-import { locate, type ApiLocation } from '../url/api-location.js';
+import type { ApiLocation } from '../url/api-location.js';
 import { CV_TYPES, OBSERVED_STATUSES } from './cv-types.js';
 import { type DocumentFindings, isObject, type JsonObject } from './document-findings.js';
 import { relationshipsObject, resourceObject } from './json-api-schema.js';
@@ -50,7 +49,7 @@ function checkSelf(
   let location: ApiLocation | undefined;
   try {
     // Resolved against the document, so links a snapshot rewrote to root-relative paths still validate.
-    location = locate(canonicalUrl(self, doc.url), doc.root);
+    location = doc.urls.resolve(self, doc.url).location;
   } catch {
     location = undefined;
   }

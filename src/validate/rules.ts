@@ -32,9 +32,22 @@ export const RULES = {
   'pagination.prev': { severity: 'error', checks: 'links.prev is null exactly on the first page' },
   'reference.target': { severity: 'error', checks: 'every relationship target is in the snapshot' },
   'community.root': { severity: 'error', checks: "every community record's root is in the snapshot" },
+  // What the crawl itself notices, as it fetches and stores.
+  'fetch.failed': { severity: 'error', checks: 'the document could be fetched (recorded with --allow-partial)' },
+  'link.invalid': { severity: 'warning', checks: 'a link is a usable http(s) URL' },
+  'link.dead': { severity: 'error', checks: 'a link in scope does not answer 404 or 410' },
+  'link.redirect': { severity: 'warning', checks: 'a link in scope does not redirect' },
+  'scope.outside': { severity: 'warning', checks: 'a link stays below the root URL' },
+  'scope.redirect': { severity: 'error', checks: 'a redirect stays below the root URL and can be followed' },
+  'pagination.runaway': { severity: 'error', checks: 'no page links past the pages its list declares' },
+  'layout.refused': { severity: 'error', checks: 'the URL can be stored as a file of the snapshot' },
+  'layout.collision': { severity: 'error', checks: 'no two URLs are stored in one file' },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;
 
 export type RuleName = keyof typeof RULES;
+
+/** Every registered rule name: what a report, a journal or a diff may name. */
+export const RULE_NAMES = Object.keys(RULES) as [RuleName, ...RuleName[]];
 
 /** A finding at the rule's usual severity (or the one given). */
 export function finding(url: string, pointer: string, rule: RuleName, message: string, severity?: Severity): Finding {

@@ -1,7 +1,7 @@
 /**
- * What one document leaves behind for the cross-document checks (DESIGN.md §2: "from compact summaries, never by
- * holding every document in memory"). A summary is plain JSON, so a crawl can also keep summaries on disk for
- * --resume and read them back through `documentSummary`.
+ * What one document leaves behind for the cross-document checks, which run on these compact summaries and never
+ * hold every document in memory (docs/architecture.md#validation). A summary is plain JSON: the journal keeps it on
+ * disk for --resume, and `documentSummary` checks it when the journal is read back.
  */
 import * as z from 'zod';
 

@@ -7,8 +7,8 @@
  * resource of a tabulated type; the generic schema is consulted again only to explain a failure.
  */
 import type * as z from 'zod';
-import { canonicalUrl } from '../url/canonical-url.js';
-import { locate, type ApiLocation } from '../url/api-location.js';
+import type { ApiLocation } from '../url/api-location.js';
+import { UrlSpace } from '../url/url-space.js';
 import {
   listDocument,
   recordDocument,
@@ -96,7 +96,7 @@ function checkIncluded(out: DocumentFindings, doc: JsonObject): void {
 /** Where a link of the document points in the API, or undefined when it is not a usable URL. */
 function locateLink(address: string, out: DocumentFindings): ApiLocation | undefined {
   try {
-    return locate(canonicalUrl(address, out.url), out.root);
+    return out.urls.resolve(address, out.url).location;
   } catch {
     return undefined;
   }
@@ -228,11 +228,18 @@ function checkRelationshipDocument(out: DocumentFindings, doc: JsonObject, relat
   }
 }
 
-/** Validates the document fetched from `url` (any spelling) under the canonical `root`. */
-export function validateDocument(doc: unknown, url: string, root: string): DocumentCheck {
-  const canonical = canonicalUrl(url);
-  const location = locate(canonical, root);
-  const out = new DocumentFindings(canonical, root);
+/**
+ * Validates the document fetched from `url` (any spelling) under the canonical `root`. `urls` is the run's space of
+ * parsed URLs (a crawl passes its own, so the links it parsed are not parsed again).
+ */
+export function validateDocument(
+  doc: unknown,
+  url: string,
+  root: string,
+  urls: UrlSpace = new UrlSpace(root),
+): DocumentCheck {
+  const { url: canonical, location } = urls.resolve(url);
+  const out = new DocumentFindings(canonical, root, urls);
   const genericPointers = checkStructure(out, doc, location, subjectOf(location));
   const body = isObject(doc) ? doc : {};
   const structureEnd = out.findings.length;

@@ -23,8 +23,8 @@ import { throwIfStopped, VerifyError } from '../errors.js';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { visitLinks } from '../jsonapi/links.js';
 import { printable, redactUrls } from '../safe-text.js';
-import { locate } from '../url/api-location.js';
-import { canonicalUrl, isInScope } from '../url/canonical-url.js';
+import { canonicalUrl } from '../url/canonical-url.js';
+import type { ParsedUrl } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
@@ -219,16 +219,16 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   // Where a link of the snapshot points: a file of the snapshot, or null when it points outside the snapshot.
   const targetFile = (link: string, documentUrl: string): string | null | undefined => {
     if (mode === 'original') {
-      let target: string;
+      let target: ParsedUrl;
       try {
-        target = canonicalUrl(link, documentUrl);
+        target = layout.urls.resolve(link, documentUrl);
       } catch {
         return undefined;
       }
-      if (!isInScope(target, layout.root)) return null;
-      const location = locate(target, layout.root);
+      if (!target.inScope) return null;
+      const location = target.location;
       if (location.kind === 'list' && location.page === 1) return layout.collectionIndex(location.collection).file;
-      const placement = layout.place(target);
+      const placement = layout.place(target.url);
       return placement.ok ? placement.file : undefined;
     }
     if (!link.startsWith(prefix)) return null;
@@ -240,7 +240,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
     return layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
   };
 
-  const invariants = new InvariantChecker(layout.root);
+  const invariants = new InvariantChecker(layout.root, layout.urls);
   const findings: Finding[] = [];
   /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
   const changed = new Set<string>();
@@ -289,7 +289,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
       continue;
     }
     documents += 1;
-    const location = locate(url, layout.root);
+    const location = layout.urls.locate(url);
     visitLinks(json, location.kind === 'root', (link) => {
       linkCount += 1;
       const target = targetFile(link, url);
@@ -300,7 +300,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
       }
       return source;
     });
-    const check = validateDocument(json, url, layout.root);
+    const check = validateDocument(json, url, layout.root, layout.urls);
     findings.push(...check.findings);
     if (!layout.isCollectionIndexFile(file)) invariants.add(url, check.summary);
   }

@@ -22,7 +22,7 @@ const doc = (url: string): JournalEntry => ({
   records: null,
   discovered: [],
 });
-const finding = (url: string, rule: string, message = `${rule} at ${url}`): JournalEntry => ({
+const finding = (url: string, rule: Finding['rule'], message = `${rule} at ${url}`): JournalEntry => ({
   t: 'finding',
   finding: { url, pointer: '', rule, severity: 'error', message },
 });

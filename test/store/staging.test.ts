@@ -78,7 +78,16 @@ describe('what --resume reads back', () => {
     const error = await createSnapshot({ rootUrl: source.root, out, resume: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputDirError);
     expect((error as Error).message).toContain(`Line 2 of ${journal} is not an entry cv-snapshot writes`);
+    // The schema says which member is wrong.
+    expect((error as Error).message).toContain('(file.path: not a path inside the tree)');
     expect((error as Error).message).toContain('--fresh');
+
+    // A finding under a rule no version of the report knows: a foreign line, refused the same way.
+    const foreign = { url: source.root, pointer: '', rule: 'made.up', severity: 'error', message: 'x' };
+    await writeFile(journal, `${lines[0]}\n${JSON.stringify({ t: 'finding', finding: foreign })}\n`);
+    const refused = await createSnapshot({ rootUrl: source.root, out, resume: true }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OutputDirError);
+    expect((refused as Error).message).toMatch(/^Line 2 of .* is not an entry cv-snapshot writes \(finding\.rule: /);
 
     await writeFile(journal, '{"t":"doc","url":"http://x/"}\n');
     await expect(createSnapshot({ rootUrl: source.root, out, resume: true })).rejects.toThrow(

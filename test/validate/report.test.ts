@@ -3,7 +3,7 @@ import type { Finding } from '../../src/validate/finding.js';
 import { buildReport, FindingTally, formatSummary, reportJson } from '../../src/validate/report.js';
 import { ROOT } from '../helpers/validate-fixtures.js';
 
-function f(url: string, pointer: string, rule: string, severity: Finding['severity'] = 'error'): Finding {
+function f(url: string, pointer: string, rule: Finding['rule'], severity: Finding['severity'] = 'error'): Finding {
   return { url: `${ROOT}${url}`, pointer, rule, severity, message: `${rule} at ${url}${pointer}.` };
 }
 
@@ -72,7 +72,7 @@ describe('buildReport', () => {
 });
 
 describe('a report of very many findings', () => {
-  const many = (n: number, rule: string, severity: Finding['severity'] = 'warning') =>
+  const many = (n: number, rule: Finding['rule'], severity: Finding['severity'] = 'warning') =>
     Array.from({ length: n }, (_, i) => f(`units/${String(i).padStart(5, '0')}/`, '', rule, severity));
 
   it('counts every finding but lists only the first of each rule, in report order, whatever order they came in', () => {

@@ -1,0 +1,120 @@
+/**
+ * The crawl's scheduler: which URL is fetched when, and when the crawl is over. URLs wait in the frontier as
+ * strings; at most `concurrency` are fetched at once, and a fetch's slot is handed to the next URL the moment its
+ * response has arrived, before that response is processed, so the connection is never idle while the CPU is busy.
+ * Arrived responses are processed one at a time, in arrival order; at most `concurrency` of them wait, so memory
+ * stays bounded when processing is slower than fetching.
+ *
+ * One mechanism bounds the fetches: the `#fetching` count checked in `#pump`. (A promise limiter such as p-limit
+ * would queue a task and a promise per URL, where the frontier keeps a string, and cannot hold fetches back while the
+ * processing falls behind.)
+ */
+import type { FetchedResponse } from './fetcher.js';
+import { Frontier } from './frontier.js';
+
+/** A response that has arrived and waits to be processed (or the error that came instead). */
+export type Arrival =
+  { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
+
+export interface SchedulerOptions {
+  concurrency: number;
+  /** The caller's signal: aborting it stops the crawl as a failure does. */
+  signal?: AbortSignal;
+  fetch(url: string, signal: AbortSignal): Promise<FetchedResponse>;
+  /** Handles one arrival; a throw fails the crawl. Not called once the crawl is stopping. */
+  process(arrival: Arrival): Promise<void>;
+}
+
+export class Scheduler {
+  /** Aborted when the caller's signal is, or at the first failure: requests in flight settle at once. */
+  readonly signal: AbortSignal;
+  readonly #options: SchedulerOptions;
+  readonly #frontier = new Frontier();
+  readonly #arrivals: Arrival[] = [];
+  readonly #failure = new AbortController();
+  #fetching = 0;
+  #draining = false;
+  #drainScheduled = false;
+  /** The first failure, as thrown (boxed: whatever was thrown, even undefined, is rethrown). */
+  #firstFailure: { error: unknown } | undefined;
+  #finished!: () => void;
+  readonly #done = new Promise<void>((resolve) => (this.#finished = resolve));
+
+  constructor(options: SchedulerOptions) {
+    this.#options = options;
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.#failure.signal]) : this.#failure.signal;
+  }
+
+  /** Fetches `urls` and every URL added meanwhile; resolves when all are processed, throws the first failure. */
+  async run(urls: Iterable<string>): Promise<void> {
+    for (const url of urls) this.#frontier.push(url);
+    if (this.#pump() === 0) this.#finished();
+    await this.#done;
+    if (this.#firstFailure !== undefined) throw this.#firstFailure.error;
+  }
+
+  add(url: string): void {
+    this.#frontier.push(url);
+    this.#pump();
+  }
+
+  /** Stops the crawl: nothing new is started, and `run` throws `error` once the requests in flight settle. */
+  fail(error: unknown): void {
+    this.#firstFailure ??= { error };
+    this.#failure.abort(error);
+  }
+
+  /** Starts fetches while a slot is free, URLs wait, and the processing keeps up. */
+  #pump(): number {
+    const { concurrency } = this.#options;
+    let started = 0;
+    while (
+      !this.signal.aborted &&
+      this.#fetching < concurrency &&
+      this.#arrivals.length < concurrency &&
+      this.#frontier.size > 0
+    ) {
+      const url = this.#frontier.shift();
+      this.#fetching += 1;
+      started += 1;
+      this.#options.fetch(url, this.signal).then(
+        (response) => this.#arrive({ url, response }),
+        (error: unknown) => this.#arrive({ url, error }),
+      );
+    }
+    return started;
+  }
+
+  #arrive(arrival: Arrival): void {
+    this.#fetching -= 1;
+    this.#arrivals.push(arrival);
+    this.#pump();
+    // Processed from a later turn of the event loop: the requests just started are written out first (undici
+    // writes to a reused connection from setImmediate), instead of waiting behind the CPU work.
+    if (!this.#draining && !this.#drainScheduled) {
+      this.#drainScheduled = true;
+      setImmediate(() => void this.#drain());
+    }
+  }
+
+  async #drain(): Promise<void> {
+    this.#drainScheduled = false;
+    this.#draining = true;
+    while (this.#arrivals.length > 0) {
+      const arrival = this.#arrivals.shift()!;
+      if (!this.signal.aborted) {
+        try {
+          await this.#options.process(arrival);
+        } catch (error) {
+          this.fail(error);
+        }
+      }
+      // One document per turn of the event loop: responses that arrive meanwhile are read, and the requests they
+      // free are started, without waiting for the whole backlog to be processed.
+      this.#pump();
+      await new Promise(setImmediate);
+    }
+    this.#draining = false;
+    if (this.#fetching === 0 && (this.signal.aborted || this.#frontier.size === 0)) this.#finished();
+  }
+}

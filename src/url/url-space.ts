@@ -1,0 +1,101 @@
+/**
+ * The URLs of one crawl (or one verify) under one root, each parsed once into a value that crawl, validation, layout
+ * and link rewriting all read. A crawl asks about the same URL many times within a short span (when it discovers a
+ * link, when it validates and rewrites every document that names it, when it places it), and parsing costs far more
+ * than a map lookup; so the space remembers recent answers. It belongs to the run that creates it and is passed
+ * down: nothing here is module state, and what it returns is the same whether an answer was remembered or not
+ * (a remembered answer is the computed one, frozen).
+ */
+import { locateParts, type ApiLocation } from './api-location.js';
+import { canonicalize, partsInScope, urlParts, type UrlParts } from './canonical-url.js';
+import { Memo } from './memo.js';
+
+/** A canonical URL, parsed: where it sits in the API and whether it is in scope, computed once. */
+export interface ParsedUrl {
+  /** The canonical spelling. */
+  readonly url: string;
+  readonly parts: UrlParts;
+  readonly inScope: boolean;
+  readonly location: ApiLocation;
+}
+
+/** Entries per memo generation: enough for the links of the documents in flight, small next to the URL set. */
+const MEMO_SIZE = 16_384;
+/** An absolute http(s) URL: `new URL` ignores any base for it. */
+const ABSOLUTE_HTTP = /^https?:\/\//i;
+
+export class UrlSpace {
+  readonly root: string;
+  readonly rootParts: UrlParts;
+  /** Input (absolute) or base and input (relative) → canonical spelling. */
+  readonly #canonical = new Memo<string>(MEMO_SIZE);
+  /** Canonical spelling → parsed value. */
+  readonly #parsed = new Memo<ParsedUrl>(MEMO_SIZE);
+  /** The last base found parsable: every link of a document is resolved against the same one. */
+  #parsableBase: string | undefined;
+
+  /** `root` is the canonical root URL (ending in `/`). */
+  constructor(root: string) {
+    this.root = root;
+    this.rootParts = Object.freeze(urlParts(root));
+  }
+
+  /** The canonical spelling of `input` (resolved against `base` when relative); throws InvalidUrlError. */
+  canonical(input: string, base?: string): string {
+    // An absolute link means the same whatever document it is found in, so it is remembered by itself.
+    const key =
+      base === undefined || (ABSOLUTE_HTTP.test(input) && this.#isParsableBase(base)) ? input : `${base}\n${input}`;
+    const known = this.#canonical.get(key);
+    if (known !== undefined) return known;
+    const { url, parts } = canonicalize(input, base);
+    this.#canonical.set(key, url);
+    // Whoever asks next about the canonical URL itself (scope, location, layout) parses nothing.
+    this.#canonical.set(url, url);
+    if (this.#parsed.get(url) === undefined) this.#parsed.set(url, this.#make(url, parts));
+    return url;
+  }
+
+  /** `input` resolved, made canonical and parsed; throws InvalidUrlError. */
+  resolve(input: string, base?: string): ParsedUrl {
+    return this.parse(this.canonical(input, base));
+  }
+
+  /** The parsed value of a canonical URL. */
+  parse(canonical: string): ParsedUrl {
+    const known = this.#parsed.get(canonical);
+    if (known !== undefined) return known;
+    // Parts always come from the canonicalization, so a query reads the same whether remembered or not.
+    const { url, parts } = canonicalize(canonical);
+    const parsed = this.#make(url, parts);
+    this.#parsed.set(canonical, parsed);
+    return parsed;
+  }
+
+  /** Where a canonical URL sits in the API under this root. */
+  locate(canonical: string): ApiLocation {
+    return this.parse(canonical).location;
+  }
+
+  /** Whether a canonical URL is in scope: the root's origin, and paths under the root's path. */
+  inScope(canonical: string): boolean {
+    return this.parse(canonical).inScope;
+  }
+
+  #make(url: string, parts: UrlParts): ParsedUrl {
+    const frozen = Object.freeze(parts);
+    return Object.freeze({
+      url,
+      parts: frozen,
+      inScope: partsInScope(frozen, this.rootParts),
+      location: Object.freeze(locateParts(frozen, this.rootParts)),
+    });
+  }
+
+  /** Whether `base` parses as a URL, as `new URL(input, base)` requires even when `input` is absolute. */
+  #isParsableBase(base: string): boolean {
+    if (base === this.#parsableBase) return true;
+    if (this.#parsed.get(base) === undefined && !URL.canParse(base)) return false;
+    this.#parsableBase = base;
+    return true;
+  }
+}
