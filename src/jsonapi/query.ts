@@ -1,6 +1,6 @@
 /**
  * The query language of a collection list, as the real service (Django REST framework JSON:API) reads it and as
- * its real clients send it (DESIGN.md §6): `page[number]`, `page[size]`, `sort`, `filter[...]`, `include`, and
+ * its real clients send it (docs/source-api.md): `page[number]`, `page[size]`, `sort`, `filter[...]`, `include`, and
  * `format` (ignored here; the caller negotiates it). Parsing is pure syntax; the field names are checked against the
  * collection when the query runs (query-run.ts). Shared by the sample API and `cv-snapshot serve`, so both answer
  * every query, and every wrong query, the same way.

@@ -1,6 +1,6 @@
 /**
  * The HTML page the real service (Django REST framework) answers for `?format=api` when the client does not ask for
- * JSON:API (DESIGN.md §6). A crawler that keeps `format=api` gets this instead of the document; the page shows
+ * JSON:API (docs/source-api.md). A crawler that keeps `format=api` gets this instead of the document; the page shows
  * the same document, as DRF's browsable API does.
  */
 

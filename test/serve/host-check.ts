@@ -1,5 +1,5 @@
 /**
- * The static-host check (DESIGN.md §6, issue 3): every document URL of a snapshot's tree, fetched from a host serving
+ * The static-host check (docs/snapshot-format.md): every document URL of a snapshot's tree, fetched from a host serving
  * the tree unchanged, answers 200 (after at most one redirect to the slash form) with
  * `Content-Type: application/vnd.api+json`, `Vary: Accept` and the stored bytes; records also without their trailing
  * slash; and the bare collection URL gives every record. Used against `npx serve`, serve-handler under a sub-path,

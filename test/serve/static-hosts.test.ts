@@ -1,5 +1,5 @@
 /**
- * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (DESIGN.md §6, issue 3): plain
+ * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (docs/snapshot-format.md): plain
  * `npx serve <dir>` (its serve.json) and serve-handler under a sub-path for
  * `--links absolute --base-url .../sub/path/`.
  * Hosts that need programs of their own (nginx, Cloudflare's `wrangler pages dev`) are checked by
