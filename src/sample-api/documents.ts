@@ -116,7 +116,7 @@ export function recordDocument(links: ApiLinks, collection: SampleCollection, re
   return { data: resourceObject(links, collection, record) };
 }
 
-/** docs/source-api.md: relationship documents carry only links.self (and meta.count for to-many). */
+/** docs/source-api.md#relationships: relationship documents carry only links.self (and meta.count for to-many). */
 export function relationshipDocument(
   links: ApiLinks,
   collection: SampleCollection,

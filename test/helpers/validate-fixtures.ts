@@ -259,7 +259,7 @@ export function recordDocument(resource: Resource) {
   return { data: resource };
 }
 
-/** docs/source-api.md: relationship self documents carry only links.self beside the linkage. */
+/** docs/source-api.md#relationships: relationship self documents carry only links.self beside the linkage. */
 export function relationshipDocument(
   collection: string,
   id: string,

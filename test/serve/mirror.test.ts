@@ -68,7 +68,7 @@ describe('every document URL of the source', () => {
   });
 });
 
-/** The real clients' queries (docs/source-api.md) and their neighbours, on every collection each applies to. */
+/** The real clients' queries (docs/source-api.md#queries) and their neighbours, on every collection each applies to. */
 function clientQueries(): string[] {
   const root = mirror.api.rootUrl;
   const queries: string[] = [];
