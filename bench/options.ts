@@ -90,8 +90,8 @@ export function helpText(): string {
     'Usage: npm run bench -- [options]',
     '',
     'Measures cv-snapshot against curl --parallel and a sequential fetch loop on the embedded sample API, which runs',
-    'in a process of its own (DESIGN.md §8). Scenarios: cpu (no latency), latency (fixed delay per response) and',
-    'memory (peak RSS at two sizes).',
+    'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency), latency (fixed delay',
+    'per response) and memory (peak RSS at two sizes).',
     '',
     'Options:',
     ...SPECS.map(

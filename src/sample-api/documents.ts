@@ -116,7 +116,7 @@ export function recordDocument(links: ApiLinks, collection: SampleCollection, re
   return { data: resourceObject(links, collection, record) };
 }
 
-/** DESIGN.md §6: relationship documents carry only links.self (and meta.count for to-many). */
+/** docs/source-api.md#relationships: relationship documents carry only links.self (and meta.count for to-many). */
 export function relationshipDocument(
   links: ApiLinks,
   collection: SampleCollection,
@@ -131,7 +131,7 @@ export function relationshipDocument(
   return { data: typeof targets === 'string' ? linkage(definition, targets) : null, links: self };
 }
 
-/** The related resources in full; not paginated (DESIGN.md §6). */
+/** The related resources in full; not paginated (docs/source-api.md). */
 export function relatedDocument(
   links: ApiLinks,
   data: SampleData,
