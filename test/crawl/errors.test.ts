@@ -330,7 +330,7 @@ describe('messages that say what to do next', () => {
     }
   });
 
-  it('a --base-url with credentials is refused before anything is fetched, without repeating the password', async () => {
+  it('a --base-url with credentials is refused before fetching, without repeating the password', async () => {
     const out = path.join(await tempDir(), 'out');
     const error = await createSnapshot({
       rootUrl: 'http://127.0.0.1:9/api/',
