@@ -1,8 +1,12 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Most tests wait on a server, a child process or the disk, so one test file per core keeps a small machine busy;
+    // vitest's default of one worker fewer than the cores runs the files one after another on 2 cores.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Tests crawl real servers on 127.0.0.1; on a busy 2-core machine a few seconds is not a hang.
     testTimeout: 30_000,
     hookTimeout: 60_000,

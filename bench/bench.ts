@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: the performance figures of DESIGN.md §8, side by side with curl --parallel and a sequential
- * fetch loop, printed as tables and (with --json) written as JSON so that commits can be compared. Timings are never
- * asserted in the test suite; this is where they are measured.
+ * `npm run bench`: the performance figures of docs/architecture.md#performance, side by side with curl --parallel and a
+ * sequential fetch loop, printed as tables and (with --json) written as JSON so that commits can be compared. Timings
+ * are never asserted in the test suite; this is where they are measured.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import {
   type MemoryScenario,
 } from './scenarios.js';
 
-/** DESIGN.md §8. */
+/** docs/architecture.md#performance. */
 const TARGETS = {
   crawlToCurl: 1.0,
   latencyFraction: 0.9,

@@ -99,8 +99,9 @@ export function helpText(): string {
     'Usage: npm run bench -- [options]',
     '',
     'Measures cv-snapshot against curl --parallel and a sequential fetch loop on the embedded sample API, which runs',
-    'in a process of its own (DESIGN.md §8). Scenarios: cpu (no latency), latency (fixed delay per response),',
-    'memory (peak RSS at two sizes) and derive (crawl --derive against a full crawl: requests and wall time).',
+    'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency), latency (fixed delay',
+    'per response), memory (peak RSS at two sizes) and derive (crawl --derive against a full crawl: requests and',
+    'wall time).',
     '',
     'Options:',
     ...SPECS.map(

@@ -1,6 +1,6 @@
 /**
- * The three scenarios of DESIGN.md §8. Every run starts from a fresh directory on the same file system, against a
- * sample API in a process of its own; the crawl runs as users run it (`node dist/cli.js crawl`).
+ * The three scenarios of docs/architecture.md#performance. Every run starts from a fresh directory on the same file
+ * system, against a sample API in a process of its own; the crawl runs as users run it (`node dist/cli.js crawl`).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

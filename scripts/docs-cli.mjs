@@ -6,12 +6,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMMANDS } from '../dist/cli/main.js';
+import { loadCommands } from '../dist/cli/main.js';
 import { beginMarker, endMarker, updateReference } from '../dist/cli/reference.js';
 
 const readmePath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'README.md');
 const readme = await readFile(readmePath, 'utf8');
-const { text, missing, stale } = updateReference(readme, COMMANDS);
+const { text, missing, stale } = updateReference(readme, await loadCommands());
 if (text !== readme) await writeFile(readmePath, text);
 console.log(stale.length > 0 ? `Rewrote the tables of: ${stale.join(', ')}.` : 'Every table was up to date.');
 if (missing.length > 0) {

@@ -75,10 +75,12 @@ export class NotJsonError extends CvSnapshotError {
   constructor(
     readonly url: string,
     detail: string,
+    options?: ErrorOptions,
   ) {
     super(
       `${url} did not answer with JSON (${quoteUntrusted(detail)}). ` +
         'Is this the JSON:API address of a Controlled Vocabulary Service? Remove any ?format=api from it.',
+      options,
     );
   }
 }
@@ -92,8 +94,9 @@ export class UnusableDocumentError extends CvSnapshotError {
     readonly url: string,
     detail: string,
     hint: string,
+    options?: ErrorOptions,
   ) {
-    super(`${url} cannot be stored: ${quoteUntrusted(detail)}. ${hint}`);
+    super(`${url} cannot be stored: ${quoteUntrusted(detail)}. ${hint}`, options);
   }
 }
 

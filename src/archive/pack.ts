@@ -1,6 +1,6 @@
 /**
- * `pack` (DESIGN.md §3, issue 5): a .tar.gz whose bytes depend only on the snapshot's files, so two packs of the
- * same vocabulary state have the same SHA-256 on any machine, in any time zone and locale.
+ * `pack` (docs/architecture.md#commands): a .tar.gz whose bytes depend only on the snapshot's files, so two packs of
+ * the same vocabulary state have the same SHA-256 on any machine, in any time zone and locale.
  *
  * Layout decision: the snapshot's files sit at the archive's top level (`_cv-snapshot/manifest.json`, `sms/…`), not
  * under a folder. A folder would have to be named after the directory, and then the bytes would depend on where the

@@ -2,27 +2,70 @@
  * The command line: picks the command, parses its options from their one declaration, runs it, and maps every
  * failure to a sentence on stderr and an exit code (the only place that does).
  */
-import { crawlCommand } from './crawl-command.js';
 import { formatHelp, type Command, type FailureReport, type Io } from './command.js';
-import { demoCommand } from './demo-command.js';
-import { diffCommand } from './diff-command.js';
-import { packCommand } from './pack-command.js';
-import { sampleApiCommand } from './sample-api-command.js';
-import { serveCommand } from './serve-command.js';
-import { verifyCommand } from './verify-command.js';
 import { CvSnapshotError, ExitCode } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 
 const PROGRAM = 'cv-snapshot';
-export const COMMANDS: Command[] = [
-  crawlCommand,
-  verifyCommand,
-  serveCommand,
-  diffCommand,
-  packCommand,
-  sampleApiCommand,
-  demoCommand,
+
+/** A command as the overview lists it; its module, and all that the module imports, loads only when it is used. */
+interface CommandEntry {
+  readonly name: string;
+  /** The command's own summary, repeated here so that `--help` loads no command (a test keeps the two equal). */
+  readonly summary: string;
+  load(): Promise<Command>;
+}
+
+// Loading every command would load the crawler, undici, zod and the sample API, about half a second before even
+// `--help` could answer; each command takes only what it needs.
+const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'crawl',
+    summary: 'Crawl a Controlled Vocabulary Service from its root index and publish a validated static snapshot.',
+    load: async () => (await import('./crawl-command.js')).crawlCommand,
+  },
+  {
+    name: 'verify',
+    summary:
+      'Check a snapshot offline: every file matches SHA256SUMS, every link resolves inside it, every document ' +
+      'validates.',
+    load: async () => (await import('./verify-command.js')).verifyCommand,
+  },
+  {
+    name: 'serve',
+    summary:
+      'Serve a snapshot like the live API: pages, page[size], sort, filter and include answered from its records.',
+    load: async () => (await import('./serve-command.js')).serveCommand,
+  },
+  {
+    name: 'diff',
+    summary:
+      'Show what changed between two snapshots (directories or archives), record by record: as release notes or JSON.',
+    load: async () => (await import('./diff-command.js')).diffCommand,
+  },
+  {
+    name: 'pack',
+    summary: 'Write a reproducible .tar.gz of a snapshot, with a sha256sum sidecar.',
+    load: async () => (await import('./pack-command.js')).packCommand,
+  },
+  {
+    name: 'sample-api',
+    summary: 'Serve the embedded, spec-faithful CV API on this machine (for trying cv-snapshot, tests and benchmarks).',
+    load: async () => (await import('./sample-api-command.js')).sampleApiCommand,
+  },
+  {
+    name: 'demo',
+    summary:
+      'Start the sample API in this process, crawl it into --out, verify the snapshot, and print the summary ' +
+      '(npm start).',
+    load: async () => (await import('./demo-command.js')).demoCommand,
+  },
 ];
+
+/** Every command, loaded: for the README's option tables (reference.ts) and tests that go through them all. */
+export function loadCommands(): Promise<Command[]> {
+  return Promise.all(COMMANDS.map((entry) => entry.load()));
+}
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -64,15 +107,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    io.stdout.write(topic ? formatHelp(PROGRAM, topic) : overview());
+    io.stdout.write(topic ? formatHelp(PROGRAM, await topic.load()) : overview());
     return ExitCode.ok;
   }
   if (name === '--version' || name === '-v') {
     io.stdout.write(`${TOOL_VERSION}\n`);
     return ExitCode.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) {
     const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 37)}...` : name);
     io.stderr.write(
       `${PROGRAM}: there is no command ${shown}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. ` +
@@ -80,6 +123,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     );
     return ExitCode.usage;
   }
+  const command = await entry.load();
   let prepared: ReturnType<Command['prepare']>;
   try {
     prepared = command.prepare(rest, program);

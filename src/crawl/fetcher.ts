@@ -1,9 +1,9 @@
 /**
- * Fetching one URL (DESIGN.md §4): one undici dispatcher with keep-alive (proxies from HTTPS_PROXY/HTTP_PROXY/
- * NO_PROXY), `Accept: application/vnd.api+json`, gzip/br, a timeout for the headers and between body chunks, a
- * deadline for the whole attempt, a response size cap, and retries with exponential backoff and full jitter on
- * network errors, 5xx, 429 (Retry-After honoured) and bodies that do not read. Redirects are not followed here: the
- * crawler decides whether their target is in scope.
+ * Fetching one URL (docs/architecture.md#crawling-rules): one undici dispatcher with keep-alive (proxies from
+ * HTTPS_PROXY/HTTP_PROXY/ NO_PROXY), `Accept: application/vnd.api+json`, gzip/br, a timeout for the headers and between
+ * body chunks, a deadline for the whole attempt, a response size cap, and retries with exponential backoff and full
+ * jitter on network errors, 5xx, 429 (Retry-After honoured) and bodies that do not read. Redirects are not followed
+ * here: the crawler decides whether their target is in scope.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';

@@ -1,4 +1,7 @@
-/** Spaces requests at most `ratePerSecond` apart; every attempt, retries included, takes a slot (DESIGN.md §4). */
+/**
+ * Spaces requests at most `ratePerSecond` apart; every attempt, retries included, takes a slot
+ * (docs/architecture.md#crawling-rules).
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export class RateLimiter {

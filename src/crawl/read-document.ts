@@ -37,8 +37,8 @@ export function readDocument(url: string, response: { headers: Record<string, st
     text = bodyText(response.body, type);
   } catch (error) {
     if (!(error instanceof BodyTextError)) throw error;
-    if (!error.retryable) throw new UnusableDocumentError(url, error.message, WITHOUT_IT);
-    if (!sentAsJson) throw new NotJsonError(url, `it sent ${type}, and ${error.message}`);
+    if (!error.retryable) throw new UnusableDocumentError(url, error.message, WITHOUT_IT, { cause: error });
+    if (!sentAsJson) throw new NotJsonError(url, `it sent ${type}, and ${error.message}`, { cause: error });
     throw new RetryableBodyError(error.message, 'text');
   }
   try {
@@ -49,10 +49,11 @@ export function readDocument(url: string, response: { headers: Record<string, st
         url,
         error.message,
         `CV API documents nest fewer than 10 levels; this one was refused, not stored. ${WITHOUT_IT}`,
+        { cause: error },
       );
     }
     const detail = text.trim() === '' ? 'its body is empty' : `its body is not valid JSON: ${(error as Error).message}`;
-    if (!sentAsJson) throw new NotJsonError(url, `it sent ${type}, and ${detail}`);
+    if (!sentAsJson) throw new NotJsonError(url, `it sent ${type}, and ${detail}`, { cause: error });
     throw new RetryableBodyError(detail);
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The bare collection URL of a snapshot holds the complete collection as one page (DESIGN.md §6): a client that
- * asks for everything (`page[size]=10000`) or loops `page[number]` up to `meta.pagination.pages` then gets every
- * record, never page 1 repeated. It is built in finalize by streaming the crawled pages, one page in memory at a
- * time.
+ * The bare collection URL of a snapshot holds the complete collection as one page
+ * (docs/snapshot-format.md#complete-collections): a client that asks for everything (`page[size]=10000`) or loops
+ * `page[number]` up to `meta.pagination.pages` then gets every record, never page 1 repeated. It is built in finalize
+ * by streaming the crawled pages, one page in memory at a time.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

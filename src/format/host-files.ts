@@ -1,7 +1,7 @@
 /**
- * The files that make a static host answer like the API (DESIGN.md §6): `_headers` (Cloudflare Pages, Netlify),
- * `_redirects` (slash-less record URLs answer 200 instead of 308), `serve.json` (`npx serve`), and `404.html` with a
- * JSON:API error document.
+ * The files that make a static host answer like the API (docs/snapshot-format.md#host-files): `_headers` (Cloudflare
+ * Pages, Netlify), `_redirects` (slash-less record URLs answer 200 instead of 308), `serve.json` (`npx serve`), and
+ * `404.html` with a JSON:API error document.
  */
 import { MEDIA_TYPE } from '../crawl/fetcher.js';
 import type { Layout } from './layout.js';

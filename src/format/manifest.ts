@@ -1,6 +1,6 @@
 /**
- * The manifest (DESIGN.md §7): what a snapshot is, where it came from, and with which options, in a stable,
- * documented form. The zod schema is the one definition; `verify` reads manifests through it.
+ * The manifest (docs/snapshot-format.md#manifest): what a snapshot is, where it came from, and with which options, in a
+ * stable, documented form. The zod schema is the one definition; `verify` reads manifests through it.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

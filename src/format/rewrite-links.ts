@@ -1,9 +1,9 @@
 /**
- * Link rewriting (DESIGN.md §6, `--links`): `relative` turns every in-scope link into the root-relative path at
- * which the snapshot answers it; `absolute` prefixes that path with `--base-url` (the mirror's own address, sub-paths
- * allowed); `original` leaves the source's links untouched. A link that leaves the snapshot (outside the root, or
- * refused by the layout) is written as the absolute source URL it resolves to, so that it never points into the
- * mirror by accident (a source's `/etc/passwd` stays `http://source/etc/passwd`).
+ * Link rewriting (`--links`, docs/snapshot-format.md#file-tree): `relative` turns every in-scope link into the
+ * root-relative path at which the snapshot answers it; `absolute` prefixes that path with `--base-url` (the mirror's
+ * own address, sub-paths allowed); `original` leaves the source's links untouched. A link that leaves the snapshot
+ * (outside the root, or refused by the layout) is written as the absolute source URL it resolves to, so that it never
+ * points into the mirror by accident (a source's `/etc/passwd` stays `http://source/etc/passwd`).
  */
 import { visitLinks } from '../jsonapi/links.js';
 import type { ApiLocation } from '../url/api-location.js';

@@ -1,7 +1,8 @@
 /**
- * The places in a CV API document that hold links (DESIGN.md §4): every member of every `links` object (top-level,
- * resource and relationship links; a member may be a string or a link object with `href`), and the collection URLs
- * that the root index lists under `data`. The link extractor and the link rewriter both walk exactly these places.
+ * The places in a CV API document that hold links (docs/source-api.md): every member of every `links` object
+ * (top-level, resource and relationship links; a member may be a string or a link object with `href`), and the
+ * collection URLs that the root index lists under `data`. The link extractor and the link rewriter both walk exactly
+ * these places.
  */
 
 export type LinkVisitor = (link: string) => string | undefined;

@@ -1,9 +1,9 @@
 /**
  * The query language of a collection list, as the real service (Django REST framework JSON:API) reads it and as
- * its real clients send it (DESIGN.md §6): `page[number]`, `page[size]`, `sort`, `filter[...]`, `include`, and
- * `format` (ignored here; the caller negotiates it). Parsing is pure syntax; the field names are checked against the
- * collection when the query runs (query-run.ts). Shared by the sample API and `cv-snapshot serve`, so both answer
- * every query, and every wrong query, the same way.
+ * its real clients send it (docs/source-api.md#queries): `page[number]`, `page[size]`, `sort`, `filter[...]`,
+ * `include`, and `format` (ignored here; the caller negotiates it). Parsing is pure syntax; the field names are checked
+ * against the collection when the query runs (query-run.ts). Shared by the sample API and `cv-snapshot serve`, so both
+ * answer every query, and every wrong query, the same way.
  *
  * Brackets may come raw (`page[size]`, as axios sends them) or percent-encoded in either case (`page%5Bsize%5D`,
  * `page%5bsize%5d`, as Python requests sends them): the query is decoded before anything looks at it.

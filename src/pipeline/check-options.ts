@@ -56,6 +56,12 @@ export function manifestOptions(
         'give one such as https://cv.example.org/mirror/.',
     );
   }
+  if (options.baseUrl !== undefined && hasCredentials(options.baseUrl)) {
+    throw new UsageError(
+      `--base-url ${redactUrl(options.baseUrl)} holds a user name or password, which would be written into the ` +
+        'manifest and every rewritten link. Give the address the mirror will have without them.',
+    );
+  }
   return {
     links,
     baseUrl: options.baseUrl ?? null,

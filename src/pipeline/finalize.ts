@@ -1,6 +1,6 @@
 /**
- * Finalize (DESIGN.md §2): once every document is written, build what depends on all of them — the complete
- * collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
+ * Finalize (docs/architecture.md#the-pipeline): once every document is written, build what depends on all of them — the
+ * complete collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
 import type { Clock } from '../clock.js';
 import type { DeriveManifest } from '../derive/derive-manifest.js';

@@ -1,5 +1,5 @@
 /**
- * Error answers in the shape the real service sends (DESIGN.md §6, Django REST framework JSON:API):
+ * Error answers in the shape the real service sends (docs/source-api.md#errors; Django REST framework JSON:API):
  * `{"errors":[{"detail","status","source","code"}]}` with the JSON:API media type.
  */
 

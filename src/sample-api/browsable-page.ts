@@ -1,7 +1,7 @@
 /**
  * The HTML page the real service (Django REST framework) answers for `?format=api` when the client does not ask for
- * JSON:API (DESIGN.md §6). A crawler that keeps `format=api` gets this instead of the document; the page shows
- * the same document, as DRF's browsable API does.
+ * JSON:API (docs/source-api.md#media-type-and-headers). A crawler that keeps `format=api` gets this instead of the
+ * document; the page shows the same document, as DRF's browsable API does.
  */
 
 function escapeHtml(text: string): string {

@@ -134,7 +134,7 @@ export function recordDocument(
   return document;
 }
 
-/** DESIGN.md §6: relationship documents carry only links.self (and meta.count for to-many). */
+/** docs/source-api.md#relationships: relationship documents carry only links.self (and meta.count for to-many). */
 export function relationshipDocument(
   links: ApiLinks,
   collection: SampleCollection,
@@ -165,8 +165,9 @@ export function relationshipDocument(
 }
 
 /**
- * The related resources in full: in one document, or with `relatedPageSize` a to-many one in pages (JSON:API allows
- * paginating a related list; the central service does not). Throws RangeError for a page past the last.
+ * The related resources in full: in one document (docs/source-api.md), or with `relatedPageSize` a to-many one in
+ * pages (JSON:API allows paginating a related list; the central service does not). Throws RangeError for a page past
+ * the last.
  */
 export function relatedDocument(
   links: ApiLinks,

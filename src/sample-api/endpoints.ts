@@ -1,6 +1,6 @@
 /**
  * From a request (method, path, query, Accept) to the answer of spec 4, with the real service's rules where the
- * spec is silent (DESIGN.md §6): 404 for unknown paths, 301 to the slash form, 405 for writes, 406 and the HTML
+ * spec is silent (docs/source-api.md): 404 for unknown paths, 301 to the slash form, 405 for writes, 406 and the HTML
  * page for `format=api`, 400 for unknown query parameters, 404 for out-of-range pages.
  */
 import { ApiError, errorDocument, notFound } from './api-error.js';

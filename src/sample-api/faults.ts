@@ -14,7 +14,10 @@ const WITHOUT_GZIP: readonly FaultKind[] = ALL_KINDS.filter((kind) => kind !== '
 
 export const MAX_CONSECUTIVE_FAULTS = 3;
 
-/** Path plus sorted query without `format`, `page[number]` decoded and dropped when 1 (DESIGN.md §4). */
+/**
+ * Path plus sorted query without `format`, `page[number]` decoded and dropped when 1
+ * (docs/architecture.md#crawling-rules).
+ */
 export function faultKey(path: string, rawQuery: string): string {
   if (rawQuery === '') return path;
   const params: Array<[string, string]> = [];

@@ -1,4 +1,4 @@
-/** The embedded, spec-faithful Controlled Vocabulary Service API (spec/cv-api.md, DESIGN.md §3, §6). */
+/** The embedded, spec-faithful Controlled Vocabulary Service API (docs/source-api.md). */
 export {
   startSampleApi,
   SAMPLE_API_DEFAULTS,

@@ -1,7 +1,7 @@
 /**
- * Content negotiation as Django REST framework does it (DESIGN.md §6): two renderers, JSON:API first and the HTML
- * browsable page second; `?format=` narrows them to one; the Accept header's media ranges are tried from the most
- * specific to the least, renderer by renderer. q-values are ignored, as DRF ignores them.
+ * Content negotiation as Django REST framework does it (docs/source-api.md#media-type-and-headers): two renderers,
+ * JSON:API first and the HTML browsable page second; `?format=` narrows them to one; the Accept header's media ranges
+ * are tried from the most specific to the least, renderer by renderer. q-values are ignored, as DRF ignores them.
  */
 
 export type Renderer = 'json' | 'html';

@@ -1,6 +1,6 @@
 /**
- * Which endpoint of spec 4 a request path names, with the URL rules of the real service (DESIGN.md §6): Django's
- * APPEND_SLASH answers 301 to the slash form for the root, collection, record and related paths; relationship
+ * Which endpoint of spec 4 a request path names, with the URL rules of the real service (docs/source-api.md#addresses):
+ * Django's APPEND_SLASH answers 301 to the slash form for the root, collection, record and related paths; relationship
  * paths have no trailing slash and 404 with one. Whether the record or relationship exists is the handler's job.
  */
 

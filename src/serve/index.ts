@@ -1,2 +1,2 @@
-/** `cv-snapshot serve`: a snapshot answered like the live service, queries included (DESIGN.md §6). */
+/** `cv-snapshot serve`: a snapshot answered like the live service, queries included (docs/architecture.md#serve). */
 export { startServe, ServeError, type ServeHandle, type ServeOptions } from './server.js';

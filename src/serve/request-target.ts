@@ -54,7 +54,7 @@ export function resolveTarget(
   const file = layout.fileOfServedPath(path);
   if (file !== null && hasFile(file)) return { kind: 'file', file };
   if (!path.endsWith('/')) {
-    // spec 2.1 record and related addresses end in `/`; clients also ask them without (DESIGN.md §6).
+    // spec 2.1 record and related addresses end in `/`; clients also ask them without (docs/source-api.md#addresses).
     const slashed = layout.fileOfServedPath(`${path}/`);
     if (slashed !== null && hasFile(slashed)) return { kind: 'file', file: slashed };
   }

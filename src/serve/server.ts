@@ -1,5 +1,6 @@
 /**
- * `cv-snapshot serve`: a snapshot answered like the live service (DESIGN.md §6), on node:http and the layout module.
+ * `cv-snapshot serve`: a snapshot answered like the live service (docs/architecture.md#serve), on node:http and the
+ * layout module.
  *
  * Why not serve-handler: the answers depend on the query (page[number], page[size], sort, filter, include), on the
  * method (405 with a JSON:API error, OPTIONS, CORS preflight) and on the layout's own mapping (page files, records

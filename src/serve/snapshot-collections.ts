@@ -1,8 +1,8 @@
 /**
- * The records of a snapshot's collections, for the queries `cv-snapshot serve` answers (DESIGN.md §6). Read through
- * the layout, lazily, once per collection: the complete collection file, or every page file when the snapshot was
- * made with `--collection-index first-page`. The schema a query is checked against (attributes, relationships and
- * their target types) is learnt from the records themselves.
+ * The records of a snapshot's collections, for the queries `cv-snapshot serve` answers (docs/architecture.md#serve).
+ * Read through the layout, lazily, once per collection: the complete collection file, or every page file when the
+ * snapshot was made with `--collection-index first-page`. The schema a query is checked against (attributes,
+ * relationships and their target types) is learnt from the records themselves.
  */
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';

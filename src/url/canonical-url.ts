@@ -155,8 +155,8 @@ export function canonicalRoot(input: string): string {
 }
 
 /**
- * Scope (DESIGN.md §4): the root's origin and paths under the root's path. The root itself without its trailing
- * slash is in scope too (it redirects to the slash form on the real service).
+ * Scope (docs/architecture.md#crawling-rules): the root's origin and paths under the root's path. The root itself
+ * without its trailing slash is in scope too (it redirects to the slash form on the real service).
  */
 export function isInScope(canonical: string, root: string): boolean {
   return partsInScope(urlParts(canonical), urlParts(root));

@@ -1,5 +1,5 @@
 /**
- * The document each kind of address answers with (spec 4, 4.1, and DESIGN.md §6 on how the real service behaves).
+ * The document each kind of address answers with (spec 4, 4.1, and docs/source-api.md on how the real service behaves).
  * Each shape is a JSON:API 1.0 document narrowed to what the spec says, so one parse checks both; resources'
  * relationships are checked per resource (resource-checks.ts).
  */
@@ -43,7 +43,7 @@ export const recordDocument = z.strictObject({
   included: z.array(resourceObject).optional(),
 });
 
-/** A relationship address answers resource linkage and its own links.self (DESIGN.md §6). */
+/** A relationship address answers resource linkage and its own links.self (docs/source-api.md). */
 export const relationshipDocument = z.strictObject({
   data: resourceLinkage,
   links: z.object({ self: z.string() }).catchall(link),

@@ -1,8 +1,8 @@
 /**
- * Cross-document invariants (DESIGN.md §5), checked in finalize from the summaries validateDocument returns. Only
- * compact tallies are kept: the set of resources seen, one entry per distinct target not seen (yet) as a resource,
- * and a few numbers per list page, so memory follows the number of records rather than the number of documents.
- * add() may be called in any order; finish() gives the same findings for any order.
+ * Cross-document invariants (docs/architecture.md#validation), checked in finalize from the summaries validateDocument
+ * returns. Only compact tallies are kept: the set of resources seen, one entry per distinct target not seen (yet) as a
+ * resource, and a few numbers per list page, so memory follows the number of records rather than the number of
+ * documents. add() may be called in any order; finish() gives the same findings for any order.
  */
 import { UrlSpace } from '../url/url-space.js';
 import { isDescribedType, SPEC_COLLECTIONS } from './cv-types.js';

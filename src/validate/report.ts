@@ -1,6 +1,6 @@
 /**
- * The validation report (DESIGN.md §5): machine-readable for tools and CI, plus a few lines for people. Both are
- * deterministic: the same findings in any order give the same report and the same text.
+ * The validation report (docs/architecture.md#validation): machine-readable for tools and CI, plus a few lines for
+ * people. Both are deterministic: the same findings in any order give the same report and the same text.
  */
 import { printable } from '../safe-text.js';
 import type { Finding } from './finding.js';

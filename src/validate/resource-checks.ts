@@ -78,7 +78,7 @@ function checkRelationships(doc: DocumentFindings, relationships: JsonObject, po
     if (Array.isArray(data)) {
       for (let i = 0; i < data.length; i++) doc.addTarget(name, data[i], `${base}/data/${i}`);
       const meta = relationship.meta;
-      // Spec 2.4 rule 3 and DESIGN.md §5: a to-many meta.count is the length of data.
+      // Spec 2.4 rule 3 (docs/source-api.md#relationships): a to-many meta.count is the length of data.
       if (isObject(meta) && typeof meta.count === 'number' && meta.count !== data.length) {
         doc.add(
           `${base}/meta/count`,

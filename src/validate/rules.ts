@@ -1,6 +1,7 @@
 /**
- * The validation rules (DESIGN.md §5) by their stable names, and the helpers every check uses to report against
- * them. Rule names are part of the report's contract: tools filter on them, so a name never changes meaning.
+ * The validation rules (docs/architecture.md#validation) by their stable names, and the helpers every check uses to
+ * report against them. Rule names are part of the report's contract: tools filter on them, so a name never changes
+ * meaning.
  */
 import type { Finding } from './finding.js';
 

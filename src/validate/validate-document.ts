@@ -1,7 +1,7 @@
 /**
- * Validation of one fetched document (DESIGN.md §5): the JSON:API 1.0 structure, the shape the spec gives the
- * address it came from, the tabulated types' exact shapes, and the checks that need nothing but this document.
- * It also returns the document's compact summary for the cross-document checks (invariants.ts).
+ * Validation of one fetched document (docs/architecture.md#validation): the JSON:API 1.0 structure, the shape the spec
+ * gives the address it came from, the tabulated types' exact shapes, and the checks that need nothing but this
+ * document. It also returns the document's compact summary for the cross-document checks (invariants.ts).
  *
  * This runs on every document of a crawl, so a valid document costs one zod parse of its shape plus one per
  * resource of a tabulated type; the generic schema is consulted again only to explain a failure.

@@ -15,6 +15,7 @@ import { MANIFEST_PATH, manifestSchema, SUMS_PATH } from '../../src/format/manif
 import { runCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 
 const run = promisify(execFile);
 const EPOCH = '1700000000';
@@ -177,7 +178,7 @@ describe('the archive, with standard tools and verify', () => {
 
   it('refuses to pack a changed document; verify names it in an archive made with tar', async () => {
     const tampered = path.join(dir, 'tampered');
-    await cp(first, tampered, { recursive: true, dereference: true }); // first is a symbolic link to the snapshot
+    await copySnapshot(first, tampered); // first is a symbolic link to the snapshot
     const manifest = JSON.parse(await readFile(path.join(first, ...MANIFEST_PATH.split('/')), 'utf8')) as {
       source: { root: string };
     };

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { cp, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -14,6 +14,7 @@ import { startSampleApi } from '../../src/sample-api/index.js';
 import { CLI, runCli, startCli, type CliResult } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
+import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 
 let suite: { dir: string; remove: () => Promise<void> };
 let snapshot: string;
@@ -138,7 +139,7 @@ describe('--json', () => {
   it('verify --json lists the problems of a damaged snapshot (exit 3), and the error of a missing one', async () => {
     const damaged = path.join(await tempDir(), 'damaged');
     // Dereferenced: the snapshot is a link, and a copy of the link would change the original below.
-    await cp(snapshot, damaged, { recursive: true, dereference: true });
+    await copySnapshot(snapshot, damaged);
     await writeFile(path.join(damaged, 'sms', 'cv', 'api', 'v1', 'index.html'), '{"changed": true}\n');
     const [bad, missing] = await Promise.all([
       runCli(['verify', damaged, '--json']),

@@ -2,10 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { defineCommand, formatHelp, parseCommandLine, type Command } from '../../src/cli/command.js';
 import { crawlCommand } from '../../src/cli/crawl-command.js';
-import { COMMANDS } from '../../src/cli/main.js';
+import { loadCommands } from '../../src/cli/main.js';
 import { integer, text } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULTS } from '../../src/pipeline/snapshot-options.js';
+
+const COMMANDS = await loadCommands();
 
 /** The UsageError message of parsing `argv`, or undefined when it parses. */
 function refusal(command: Command, argv: string[]): string | undefined {

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defineCommand } from '../../src/cli/command.js';
-import { COMMANDS } from '../../src/cli/main.js';
+import { loadCommands } from '../../src/cli/main.js';
 import { flag } from '../../src/cli/options.js';
 import { beginMarker, endMarker, optionTable, updateReference } from '../../src/cli/reference.js';
+
+const COMMANDS = await loadCommands();
 
 const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
 

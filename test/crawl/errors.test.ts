@@ -329,4 +329,18 @@ describe('messages that say what to do next', () => {
       expect((error as Error).message, url).toContain('***@');
     }
   });
+
+  it('a --base-url with credentials is refused before fetching, without repeating the password', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const error = await createSnapshot({
+      rootUrl: 'http://127.0.0.1:9/api/',
+      out,
+      links: 'absolute',
+      baseUrl: 'https://mirror:s3cr3t-pw@cv.example.org/',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain('--base-url https://***@cv.example.org/ holds a user name or password');
+    expect((error as Error).message).not.toContain('s3cr3t-pw');
+    expect(existsSync(out)).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 /**
- * What the crawler sends (DESIGN.md §4): the JSON:API Accept, compression, its User-Agent, and proxies from the
- * environment.
+ * What the crawler sends (docs/architecture.md#crawling-rules): the JSON:API Accept, compression, its User-Agent, and
+ * proxies from the environment.
  */
 import http from 'node:http';
 import net from 'node:net';

@@ -12,7 +12,7 @@ function placed(url: string): { file: string; servedPath: string } {
   return { file: p.file, servedPath: p.servedPath };
 }
 
-describe('Layout (DESIGN.md §6 file layout)', () => {
+describe('Layout (docs/snapshot-format.md#file-tree)', () => {
   it('stores slash URLs as index.html, slash-less ones as extensionless files, pages under page/<n>/', () => {
     expect(placed(root)).toEqual({ file: 'sms/cv/api/v1/index.html', servedPath: '/sms/cv/api/v1/' });
     expect(placed(`${root}units/3/`)).toEqual({

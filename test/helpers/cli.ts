@@ -1,7 +1,9 @@
-/** Runs the built command line (`node dist/cli.js`) as users and CI do. */
+/** Runs the built command line (`node dist/cli.js`) as users and CI do, or its `main` in this process. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 
@@ -26,6 +28,30 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * Runs `main` in this process with `args`, as dist/cli.js would, and returns what it wrote and the exit code the
+ * process would get. For the many cases of one command-line rule: a spawn costs half a second, and cli.test.ts
+ * already runs the built command line for each kind of outcome.
+ */
+export async function runMain(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const collect = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        append(chunk.toString());
+        done();
+      },
+    });
+  const code = await main(args, {
+    stdout: collect((text) => (stdout += text)),
+    stderr: collect((text) => (stderr += text)),
+    env: { ...process.env, ...options.env },
+    signal: new AbortController().signal,
+  });
+  return { code, signal: null, stdout, stderr };
 }
 
 /** Starts a long-running command and resolves with the child and its first stdout line. */

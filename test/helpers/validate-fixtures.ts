@@ -1,5 +1,5 @@
 /**
- * Documents as spec/cv-api.md describes them (2.1–2.4, 4, 4.1), for the validation tests. Values are typed in from
+ * Documents as docs/source-api.md describes them (2.1–2.4, 4, 4.1), for the validation tests. Values are typed in from
  * the spec here on purpose, not imported from src/, so a mistake in the code cannot hide in its own fixtures.
  */
 
@@ -259,7 +259,7 @@ export function recordDocument(resource: Resource) {
   return { data: resource };
 }
 
-/** DESIGN.md §6: relationship self documents carry only links.self beside the linkage. */
+/** docs/source-api.md#relationships: relationship self documents carry only links.self beside the linkage. */
 export function relationshipDocument(
   collection: string,
   id: string,

@@ -1,6 +1,6 @@
 /**
- * The query engine through the sample API, the way the real clients call it (DESIGN.md §6). Expected values come from
- * the sample API's data set (createSampleData), never from the engine's own output.
+ * The query engine through the sample API, the way the real clients call it (docs/source-api.md#queries). Expected
+ * values come from the sample API's data set (createSampleData), never from the engine's own output.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleData, startSampleApi, type SampleApi } from '../../src/sample-api/index.js';

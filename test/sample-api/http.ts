@@ -37,7 +37,10 @@ export async function getJson(url: string): Promise<{ answer: Answer; document: 
   return { answer, document: JSON.parse(answer.text) };
 }
 
-/** The API's own link spelling minus `format`, as a crawler's canonical URL fetches it (DESIGN.md §4). */
+/**
+ * The API's own link spelling minus `format`, as a crawler's canonical URL fetches it
+ * (docs/architecture.md#crawling-rules).
+ */
 export function withoutFormat(url: string): string {
   const parsed = new URL(url);
   parsed.searchParams.delete('format');

@@ -216,7 +216,7 @@ describe('resources (spec 2.3, 2.4)', () => {
   });
 });
 
-describe('real-framework behaviour (DESIGN.md §6)', () => {
+describe('real-framework behaviour (docs/source-api.md)', () => {
   const record = (): string => url(`units/${data.byName.get('units')!.records[0]!.id}`);
 
   it('redirects record and related URLs without a trailing slash with 301, keeping the query', async () => {

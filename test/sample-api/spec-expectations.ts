@@ -1,4 +1,4 @@
-/** Values copied from spec/cv-api.md, the source of the expectations in these tests. */
+/** Values copied from docs/source-api.md, the source of the expectations in these tests. */
 
 /** spec 2.2, global vocabularies. */
 const GLOBAL_COLLECTIONS = [

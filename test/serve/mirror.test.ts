@@ -1,5 +1,5 @@
 /**
- * `cv-snapshot serve` answers like the source (issue 3, DESIGN.md §6): every document URL of a sample API, and a
+ * `cv-snapshot serve` answers like the source (docs/architecture.md#serve): every document URL of a sample API, and a
  * deterministic sample of the real clients' queries on every collection they apply to, give the same status, media
  * type and JSON (links compared as the canonical source URLs they stand for) on the mirror as on the sample API.
  */
@@ -68,7 +68,7 @@ describe('every document URL of the source', () => {
   });
 });
 
-/** The real clients' queries (DESIGN.md §6) and their neighbours, on every collection each applies to. */
+/** The real clients' queries (docs/source-api.md#queries) and their neighbours, on every collection each applies to. */
 function clientQueries(): string[] {
   const root = mirror.api.rootUrl;
   const queries: string[] = [];

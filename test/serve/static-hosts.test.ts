@@ -1,9 +1,8 @@
 /**
- * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (DESIGN.md §6, issue 3): plain
- * `npx serve <dir>` (its serve.json) and serve-handler under a sub-path for
- * `--links absolute --base-url .../sub/path/`.
- * Hosts that need programs of their own (nginx, Cloudflare's `wrangler pages dev`) are checked by
- * `npm run check:hosts` (external-hosts.check.ts), so that this suite never skips a test.
+ * The tree `crawl` writes serves correctly, with no hand edits, on static hosts (docs/snapshot-format.md#host-files):
+ * plain `npx serve <dir>` (its serve.json) and serve-handler under a sub-path for `--links absolute --base-url
+ * .../sub/path/`. Hosts that need programs of their own (nginx, Cloudflare's `wrangler pages dev`) are checked by `npm
+ * run check:hosts` (external-hosts.check.ts), so that this suite never skips a test.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';

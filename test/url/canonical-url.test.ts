@@ -4,7 +4,7 @@ import { canonicalRoot, canonicalUrl, InvalidUrlError, isInScope, pageNumberOf }
 
 const root = 'http://127.0.0.1:8080/sms/cv/api/v1/';
 
-describe('canonicalUrl (DESIGN.md §4)', () => {
+describe('canonicalUrl (docs/architecture.md#crawling-rules)', () => {
   it('drops format, decodes page%5Bnumber%5D, drops page 1, sorts the query and drops the fragment', () => {
     expect(canonicalUrl(`${root}units/?format=api`)).toBe(`${root}units/`);
     expect(canonicalUrl(`${root}units/?format=api&page%5Bnumber%5D=3`)).toBe(`${root}units/?page[number]=3`);
@@ -93,7 +93,7 @@ describe('canonicalUrl (DESIGN.md §4)', () => {
   });
 });
 
-describe('isInScope (DESIGN.md §4)', () => {
+describe('isInScope (docs/architecture.md#crawling-rules)', () => {
   it('keeps the root origin and paths below the root path', () => {
     expect(isInScope(`${root}units/1/`, root)).toBe(true);
     expect(isInScope(root.slice(0, -1), root)).toBe(true);
