@@ -10,19 +10,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { curlVersion, hasGnuTime } from './children.js';
 import { helpText, parseOptions, type BenchOptions } from './options.js';
-import { runTable, verdict } from './report.js';
+import { runTable, verdict, type RunFigures } from './report.js';
 import {
   cpuScenario,
+  deriveScenario,
   latencyScenario,
   memoryScenario,
   type BenchContext,
+  type DeriveScenario,
   type CpuScenario,
   type LatencyScenario,
   type MemoryScenario,
 } from './scenarios.js';
 
 /** docs/architecture.md#performance. */
-const TARGETS = { crawlToCurl: 1.0, latencyFraction: 0.9, peakRssMb: 200, peakRssAtDocuments: 200_000, growth: 10 };
+const TARGETS = {
+  crawlToCurl: 1.0,
+  latencyFraction: 0.9,
+  peakRssMb: 200,
+  peakRssAtDocuments: 200_000,
+  growth: 10,
+  deriveRequestRatio: 0.2,
+};
 
 // .bench/build/bench/bench.js → the repository root.
 const REPO = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
@@ -111,6 +120,28 @@ function printMemory(result: MemoryScenario): void {
   );
 }
 
+function printDerive(result: DeriveScenario): void {
+  console.log(
+    `\ncrawl --derive against a full crawl: ${result.latencyMs} ms per response, concurrency ${result.concurrency}`,
+  );
+  for (const size of result.sizes) {
+    console.log(`\n--records ${size.records}: ${size.documents} documents (sample ${size.derived.sample})`);
+    console.log(
+      runTable([size.full, size.derived], {
+        header: 'requests',
+        cell: (run) => String((run as RunFigures & { requests: number }).requests),
+      }),
+    );
+    const percent = (ratio: number): string => `${(ratio * 100).toFixed(1)} %`;
+    console.log(
+      `requests: ${percent(size.requestRatio)} of the full crawl's (target ≤ ${percent(TARGETS.deriveRequestRatio)}: ` +
+        `${verdict(size.requestRatio <= TARGETS.deriveRequestRatio)}); floor (root, lists, links-only ` +
+        `relationships) ${percent(size.floorRatio)}; wall time ${percent(size.wallRatio)}; ` +
+        `${size.derived.derivedDocuments} documents derived, ${size.derived.mismatches} samples differed`,
+    );
+  }
+}
+
 async function main(): Promise<number> {
   let options: BenchOptions | null;
   try {
@@ -162,7 +193,8 @@ async function main(): Promise<number> {
   if (curl !== null && !machine.gnuTime)
     console.log("GNU time (/usr/bin/time) is not installed: curl's CPU time and peak RSS are not measured.");
 
-  const results: { cpu?: CpuScenario; latency?: LatencyScenario; memory?: MemoryScenario } = {};
+  const results: { cpu?: CpuScenario; latency?: LatencyScenario; memory?: MemoryScenario; derive?: DeriveScenario } =
+    {};
   const loads: Record<string, number> = {};
   try {
     for (const scenario of options.scenarios) {
@@ -177,6 +209,7 @@ async function main(): Promise<number> {
       if (scenario === 'cpu') printCpu((results.cpu = await cpuScenario(context)), options);
       if (scenario === 'latency') printLatency((results.latency = await latencyScenario(context)));
       if (scenario === 'memory') printMemory((results.memory = await memoryScenario(context)));
+      if (scenario === 'derive') printDerive((results.derive = await deriveScenario(context)));
     }
   } finally {
     if (!options.keep) rmSync(base, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 /** The benchmark's command line: one option table, from which both the parser and --help are made. */
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'cpu' | 'latency' | 'memory';
-const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory'];
+export type Scenario = 'cpu' | 'latency' | 'memory' | 'derive';
+const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory', 'derive'];
 
 export interface BenchOptions {
   scenarios: Scenario[];
@@ -13,6 +13,7 @@ export interface BenchOptions {
   latencyMs: number;
   latencyRecords: number;
   memoryRecords: number[];
+  deriveRecords: number[];
   runs: number;
   sequential: boolean;
   curl: boolean;
@@ -31,7 +32,7 @@ interface OptionSpec {
 const SPECS: OptionSpec[] = [
   {
     name: 'scenario',
-    value: 'cpu|latency|memory|all',
+    value: 'cpu|latency|memory|derive|all',
     default: 'all',
     description: 'Which scenario to run; repeat or comma-separate to run several.',
   },
@@ -60,6 +61,14 @@ const SPECS: OptionSpec[] = [
     value: 'n,n',
     default: '110,1100',
     description: 'Memory scenario: sizes to crawl (110 gives 20,296 documents, 1100 gives 202,951).',
+  },
+  {
+    name: 'derive-records',
+    value: 'n,n',
+    default: '12,60',
+    description:
+      'Derive scenario: sizes at which a full crawl and crawl --derive are compared, at --latency per response ' +
+      '(12 is the sample API default, 60 gives 11,071 documents).',
   },
   {
     name: 'runs',
@@ -91,7 +100,8 @@ export function helpText(): string {
     '',
     'Measures cv-snapshot against curl --parallel and a sequential fetch loop on the embedded sample API, which runs',
     'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency), latency (fixed delay',
-    'per response) and memory (peak RSS at two sizes).',
+    'per response), memory (peak RSS at two sizes) and derive (crawl --derive against a full crawl: requests and',
+    'wall time).',
     '',
     'Options:',
     ...SPECS.map(
@@ -132,7 +142,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
   for (const name of asked) {
     if (name === 'all') SCENARIOS.forEach((s) => scenarios.add(s));
     else if ((SCENARIOS as readonly string[]).includes(name)) scenarios.add(name as Scenario);
-    else throw new Error(`--scenario takes cpu, latency, memory or all, not "${name}".`);
+    else throw new Error(`--scenario takes cpu, latency, memory, derive or all, not "${name}".`);
   }
   return {
     scenarios: SCENARIOS.filter((s) => scenarios.has(s)),
@@ -144,6 +154,9 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     memoryRecords: text('memory-records')
       .split(',')
       .map((n) => whole('memory-records', n, 1)),
+    deriveRecords: text('derive-records')
+      .split(',')
+      .map((n) => whole('derive-records', n, 1)),
     runs: whole('runs', text('runs'), 1),
     sequential: values['no-sequential'] !== true,
     curl: values['no-curl'] !== true,

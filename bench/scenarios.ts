@@ -68,6 +68,24 @@ interface CrawlSummary {
   documents: number;
   requests: number;
   seconds: number;
+  derive?: { requests: number; derived: number; fetched: number; mismatches: number; sample: string };
+}
+
+export interface DeriveScenario {
+  latencyMs: number;
+  concurrency: number;
+  sizes: Array<{
+    records: number;
+    documents: number;
+    full: RunFigures & { requests: number };
+    derived: RunFigures & { requests: number; derivedDocuments: number; mismatches: number; sample: string };
+    /** Derived requests ÷ full requests (target ≤ 0.2). */
+    requestRatio: number;
+    /** Derived wall time ÷ full wall time. */
+    wallRatio: number;
+    /** The root, the list pages and one request per links-only relationship, ÷ the full crawl's requests. */
+    floorRatio: number;
+  }>;
 }
 
 function freshDir(context: BenchContext, name: string): string {
@@ -104,6 +122,7 @@ async function crawlOnce(
   api: SampleApiProcess,
   name: string,
   concurrency: number,
+  extra: string[] = [],
 ): Promise<{ figures: RunFigures; summary: CrawlSummary }> {
   const dir = freshDir(context, 'crawl');
   const args = [
@@ -116,6 +135,7 @@ async function crawlOnce(
     String(concurrency),
     '--quiet',
     '--json',
+    ...extra,
   ];
   const { run, serverCpuMs } = await measured(api, () => runNode(args, context.base, context.repo));
   discard(context, dir);
@@ -285,4 +305,55 @@ export async function memoryScenario(context: BenchContext): Promise<MemoryScena
       ? Number((large.peakRssMb / small.peakRssMb).toFixed(2))
       : null;
   return { concurrency, runs, growth };
+}
+
+/**
+ * `crawl --derive` against a full crawl of the same source, at each size of `--derive-records` and `--latency` per
+ * response: requests (the issue's target: at most a fifth of the full crawl's, samples included) and wall time. The
+ * floor is what a derived crawl cannot avoid: the root, the list pages and the links-only relationships (spec 2.4's
+ * successor), whose linkage only their own documents hold.
+ */
+export async function deriveScenario(context: BenchContext): Promise<DeriveScenario> {
+  const { deriveRecords, pageSize, concurrency, latencyMs } = context.options;
+  const sizes: DeriveScenario['sizes'] = [];
+  for (const records of deriveRecords) {
+    const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, latencyMs), context.base);
+    try {
+      const urls = documentUrls(api.rootUrl, records, pageSize);
+      const floor = urls.filter((url) => !/\/\d+\//.test(url) || url.includes('/relationships/successor')).length;
+      context.log(`derive: ${urls.length} documents at ${latencyMs} ms each: full crawl`);
+      const full = await crawlOnce(context, api, `crawl -c ${concurrency}`, concurrency);
+      context.log(`derive: ${urls.length} documents at ${latencyMs} ms each: crawl --derive`);
+      const derived = await crawlOnce(context, api, `crawl --derive -c ${concurrency}`, concurrency, [
+        '--derive',
+        '--verify-seed',
+        '1',
+      ]);
+      const derive = derived.summary.derive;
+      if (derive === undefined) throw new Error('crawl --derive printed no derive summary.');
+      if (derived.summary.documents !== full.summary.documents) {
+        throw new Error(
+          `crawl --derive stored ${derived.summary.documents} documents, the full crawl ${full.summary.documents}.`,
+        );
+      }
+      sizes.push({
+        records,
+        documents: urls.length,
+        full: { ...full.figures, requests: full.summary.requests },
+        derived: {
+          ...derived.figures,
+          requests: derived.summary.requests,
+          derivedDocuments: derive.derived,
+          mismatches: derive.mismatches,
+          sample: derive.sample,
+        },
+        requestRatio: Number((derived.summary.requests / full.summary.requests).toFixed(4)),
+        wallRatio: Number((derived.figures.wallS / full.figures.wallS).toFixed(3)),
+        floorRatio: Number((floor / full.summary.requests).toFixed(4)),
+      });
+    } finally {
+      await api.stop();
+    }
+  }
+  return { latencyMs, concurrency, sizes };
 }

@@ -1,4 +1,5 @@
 import { progressMode } from '../crawl/progress.js';
+import { sampleSettings } from '../derive/sample.js';
 import { createSnapshot } from '../pipeline/create-snapshot.js';
 import { DEFAULTS, type SnapshotOptions } from '../pipeline/snapshot-options.js';
 import { parseHeader } from '../pipeline/request-headers.js';
@@ -96,6 +97,34 @@ export const CRAWL_OPTIONS = {
     description: 'Continue an interrupted or failed crawl from its staging directory, without refetching what is done.',
   }),
   fresh: flag('fresh', { description: 'Discard a staging directory left by an earlier run and start over.' }),
+  derive: flag('derive', {
+    description:
+      'Fetch the root, the lists and what they cannot explain; derive the other documents from the list entries, ' +
+      'checked against a fetched sample of each kind.',
+  }),
+  verifySample: {
+    ...text('verify-sample', {
+      placeholder: 'share|n',
+      default: undefined,
+      defaultText: DEFAULTS.verifySample,
+      description:
+        'With --derive: the share (5%, 0.05) or number (20) of each kind of document fetched and compared, beyond ' +
+        'one of each kind; 1 or 100% fetches everything.',
+    }),
+    accept: (raw: string) => {
+      // The same check as the library's, refused here so that the message comes before anything runs.
+      sampleSettings({ derive: true, verifySample: raw });
+      return raw;
+    },
+  },
+  verifySeed: integer('verify-seed', {
+    placeholder: 'n',
+    default: undefined,
+    defaultText: 'random, recorded in the manifest',
+    min: 0,
+    max: 2 ** 31,
+    description: "With --derive: the sample's seed; a seed from a manifest takes the same sample again.",
+  }),
 } satisfies { [K in keyof SnapshotOptions]?: Option<SnapshotOptions[K]> };
 
 /** How a crawl reports: the progress line on stderr, the closing summary on stdout. */

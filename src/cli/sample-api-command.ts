@@ -1,14 +1,17 @@
 import { once } from 'node:events';
 import { UsageError } from '../errors.js';
 import {
+  DEFAULT_VARIANTS,
+  RELATIONSHIP_DOCUMENT_SHAPES,
   LATEST_RELEASE,
   MIN_RECORDS_FOR_RELEASE,
   SAMPLE_API_DEFAULTS,
   startSampleApi,
   type SampleApiOptions,
+  type SampleVariants,
 } from '../sample-api/index.js';
 import { defineCommand } from './command.js';
-import { decimal, integer, text, type Option, type OptionValues } from './options.js';
+import { choice, decimal, flag, integer, text, type Option, type OptionValues } from './options.js';
 
 /** The data set and its behaviour, keyed by their `SampleApiOptions` names (shared with `demo`). */
 export const SAMPLE_DATA_OPTIONS = {
@@ -61,6 +64,29 @@ export const SAMPLE_DATA_OPTIONS = {
   }),
 } satisfies { [K in keyof SampleApiOptions]?: Option<SampleApiOptions[K]> };
 
+/**
+ * Documents served unlike their list entries, as other JSON:API servers serve them: what `crawl --derive` must
+ * notice (README "crawl --derive"). Keyed by their `SampleVariants` names.
+ */
+const SAMPLE_VARIANT_OPTIONS = {
+  relatedPageSize: integer('related-page-size', {
+    placeholder: 'n',
+    default: DEFAULT_VARIANTS.relatedPageSize,
+    min: 0,
+    max: 10_000,
+    description: 'Serve related to-many documents in pages of n, with links and meta.pagination; 0 does not page them.',
+  }),
+  relationshipDocuments: choice('relationship-documents', RELATIONSHIP_DOCUMENT_SHAPES, {
+    default: DEFAULT_VARIANTS.relationshipDocuments,
+    description:
+      'Relationship documents as {data, links.self} (plain), with links before data (reordered), or with ' +
+      'links.related and jsonapi added (extended).',
+  }),
+  recordMeta: flag('record-meta', {
+    description: "Give one record's record document a meta member that its list entry lacks.",
+  }),
+} satisfies { [K in keyof SampleVariants]?: Option<SampleVariants[K]> };
+
 /** Checks what no single option can: a release edits records that a small data set does not have. */
 type SampleData = OptionValues<typeof SAMPLE_DATA_OPTIONS>;
 
@@ -97,15 +123,17 @@ export const sampleApiCommand = defineCommand({
       description: 'Path of the root index (older deployments use /cv/api/v1/).',
     }),
     ...SAMPLE_DATA_OPTIONS,
-  } satisfies { [K in keyof SampleApiOptions]?: Option<SampleApiOptions[K]> },
+    ...SAMPLE_VARIANT_OPTIONS,
+  } satisfies { [K in keyof (SampleApiOptions & SampleVariants)]?: Option<(SampleApiOptions & SampleVariants)[K]> },
   details: `
 The first line on stdout is the root URL. Stop it with Ctrl-C.
 
 Exit codes: 0 stopped by Ctrl-C or SIGTERM; 1 it cannot listen (the port is in use, or the address is not this
 machine's); 2 bad command line.`,
-  async run(_args, { port, host, rootPath, ...data }, io) {
+  async run(_args, { port, host, rootPath, relatedPageSize, relationshipDocuments, recordMeta, ...data }, io) {
     const api = await startSampleApi({
       ...sampleData(data),
+      variants: { relatedPageSize, relationshipDocuments, recordMeta },
       port,
       host,
       rootPath,

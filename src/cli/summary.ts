@@ -1,4 +1,5 @@
 /** The closing summary of a crawl: a table per collection, or the same figures as JSON for scripts. */
+import type { DeriveManifest } from '../derive/derive-manifest.js';
 import type { SnapshotResult } from '../pipeline/snapshot-options.js';
 
 export function summaryJson(result: SnapshotResult): string {
@@ -15,10 +16,24 @@ export function summaryJson(result: SnapshotResult): string {
       missing: result.missing,
       validation: { errors: result.report.errors, warnings: result.report.warnings },
       collections: result.collections,
+      ...(result.derive ? { derive: result.derive } : {}),
     },
     null,
     2,
   )}\n`;
+}
+
+/** What a derived crawl derived and fetched, in one sentence (the manifest has the account per kind). */
+function deriveLine(derive: DeriveManifest): string {
+  const differed =
+    derive.mismatches > 0
+      ? `; ${derive.mismatches} sample${derive.mismatches === 1 ? '' : 's'} differed from the derivation, so ` +
+        'their kinds were fetched in full (see the report)'
+      : '';
+  return (
+    `Derived ${derive.derived} documents and fetched ${derive.fetched} below the records, in ` +
+    `${derive.requests} requests (sample ${derive.sample}, seed ${derive.seed}${differed}).`
+  );
 }
 
 export function summaryTable(result: SnapshotResult): string {
@@ -48,6 +63,7 @@ export function summaryTable(result: SnapshotResult): string {
     `${result.documents} documents in ${seconds.toFixed(1)} s ` +
       `(${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
       `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''}).`,
+    ...(result.derive ? [deriveLine(result.derive)] : []),
     ...(result.missing.length > 0
       ? [
           `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched ` +

@@ -53,6 +53,11 @@ export interface CrawlerOptions {
   /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
   onFinding(finding: Finding): void;
   /**
+   * Links discovered but not to be fetched now (`crawl --derive` decides about them once the lists are read): they
+   * are marked seen and reported with their document, like any other, and not fetched.
+   */
+  defer?(url: string): boolean;
+  /**
    * Continue an earlier crawl: `seen` are the URLs known to it (the crawl takes the set over and adds to it),
    * `pending` those of them still to fetch. Without it the crawl starts at the root.
    */
@@ -75,7 +80,9 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     fetch: (url, signal) => fetcher.fetch(url, signal, (response) => readDocument(url, response)),
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
   });
-  const handler = new ResponseHandler(options, urls, discovery, (url) => scheduler.add(url));
+  const handler = new ResponseHandler(options, urls, discovery, (url) => {
+    if (options.defer?.(url) !== true) scheduler.add(url);
+  });
 
   let start: Iterable<string>;
   if (options.resume) {

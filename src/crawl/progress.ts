@@ -9,6 +9,8 @@ export interface ProgressState {
   requests: number;
   retries: number;
   errors: number;
+  /** With `crawl --derive`: documents derived rather than fetched so far. */
+  derived?: number;
 }
 
 export type ProgressMode = 'tty' | 'lines' | 'off';
@@ -21,7 +23,9 @@ export function progressMode(stream: { isTTY?: boolean }, quiet: boolean): Progr
 export function formatProgress(state: ProgressState, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (state.requests * 1000) / elapsedMs : 0;
   return (
-    `${state.done}/${state.discovered} documents, ${rate.toFixed(0)} req/s, ` +
+    `${state.done}/${state.discovered} documents` +
+    `${state.derived !== undefined ? ` (${state.derived} derived, ${state.requests} requests)` : ''}, ` +
+    `${rate.toFixed(0)} req/s, ` +
     `${state.retries} retr${state.retries === 1 ? 'y' : 'ies'}, ${state.errors} error${state.errors === 1 ? '' : 's'}`
   );
 }

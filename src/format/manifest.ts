@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { META_DIR } from './layout.js';
+import { deriveManifestSchema } from '../derive/derive-manifest.js';
 import { LINK_MODES } from './rewrite-links.js';
 
 export const MANIFEST_FORMAT_VERSION = 1;
@@ -78,6 +79,8 @@ export const manifestSchema = z.object({
     errors: z.number().int().nonnegative(),
     warnings: z.number().int().nonnegative(),
   }),
+  /** With `crawl --derive`: what was derived, what was fetched and why (absent from a full crawl's manifest). */
+  derive: deriveManifestSchema.optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

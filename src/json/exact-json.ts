@@ -211,6 +211,17 @@ function exactText(value: object): string {
   return `{${members.join(',')}}`;
 }
 
+/** An object's member names in the order `stringifyJson` writes them: the source's order for an exact-path value. */
+export function memberNames(object: object): string[] {
+  const keys = Object.keys(object);
+  const order = exactness.get(object)?.order;
+  if (order === undefined) return keys;
+  const current = new Set(keys);
+  const ordered = order.filter((key) => current.has(key));
+  const known = new Set(ordered);
+  return [...ordered, ...keys.filter((key) => !known.has(key))];
+}
+
 /**
  * The source text of the number `container[key]` when it was parsed on the exact path and JavaScript would write
  * it differently (`1e400`, `18446744073709551617`, `1.50`); undefined otherwise, when String(value) is its text.

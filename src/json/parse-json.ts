@@ -6,7 +6,7 @@
 import { parseExact } from './exact-json.js';
 import { scanJson } from './scan.js';
 
-export { sourceNumberText, stringifyJson } from './exact-json.js';
+export { memberNames, sourceNumberText, stringifyJson } from './exact-json.js';
 
 /**
  * How deep a document may nest. CV API documents nest fewer than 10 levels; a few hundred leaves any real JSON:API

@@ -5,7 +5,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createClock, type Clock } from '../clock.js';
-import { crawl, type CrawledDocument } from '../crawl/crawler.js';
+import { crawl, type CrawledDocument, type SettledUrl } from '../crawl/crawler.js';
+import { deriveManifest } from '../derive/derive-manifest.js';
+import type { DeriveRun } from '../derive/derive-run.js';
+import { derivedCrawl } from '../derive/derived-crawl.js';
+import { sampleSettings } from '../derive/sample.js';
+import type { Finding } from '../validate/finding.js';
 import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
@@ -41,6 +46,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const concurrency = options.concurrency ?? DEFAULTS.concurrency;
   const mode = { fresh: options.fresh === true, resume: options.resume === true };
   if (mode.fresh && mode.resume) throw new UsageError('--fresh and --resume contradict each other; give one.');
+  const sample = sampleSettings(options);
 
   const paths = outputPaths(options.out);
   const { opened, before } = await prepareOutput(paths, clock);
@@ -61,7 +67,20 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
       throw fileSystemError(error, `Preparing the staging directory ${paths.staging}`);
     }
     run.keep = mode.resume;
-    const context = { options, clock, root, headers, recorded, concurrency, paths, opened, before, run, startedMs };
+    const context = {
+      options,
+      clock,
+      root,
+      headers,
+      recorded,
+      concurrency,
+      paths,
+      opened,
+      before,
+      run,
+      startedMs,
+      sample,
+    };
     return await crawlAndPublish(context);
   } catch (error) {
     throw await stopped(error, paths, opened, run, options);
@@ -80,6 +99,8 @@ interface RunContext {
   before: OutInspection;
   run: { keep: boolean; started: boolean; documents: number };
   startedMs: number;
+  /** With --derive: the sample asked for. */
+  sample: ReturnType<typeof sampleSettings>;
 }
 
 async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
@@ -119,28 +140,46 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   const onDocument = (document: CrawledDocument): void =>
     storeDocument({ root, layout, rewriter, writer, resuming: options.resume === true, record }, document);
 
+  let derived: DeriveRun | undefined;
   const progress = options.progress
     ? new ProgressLine(
         options.progress.stream,
         options.progress.mode,
-        () => ({ ...fetcher.stats, done: state.documents, discovered: state.discovered, errors: state.errors }),
+        () => ({
+          ...fetcher.stats,
+          done: state.documents,
+          discovered: state.discovered,
+          errors: state.errors,
+          ...(derived ? { derived: derived.derived } : {}),
+        }),
         options.progress.intervalMs,
       )
     : undefined;
+  const crawlOptions = {
+    root,
+    urls,
+    fetcher,
+    concurrency,
+    onDocument,
+    onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
+    onFinding: (finding: Finding) => record({ t: 'finding', finding }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+    allowPartial: options.allowPartial === true,
+  };
   try {
-    await crawl({
-      root,
-      urls,
-      fetcher,
-      concurrency,
-      onDocument,
-      onSettled: ({ url, discovered }) => record({ t: 'settled', url, discovered }),
-      onFinding: (finding) => record({ t: 'finding', finding }),
-      ...(options.resume ? { resume: state.takeResume() } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
-      allowPartial: options.allowPartial === true,
-    });
+    if (context.sample !== null) {
+      await derivedCrawl({
+        crawl: crawlOptions,
+        staging: paths.staging,
+        ...(options.resume ? { resume: state.takeResume() } : {}),
+        sample: context.sample.sample,
+        ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
+        onStart: (started) => (derived = started),
+      });
+    } else {
+      await crawl({ ...crawlOptions, ...(options.resume ? { resume: state.takeResume() } : {}) });
+    }
   } catch (error) {
     progress?.stop();
     await journal.close().catch(() => undefined);
@@ -153,7 +192,19 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   let finished: ReturnType<typeof finalizeSnapshot>;
   try {
     await journal.close();
-    finished = finalizeSnapshot({ layout, writer, state, invariants, clock, options: recorded });
+    const derive = derived && {
+      manifest: deriveManifest(derived, fetcher.stats.requests - fetcher.stats.retries),
+      mismatches: [...derived.mismatches],
+    };
+    finished = finalizeSnapshot({
+      layout,
+      writer,
+      state,
+      invariants,
+      clock,
+      options: recorded,
+      ...(derive ? { derive } : {}),
+    });
   } catch (error) {
     throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
   }
@@ -187,5 +238,6 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     requests: fetcher.stats.requests,
     retries: fetcher.stats.retries,
     elapsedMs: clock.monotonicMs() - context.startedMs,
+    ...(manifest.derive ? { derive: manifest.derive } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * complete collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
 import type { Clock } from '../clock.js';
+import type { DeriveManifest } from '../derive/derive-manifest.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { reportJson, type ValidationReport } from '../validate/report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
@@ -30,6 +31,8 @@ export interface FinalizeInput {
   invariants: InvariantChecker;
   clock: Clock;
   options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode };
+  /** With `crawl --derive`: the manifest's `derive` member and the mismatches for the report. */
+  derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
 }
 
 function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
@@ -55,6 +58,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
 
   for (const finding of input.invariants.finish()) state.addFinding(finding);
   const report = state.report(input.invariants.undescribedTypes());
+  if (input.derive) report.derive = { mismatches: input.derive.mismatches };
   writer.writeParts(REPORT_PATH, reportJson(report));
   const manifest: Manifest = {
     format: 'cv-snapshot',
@@ -68,6 +72,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
     documents: state.documents,
     collections: Object.fromEntries(byName(state.collections)),
     validation: { errors: report.errors, warnings: report.warnings },
+    ...(input.derive ? { derive: input.derive.manifest } : {}),
   };
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));

@@ -1,5 +1,7 @@
 /** What a library caller gives `createSnapshot` and gets back, and the defaults the command line shows. */
 import type { Clock } from '../clock.js';
+import type { DeriveManifest } from '../derive/derive-manifest.js';
+import { DEFAULT_SAMPLE, formatSampleSize } from '../derive/sample.js';
 import type { ProgressMode } from '../crawl/progress.js';
 import type { CollectionCounts, CollectionIndexMode } from '../format/manifest.js';
 import type { LinkMode } from '../format/rewrite-links.js';
@@ -44,6 +46,18 @@ export interface SnapshotOptions {
   progress?: { stream: NodeJS.WritableStream; mode: ProgressMode; intervalMs?: number };
   /** Backoff base for retries (tests shorten it). */
   backoffBaseMs?: number;
+  /**
+   * Fetch the root, the lists and what they cannot explain; derive the rest, checked against a fetched sample
+   * (README "crawl --derive").
+   */
+  derive?: boolean;
+  /**
+   * With `derive`: the share (`2%`, `0.02`) or number (`20`) of each kind of document fetched to check the
+   * derivation, beyond one of each kind (default `DEFAULTS.verifySample`); `1` or `100%` fetches everything.
+   */
+  verifySample?: string;
+  /** With `derive`: the seed of the sample (default: a random one; the manifest records it). */
+  verifySeed?: number;
 }
 
 export interface SnapshotResult {
@@ -60,9 +74,12 @@ export interface SnapshotResult {
   requests: number;
   retries: number;
   elapsedMs: number;
+  /** With `derive`: documents derived rather than fetched, and the manifest's account of them. */
+  derive?: DeriveManifest;
 }
 
-type Defaulted = 'concurrency' | 'retries' | 'timeoutMs' | 'maxBytes' | 'maxDocuments' | 'links' | 'collectionIndex';
+type Defaulted =
+  'concurrency' | 'retries' | 'timeoutMs' | 'maxBytes' | 'maxDocuments' | 'links' | 'collectionIndex' | 'verifySample';
 
 /** The defaults of the options that have one: the command line shows and applies these same values. */
 export const DEFAULTS: Readonly<Required<Pick<SnapshotOptions, Defaulted>>> = {
@@ -73,4 +90,5 @@ export const DEFAULTS: Readonly<Required<Pick<SnapshotOptions, Defaulted>>> = {
   maxDocuments: 2_000_000,
   links: 'relative',
   collectionIndex: 'complete',
+  verifySample: formatSampleSize(DEFAULT_SAMPLE),
 };

@@ -7,7 +7,7 @@
 import { ApiLinks } from './documents.js';
 import type { SampleData } from './sample-data.js';
 
-export function listDocumentUrls(data: SampleData, rootUrl: string, pageSize: number): string[] {
+export function listDocumentUrls(data: SampleData, rootUrl: string, pageSize: number, relatedPageSize = 0): string[] {
   const links = new ApiLinks(rootUrl);
   const urls: string[] = [rootUrl];
   for (const collection of data.collections) {
@@ -21,6 +21,13 @@ export function listDocumentUrls(data: SampleData, rootUrl: string, pageSize: nu
       for (const definition of collection.relationships) {
         urls.push(links.relationship(collection.name, record.id, definition.name));
         urls.push(links.related(collection.name, record.id, definition.name));
+        const targets = record.relationships[definition.name];
+        if (definition.kind !== 'to-many' || relatedPageSize === 0 || !Array.isArray(targets)) continue;
+        // A paginated related list (variants.ts): its further pages, as its `next` links give them.
+        const pages = Math.ceil(targets.length / relatedPageSize);
+        for (let page = 2; page <= pages; page += 1) {
+          urls.push(links.relatedPage(collection.name, record.id, definition.name, page));
+        }
       }
     }
   }

@@ -8,6 +8,7 @@ import type { RelationshipDefinition } from './catalogue.js';
 import { sourceOf, type ListPage } from './list-query.js';
 import type { RelationshipValue, SampleRecord } from './records.js';
 import type { SampleCollection, SampleData } from './sample-data.js';
+import type { SampleVariants } from './variants.js';
 
 /** Every link spelling of the API below `root` (absolute, ending in `/`). */
 export class ApiLinks {
@@ -33,6 +34,11 @@ export class ApiLinks {
 
   related(collection: string, id: string, name: string): string {
     return `${this.root}${collection}/${id}/${name}/?format=api`;
+  }
+
+  /** A page of a paginated related document (`relatedPageSize`), spelled as list page links are. */
+  relatedPage(collection: string, id: string, name: string, page: number): string {
+    return `${this.root}${collection}/${id}/${name}/?${pageLinkQuery([['format', 'api']], page)}`;
   }
 }
 
@@ -112,8 +118,20 @@ export function listDocument(links: ApiLinks, collection: SampleCollection, page
   });
 }
 
-export function recordDocument(links: ApiLinks, collection: SampleCollection, record: SampleRecord): unknown {
-  return { data: resourceObject(links, collection, record) };
+/** With `recordMeta`, the first record of the first collection with records carries a meta its list entry lacks. */
+export function recordDocument(
+  links: ApiLinks,
+  data: SampleData,
+  collection: SampleCollection,
+  record: SampleRecord,
+  variants: SampleVariants,
+): unknown {
+  const document: Record<string, unknown> = { data: resourceObject(links, collection, record) };
+  const first = data.collections.find((candidate) => candidate.records.length > 0);
+  if (variants.recordMeta && first === collection && first.records[0] === record) {
+    document.meta = { note: 'served with this record only' };
+  }
+  return document;
 }
 
 /** docs/source-api.md#relationships: relationship documents carry only links.self (and meta.count for to-many). */
@@ -122,21 +140,43 @@ export function relationshipDocument(
   collection: SampleCollection,
   record: SampleRecord,
   definition: RelationshipDefinition,
+  variants: SampleVariants,
 ): unknown {
-  const self = { self: links.relationship(collection.name, record.id, definition.name) };
-  const targets = targetsOf(record, definition);
-  if (definition.kind === 'to-many' && isIdList(targets)) {
-    return { data: targets.map((id) => linkage(definition, id)), links: self, meta: { count: targets.length } };
+  const self: Record<string, string> = { self: links.relationship(collection.name, record.id, definition.name) };
+  if (variants.relationshipDocuments === 'extended') {
+    self.related = links.related(collection.name, record.id, definition.name);
   }
-  return { data: typeof targets === 'string' ? linkage(definition, targets) : null, links: self };
+  const targets = targetsOf(record, definition);
+  const toMany = definition.kind === 'to-many' && isIdList(targets);
+  const data = toMany
+    ? targets.map((id) => linkage(definition, id))
+    : typeof targets === 'string'
+      ? linkage(definition, targets)
+      : null;
+  const meta = toMany ? { meta: { count: targets.length } } : {};
+  switch (variants.relationshipDocuments) {
+    case 'plain':
+      return { data, links: self, ...meta };
+    case 'reordered':
+      return { links: self, ...meta, data };
+    case 'extended':
+      return { data, links: self, ...meta, jsonapi: { version: '1.0' } };
+  }
 }
 
-/** The related resources in full; not paginated (docs/source-api.md). */
+/**
+ * The related resources in full: in one document (docs/source-api.md), or with `relatedPageSize` a to-many one in
+ * pages (JSON:API allows paginating a related list; the central service does not). Throws RangeError for a page past
+ * the last.
+ */
 export function relatedDocument(
   links: ApiLinks,
   data: SampleData,
+  collection: SampleCollection,
   record: SampleRecord,
   definition: RelationshipDefinition,
+  variants: SampleVariants,
+  page: number,
 ): unknown {
   const target = data.byName.get(definition.target);
   const resolve = (id: string): unknown => {
@@ -144,6 +184,20 @@ export function relatedDocument(
     return found === undefined || target === undefined ? null : resourceObject(links, target, found);
   };
   const targets = targetsOf(record, definition);
+  const size = variants.relatedPageSize;
+  if (definition.kind === 'to-many' && isIdList(targets) && size > 0) {
+    const pages = Math.max(1, Math.ceil(targets.length / size));
+    if (page > pages) throw new RangeError(`page ${page} of ${pages}`);
+    return buildListDocument({
+      pageLink: (n) => links.relatedPage(collection.name, record.id, definition.name, n),
+      data: targets.slice((page - 1) * size, page * size).map(resolve),
+      included: null,
+      page,
+      pages,
+      count: targets.length,
+    });
+  }
+  if (page !== 1) throw new RangeError(`page ${page} of 1`);
   if (definition.kind === 'to-many' && isIdList(targets)) return { data: targets.map(resolve) };
   return { data: typeof targets === 'string' ? resolve(targets) : null };
 }

@@ -14,6 +14,7 @@ import {
   relationshipDocument,
   rootDocument,
 } from './documents.js';
+import { decodeQuery, FORMAT, parseRelatedQuery } from '../jsonapi/query.js';
 import { QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
 import { parseQuery, selectPage, type ParsedQuery } from './list-query.js';
 import { selectRenderer } from './negotiation.js';
@@ -21,12 +22,14 @@ import { HTML, JSON_API, type Reply } from './respond.js';
 import { allowOf, matchRoute, type Route } from './routes.js';
 import type { SampleRecord } from './records.js';
 import type { SampleCollection, SampleData } from './sample-data.js';
+import type { SampleVariants } from './variants.js';
 
 export interface EndpointContext {
   readonly data: SampleData;
   readonly rootPath: string;
   readonly pageSize: number;
   readonly collections: ReadonlySet<string>;
+  readonly variants: SampleVariants;
 }
 
 export interface EndpointRequest {
@@ -65,10 +68,37 @@ function relationshipOf(collection: SampleCollection, name: string): Relationshi
   return definition;
 }
 
+/** The query of a related address with `relatedPageSize`: `format` and one `page[number]`. */
+function relatedQuery(rawQuery: string): ParsedQuery {
+  let format: string | null = null;
+  for (const [key, value] of decodeQuery(rawQuery)) if (key === FORMAT) format = value;
+  try {
+    parseRelatedQuery(rawQuery);
+    return { format, list: null, problem: null };
+  } catch (error) {
+    if (error instanceof QueryError) return { format, list: null, problem: error };
+    throw error;
+  }
+}
+
+/** The page a related address asks for (1 unless paginated); a page that is not a positive number is not found. */
+function relatedPageOf(rawQuery: string, paginated: boolean): number {
+  if (!paginated) return 1;
+  const text = parseRelatedQuery(rawQuery) ?? '1';
+  if (!/^[1-9][0-9]{0,8}$/.test(text)) throw notFound('Invalid page.');
+  return Number(text);
+}
+
 type Endpoint = Exclude<Route, { kind: 'redirect' } | { kind: 'not-found' }>;
 
 /** The document of a GET, and the title the HTML page gives it. */
-function documentOf(context: EndpointContext, route: Endpoint, query: ParsedQuery, links: ApiLinks): [unknown, string] {
+function documentOf(
+  context: EndpointContext,
+  route: Endpoint,
+  query: ParsedQuery,
+  links: ApiLinks,
+  page: number,
+): [unknown, string] {
   if (route.kind === 'root') return [rootDocument(links, context.data), 'Api Root'];
   const collection = collectionOf(context, route.collection);
   switch (route.kind) {
@@ -77,17 +107,27 @@ function documentOf(context: EndpointContext, route: Endpoint, query: ParsedQuer
       const page = selectPage(context.data, collection, query.list, context.pageSize);
       return [listDocument(links, collection, page), `${collection.type} List`];
     }
-    case 'record':
-      return [recordDocument(links, collection, recordOf(collection, route.id)), `${collection.type} Instance`];
+    case 'record': {
+      const record = recordOf(collection, route.id);
+      const document = recordDocument(links, context.data, collection, record, context.variants);
+      return [document, `${collection.type} Instance`];
+    }
     case 'relationship': {
       const record = recordOf(collection, route.id);
       const definition = relationshipOf(collection, route.relationship);
-      return [relationshipDocument(links, collection, record, definition), `${collection.type} Relationship`];
+      const document = relationshipDocument(links, collection, record, definition, context.variants);
+      return [document, `${collection.type} Relationship`];
     }
     case 'related': {
       const record = recordOf(collection, route.id);
       const definition = relationshipOf(collection, route.relationship);
-      return [relatedDocument(links, context.data, record, definition), `${collection.type} Related`];
+      try {
+        const document = relatedDocument(links, context.data, collection, record, definition, context.variants, page);
+        return [document, `${collection.type} Related`];
+      } catch (error) {
+        if (error instanceof RangeError) throw notFound('Invalid page.');
+        throw error;
+      }
     }
   }
 }
@@ -114,7 +154,10 @@ export function answer(context: EndpointContext, request: EndpointRequest): Repl
   }
   const allow = allowOf(route);
   try {
-    const query = parseQuery(request.rawQuery, route.kind === 'list');
+    const paginatedRelated = route.kind === 'related' && context.variants.relatedPageSize > 0;
+    const query = paginatedRelated
+      ? relatedQuery(request.rawQuery)
+      : parseQuery(request.rawQuery, route.kind === 'list');
     const renderer = selectRenderer(request.accept, query.format);
     if (renderer === 'not-found') throw notFound();
     if (renderer === 'not-acceptable') {
@@ -131,7 +174,13 @@ export function answer(context: EndpointContext, request: EndpointRequest): Repl
       return { status: 200, headers, body: JSON.stringify(optionsDocument(route, allow)), contentType: JSON_API };
     }
     if (query.problem !== null) throw query.problem;
-    const [document, title] = documentOf(context, route, query, links);
+    const [document, title] = documentOf(
+      context,
+      route,
+      query,
+      links,
+      relatedPageOf(request.rawQuery, paginatedRelated),
+    );
     if (renderer === 'html') {
       const url = `${request.origin}${request.path}${request.rawQuery === '' ? '' : `?${request.rawQuery}`}`;
       return {

@@ -18,5 +18,11 @@ export {
   type RelationshipKind,
 } from './catalogue.js';
 export { listDocumentUrls } from './document-urls.js';
+export {
+  DEFAULT_VARIANTS,
+  RELATIONSHIP_DOCUMENT_SHAPES,
+  type RelationshipDocumentShape,
+  type SampleVariants,
+} from './variants.js';
 export type { ListPage, ParsedQuery } from './list-query.js';
 export type { FaultKind } from './faults.js';

@@ -13,6 +13,7 @@ import { FaultPlan, faultKey, jitterFor, type FaultKind } from './faults.js';
 import { acceptsGzip } from './negotiation.js';
 import { deliver, prepareReply, type BodyFault, type PreparedReply } from './respond.js';
 import { createSampleData } from './sample-data.js';
+import { DEFAULT_VARIANTS, type SampleVariants } from './variants.js';
 
 export interface SampleApiOptions {
   host?: string;
@@ -37,6 +38,8 @@ export interface SampleApiOptions {
   stallMs?: number;
   /** Retry-After of 429 faults. */
   retryAfterSeconds?: number;
+  /** Documents served unlike their list entries (variants.ts); all off by default. */
+  variants?: Partial<SampleVariants>;
   /**
    * Keep `requestLog` (default true: tests read it). A long-running server (the `sample-api` command, the bench)
    * turns it off, since the log grows by an entry per request.
@@ -123,7 +126,9 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   const compress = options.compress ?? true;
   const records = wholeNumber('records', options.records ?? SAMPLE_API_DEFAULTS.records, 0);
   const data = createSampleData({ seed, records, release: options.release ?? SAMPLE_API_DEFAULTS.release });
-  const context: EndpointContext = { data, rootPath, pageSize, collections: new Set(data.byName.keys()) };
+  const variants: SampleVariants = { ...DEFAULT_VARIANTS, ...options.variants };
+  wholeNumber('relatedPageSize', variants.relatedPageSize, 0);
+  const context: EndpointContext = { data, rootPath, pageSize, collections: new Set(data.byName.keys()), variants };
   const faults = new FaultPlan(seed, faultRate);
   const requestLog: RequestLogEntry[] = [];
   const logRequests = options.logRequests ?? true;
@@ -251,7 +256,7 @@ export async function startSampleApi(options: SampleApiOptions = {}): Promise<Sa
   return {
     rootUrl,
     requestLog,
-    documentUrls: () => listDocumentUrls(data, rootUrl, pageSize),
+    documentUrls: () => listDocumentUrls(data, rootUrl, pageSize, variants.relatedPageSize),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -15,6 +15,8 @@ import { RULE_NAMES } from '../validate/rules.js';
 import { documentSummary } from '../validate/summary.js';
 
 export const JOURNAL_FILE = 'journal.ndjson';
+/** What a derived crawl learned, for --resume (src/derive/derive-journal.ts writes it). */
+export const DERIVE_JOURNAL_FILE = 'derive.ndjson';
 
 /** A path inside the tree, as the layout writes them: relative, and no segment that leads elsewhere. */
 function isTreePath(value: string): boolean {

@@ -37,6 +37,11 @@ export interface ValidationReport {
   findingsOmitted: number;
   /** The listed findings, sorted by url, pointer, rule. */
   findings: Finding[];
+  /**
+   * With `crawl --derive`: every sample that differed from its derivation, sorted by URL (the pointer of the first
+   * difference, and the fetched and derived values there as JSON text, null where absent).
+   */
+  derive?: { mismatches: Array<{ url: string; pointer: string; fetched: string | null; derived: string | null }> };
 }
 
 function byKey<T>(entries: Iterable<[string, T]>): Record<string, T> {

@@ -1,0 +1,320 @@
+/**
+ * One derived crawl, as decisions over URLs: the crawl (src/snapshot) fetches, validates and writes; this decides
+ * what to fetch and what to derive, learns and checks each kind's shape, and keeps the account the manifest and
+ * the report show. The order of work:
+ *
+ * 1. the root and every list page are fetched (the crawl defers every record, relationship and related URL);
+ * 2. what cannot be derived is fetched: documents no list explains, and the relationship document of each
+ *    relationship given with links only (its related document then follows from the linkage it holds);
+ * 3. the sample is fetched, each kind's shape learned from it and checked against it; a kind whose check fails in
+ *    a collection is fetched in full there;
+ * 4. everything else is derived and stored through the same pipeline as a fetched document.
+ *
+ * What a fetched document taught (list entries, linkages, samples) is recorded as it is learned (`record`), so that
+ * `--resume` can rebuild this state without fetching it again.
+ */
+import { stringifyJson } from '../json/parse-json.js';
+import type { ApiLocation } from '../url/api-location.js';
+import type { UrlSpace } from '../url/url-space.js';
+import { EntryIndex } from './entries.js';
+import { DOCUMENT_KINDS, kindKey, type DocumentKind } from './kinds.js';
+import { learnKind, type Mismatch, type Sample } from './learn.js';
+import { sampleRank, selectSample, type SampleSize } from './sample.js';
+import { derivationOf, type Derivation, type FetchReason } from './sources.js';
+import { describeTemplate, fillTemplate, type Template } from './template.js';
+
+/** A line of the derive journal: what `--resume` needs to take up a derived crawl where it stopped. */
+export type DeriveRecord =
+  | { t: 'derive'; seed: number; sample: SampleSize }
+  | { t: 'list'; url: string; text: string }
+  | { t: 'linkage'; url: string; text: string }
+  | { t: 'sample'; url: string; text: string };
+
+/** What the crawl offers a derived crawl. */
+export interface DeriveHost {
+  /** Fetches the URLs through the crawl's pipeline (each document passes `observe` first); new links are followed. */
+  fetch(urls: readonly string[]): Promise<void>;
+  /** Stores a derived document through the same pipeline as a fetched one. */
+  store(url: string, text: string): Promise<void>;
+  /** Whether the URL is settled already (by an interrupted run, with --resume). */
+  settled(url: string): boolean;
+  locate(url: string): ApiLocation;
+}
+
+/** Why the documents of one kind in one collection were fetched rather than derived. */
+export type KindStatus = 'derived' | 'fetched';
+
+export interface KindAccount {
+  collection: string;
+  kind: DocumentKind;
+  /** Documents of this kind in this collection that the lists led to. */
+  documents: number;
+  derived: number;
+  fetched: number;
+  /** `derived`, or `fetched` when a sample differed (every document fetched). */
+  status: KindStatus;
+  /**
+   * Why documents were fetched: `sample`, `mismatch` (a sample differed), `unchecked` (no sample could be read, with
+   * --allow-partial), `no-source`, or a reason a document cannot be derived.
+   */
+  fetchedBecause: Partial<Record<'sample' | 'mismatch' | 'unchecked' | 'no-source' | FetchReason, number>>;
+  /** The learned shape, such as `{data: entry}`; null when nothing was learned. */
+  shape: string | null;
+}
+
+/** What a URL is: a Derivation without its sources. */
+type Planned =
+  | Exclude<Derivation, { derivable: true }>
+  | (Omit<Extract<Derivation, { derivable: true }>, 'sources'> & { derivable: true });
+
+/** Kinds of the URLs a derived crawl defers until the lists are read. */
+export function isDerivableLocation(location: ApiLocation): boolean {
+  return location.kind === 'record' || location.kind === 'relationship' || location.kind === 'related';
+}
+
+export class DeriveRun {
+  readonly index: EntryIndex;
+  readonly #linkages = new Map<string, string>();
+  readonly #samples = new Map<string, string>();
+  /** URLs whose fetched text is wanted: samples and links-only relationship documents. */
+  readonly #wanted = new Map<string, 'sample' | 'linkage'>();
+  readonly #accounts = new Map<string, KindAccount>();
+  readonly #mismatches: Mismatch[] = [];
+  derived = 0;
+
+  constructor(
+    urls: UrlSpace,
+    readonly seed: number,
+    readonly sample: SampleSize,
+    /** Writes a line of the derive journal. */
+    private readonly record: (line: DeriveRecord) => void,
+  ) {
+    this.index = new EntryIndex(urls);
+  }
+
+  /** The derive journal's first line. */
+  start(): void {
+    this.record({ t: 'derive', seed: this.seed, sample: this.sample });
+  }
+
+  /** Takes a line of the derive journal of an interrupted run. */
+  replay(line: DeriveRecord): void {
+    if (line.t === 'list') this.index.addPage(line.url, JSON.parse(line.text));
+    else if (line.t === 'linkage') this.#linkages.set(line.url, line.text);
+    else if (line.t === 'sample') this.#samples.set(line.url, line.text);
+  }
+
+  /** Sees a fetched document before its links are rewritten: lists, samples and linkages are what it learns from. */
+  observe(url: string, location: ApiLocation, document: unknown): void {
+    if (location.kind === 'list') {
+      this.index.addPage(url, document);
+      this.record({ t: 'list', url, text: stringifyJson(document) });
+      return;
+    }
+    const wanted = this.#wanted.get(url);
+    if (wanted === 'sample') {
+      const text = stringifyJson(document);
+      this.#samples.set(url, text);
+      this.record({ t: 'sample', url, text });
+    } else if (wanted === 'linkage') {
+      const data = (document as { data?: unknown } | null)?.data;
+      const text = data === undefined ? 'null' : stringifyJson(data);
+      this.#linkages.set(url, text);
+      this.record({ t: 'linkage', url, text });
+    }
+  }
+
+  get mismatches(): readonly Mismatch[] {
+    return [...this.#mismatches].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  }
+
+  /** Per kind and collection, sorted. */
+  get accounts(): KindAccount[] {
+    return [...this.#accounts.values()].sort(
+      (a, b) =>
+        (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0) ||
+        DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind),
+    );
+  }
+
+  #account(collection: string, kind: DocumentKind): KindAccount {
+    const key = kindKey({ collection, kind });
+    let account = this.#accounts.get(key);
+    if (account === undefined) {
+      account = {
+        collection,
+        kind,
+        documents: 0,
+        derived: 0,
+        fetched: 0,
+        status: 'derived',
+        fetchedBecause: {},
+        shape: null,
+      };
+      this.#accounts.set(key, account);
+    }
+    return account;
+  }
+
+  #fetched(account: KindAccount | null, because: keyof KindAccount['fetchedBecause']): void {
+    if (account === null) return;
+    account.fetched += 1;
+    account.fetchedBecause[because] = (account.fetchedBecause[because] ?? 0) + 1;
+  }
+
+  /** Fetches what is not settled yet. */
+  async #fetch(host: DeriveHost, urls: Iterable<string>): Promise<void> {
+    const pending = [...urls].filter((url) => !host.settled(url)).sort();
+    if (pending.length > 0) await host.fetch(pending);
+  }
+
+  /**
+   * Steps 2 to 4 over `deferred`, the record, relationship and related URLs the lists led to (all of them, settled
+   * ones included: the sample depends on the whole set).
+   */
+  async run(deferred: readonly string[], host: DeriveHost): Promise<void> {
+    // What each URL is, without its sources: those are built again when needed, so that memory holds one entry
+    // text per record rather than a copy per document.
+    const derivations = new Map<string, Planned>();
+    const sourcesOf = (url: string): Derivation =>
+      derivationOf(url, host.locate(url), this.index, (relationship) => this.#linkages.get(relationship));
+    const classify = (url: string): Planned => {
+      const derivation = sourcesOf(url);
+      const planned: Planned = derivation.derivable
+        ? { derivable: true, kind: derivation.kind, collection: derivation.collection, stratum: derivation.stratum }
+        : derivation;
+      derivations.set(url, planned);
+      return planned;
+    };
+    // Step 2: what cannot be derived, the links-only relationship documents first.
+    const unknown: string[] = [];
+    const mustFetch: string[] = [];
+    for (const url of [...deferred].sort()) {
+      const derivation = classify(url);
+      if (derivation.derivable) continue;
+      if (derivation.reason === 'linkage-unknown') unknown.push(url);
+      else {
+        if (derivation.reason === 'links-only') this.#wanted.set(url, 'linkage');
+        mustFetch.push(url);
+      }
+    }
+    await this.#fetch(host, mustFetch);
+    for (const url of unknown) {
+      const derivation = classify(url);
+      if (!derivation.derivable) mustFetch.push(url);
+    }
+    await this.#fetch(
+      host,
+      unknown.filter((url) => !derivations.get(url)!.derivable),
+    );
+    for (const url of mustFetch) {
+      const derivation = derivations.get(url)!;
+      if (derivation.derivable || derivation.collection === null || derivation.kind === null) continue;
+      const account = this.#account(derivation.collection, derivation.kind);
+      account.documents += 1;
+      this.#fetched(account, derivation.reason);
+    }
+
+    // Step 3: the sample, the shapes, the checks.
+    const groups = new Map<string, { collection: string; kind: DocumentKind; urls: string[] }>();
+    for (const [url, derivation] of derivations) {
+      if (!derivation.derivable) continue;
+      const key = kindKey(derivation);
+      let group = groups.get(key);
+      if (group === undefined)
+        groups.set(key, (group = { collection: derivation.collection, kind: derivation.kind, urls: [] }));
+      group.urls.push(url);
+      this.#account(derivation.collection, derivation.kind).documents += 1;
+    }
+    const candidates = [...derivations].flatMap(([url, derivation]) =>
+      derivation.derivable ? [{ url, group: kindKey(derivation), stratum: derivation.stratum }] : [],
+    );
+    const sampled = selectSample(candidates, this.sample, this.seed);
+    for (const url of sampled) this.#wanted.set(url, 'sample');
+    await this.#fetch(host, sampled);
+
+    const templates = new Map<string, Template>();
+    const failed = new Set<string>();
+    const unchecked = new Set<string>();
+    const check = (key: string, group: { kind: DocumentKind; urls: string[] }): boolean => {
+      const samples: Sample[] = [];
+      for (const url of group.urls) {
+        const text = this.#samples.get(url);
+        const derivation = text === undefined ? undefined : sourcesOf(url);
+        if (text !== undefined && derivation?.derivable) samples.push({ url, text, sources: derivation.sources });
+      }
+      // No sample could be read (--allow-partial): nothing was checked, so nothing of the kind is derived.
+      if (samples.length === 0) {
+        unchecked.add(key);
+        failed.add(key);
+        return false;
+      }
+      const verdict = learnKind(group.kind, samples, group.urls.length);
+      if (!verdict.ok) {
+        failed.add(key);
+        this.#mismatches.push(...verdict.mismatches);
+        return false;
+      }
+      templates.set(key, verdict.template);
+      return verdict.needsAnotherSample;
+    };
+    // A template with a constant seen once is checked on one more document (the next in the seeded order).
+    const second: string[] = [];
+    for (const [key, group] of groups) {
+      if (!check(key, group)) continue;
+      const rest = group.urls.filter((url) => !sampled.has(url));
+      const next = rest.sort((a, b) => sampleRank(this.seed, a) - sampleRank(this.seed, b) || (a < b ? -1 : 1))[0];
+      if (next !== undefined) {
+        second.push(next);
+        sampled.add(next);
+        this.#wanted.set(next, 'sample');
+      }
+    }
+    if (second.length > 0) {
+      await this.#fetch(host, second);
+      for (const url of second) {
+        const derivation = derivations.get(url)!;
+        if (derivation.derivable) check(kindKey(derivation), groups.get(kindKey(derivation))!);
+      }
+    }
+
+    // Samples count as fetched; a failed kind is fetched in full.
+    const full: string[] = [];
+    for (const [key, group] of groups) {
+      const account = this.#account(group.collection, group.kind);
+      const template = templates.get(key);
+      account.shape = template === undefined || failed.has(key) ? null : describeTemplate(template);
+      if (failed.has(key)) account.status = 'fetched';
+      for (const url of group.urls) {
+        if (sampled.has(url)) this.#fetched(account, 'sample');
+        else if (failed.has(key)) {
+          this.#fetched(account, unchecked.has(key) ? 'unchecked' : 'mismatch');
+          full.push(url);
+        }
+      }
+    }
+    await this.#fetch(host, full);
+
+    // Step 4: derive the rest; a document a slot has no source for is fetched.
+    const leftovers: string[] = [];
+    for (const [key, group] of groups) {
+      if (failed.has(key)) continue;
+      const template = templates.get(key)!;
+      const account = this.#account(group.collection, group.kind);
+      for (const url of group.urls.sort()) {
+        if (sampled.has(url)) continue;
+        const derivation = sourcesOf(url);
+        const text = derivation.derivable ? fillTemplate(template, derivation.sources) : null;
+        if (text === null) {
+          leftovers.push(url);
+          this.#fetched(account, 'no-source');
+          continue;
+        }
+        account.derived += 1;
+        this.derived += 1;
+        if (!host.settled(url)) await host.store(url, text);
+      }
+    }
+    await this.#fetch(host, leftovers);
+  }
+}
