@@ -4,6 +4,7 @@ import { createSnapshot } from '../pipeline/create-snapshot.js';
 import { DEFAULTS, type SnapshotOptions } from '../pipeline/snapshot-options.js';
 import { parseHeader } from '../pipeline/request-headers.js';
 import { COLLECTION_INDEX_MODES } from '../format/manifest.js';
+import { CATALOGUE_MODES } from '../format/layout.js';
 import { LINK_MODES } from '../format/rewrite-links.js';
 import { defineCommand, type Io } from './command.js';
 import { choice, decimal, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
@@ -86,6 +87,10 @@ export const CRAWL_OPTIONS = {
   collectionIndex: choice('collection-index', COLLECTION_INDEX_MODES, {
     default: DEFAULTS.collectionIndex,
     description: "What the bare collection URL holds: every record as one page, or the source's first page.",
+  }),
+  catalogue: choice('catalogue', CATALOGUE_MODES, {
+    default: DEFAULTS.catalogue,
+    description: 'Pages for people: a front page (index.html) and a page per collection and record, or none.',
   }),
   headers: list('header', {
     placeholder: 'Name: value',

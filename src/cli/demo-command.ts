@@ -43,7 +43,8 @@ Exit codes: 0 the snapshot is published and sound; 1 the crawl failed; 2 bad com
     const { program, directory } = io.invocation ?? { program: 'cv-snapshot', directory: process.cwd() };
     io.stderr.write(
       `verify: ${result.files} files match SHA256SUMS, ${result.links} links resolve, every document validates.\n` +
-        `Serve it like the live API: ${program} serve ${shellWord(typedPath(path.resolve(out), directory))}\n`,
+        `Serve it like the live API: ${program} serve ${shellWord(typedPath(path.resolve(out), directory))}\n` +
+        `Browse it: open ${shellWord(path.resolve(out, 'index.html'))} in a browser (no server needed).\n`,
     );
     return 0;
   },

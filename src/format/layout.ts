@@ -26,7 +26,12 @@ export const PAGE_SEGMENT = 'page';
 /** Folder of the snapshot's own metadata (manifest, report, SHA256SUMS). */
 export const META_DIR = '_cv-snapshot';
 /** Files at the top of a snapshot that are not documents. */
-export const TOP_LEVEL_FILES = ['_headers', '_redirects', 'serve.json', '404.html', META_DIR] as const;
+/** The catalogue's folder (docs/catalogue.md); its front page is the top-level index.html. */
+export const CATALOGUE_DIR = '_catalogue';
+/** `html`: build the catalogue with every crawl; `none`: leave it out. */
+export const CATALOGUE_MODES = ['html', 'none'] as const;
+export type CatalogueMode = (typeof CATALOGUE_MODES)[number];
+export const TOP_LEVEL_FILES = ['_headers', '_redirects', 'serve.json', '404.html', META_DIR, CATALOGUE_DIR] as const;
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const MAX_SEGMENT_BYTES = 200;

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { META_DIR } from './layout.js';
+import { CATALOGUE_MODES, META_DIR } from './layout.js';
 import { deriveManifestSchema } from '../derive/derive-manifest.js';
 import { LINK_MODES } from './rewrite-links.js';
 
@@ -62,6 +62,8 @@ export const manifestSchema = z.object({
     links: z.enum(LINK_MODES as unknown as [string, ...string[]]),
     baseUrl: z.string().nullable(),
     collectionIndex: z.enum(COLLECTION_INDEX_MODES),
+    /** Whether the pages for people were built (absent in manifests written before the catalogue existed). */
+    catalogue: z.enum(CATALOGUE_MODES).optional(),
     strict: z.boolean(),
     /** The extra request headers, values redacted (`Authorization: ***`): values are never recorded. */
     headers: z.array(z.string()),

@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { CollectionIndexMode, Manifest } from '../format/manifest.js';
+import type { CatalogueMode } from '../format/layout.js';
 import type { LinkMode } from '../format/rewrite-links.js';
 import { redactUrl, redactUrls } from '../safe-text.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
@@ -43,7 +44,7 @@ export function rootOf(rootUrl: string): string {
 export function manifestOptions(
   options: SnapshotOptions,
   headers: Record<string, string>,
-): Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode } {
+): Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode; catalogue: CatalogueMode } {
   const links = options.links ?? DEFAULTS.links;
   if (links === 'absolute' && options.baseUrl === undefined) {
     throw new UsageError(
@@ -66,6 +67,7 @@ export function manifestOptions(
     links,
     baseUrl: options.baseUrl ?? null,
     collectionIndex: options.collectionIndex ?? DEFAULTS.collectionIndex,
+    catalogue: options.catalogue ?? DEFAULTS.catalogue,
     strict: options.strict ?? false,
     headers: Object.keys(headers)
       .sort()

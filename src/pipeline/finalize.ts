@@ -9,7 +9,8 @@ import { reportJson, type ValidationReport } from '../validate/report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { writeCollectionIndex } from '../format/collection-index.js';
 import { errorDocumentFile, headersFile, redirectsFile, serveJson } from '../format/host-files.js';
-import type { Layout } from '../format/layout.js';
+import type { CatalogueMode, Layout } from '../format/layout.js';
+import { buildCatalogue } from '../catalogue/build-catalogue.js';
 import {
   formatSums,
   MANIFEST_FORMAT_VERSION,
@@ -30,7 +31,7 @@ export interface FinalizeInput {
   state: RunState;
   invariants: InvariantChecker;
   clock: Clock;
-  options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode };
+  options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode; catalogue: CatalogueMode };
   /** With `crawl --derive`: the manifest's `derive` member and the mismatches for the report. */
   derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
 }
@@ -60,12 +61,30 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
   const report = state.report(input.invariants.undescribedTypes());
   if (input.derive) report.derive = { mismatches: input.derive.mismatches };
   writer.writeParts(REPORT_PATH, reportJson(report));
+  const createdAt = input.clock.recordedTime.toISOString();
+  if (options.catalogue === 'html') {
+    buildCatalogue({
+      layout,
+      writer,
+      collections: byName(state.pageFiles).map(([name, pages]) => [
+        name,
+        [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
+      ]),
+      about: {
+        root: layout.root,
+        createdAt,
+        tool: `${TOOL_NAME} ${TOOL_VERSION}`,
+        errors: report.errors,
+        warnings: report.warnings,
+      },
+    });
+  }
   const manifest: Manifest = {
     format: 'cv-snapshot',
     formatVersion: MANIFEST_FORMAT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     source: { root: layout.root, ...state.source },
-    createdAt: input.clock.recordedTime.toISOString(),
+    createdAt,
     options,
     partial: state.missing().length > 0,
     missing: state.missing(),

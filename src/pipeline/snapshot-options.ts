@@ -4,6 +4,7 @@ import type { DeriveManifest } from '../derive/derive-manifest.js';
 import { DEFAULT_SAMPLE, formatSampleSize } from '../derive/sample.js';
 import type { ProgressMode } from '../crawl/progress.js';
 import type { CollectionCounts, CollectionIndexMode } from '../format/manifest.js';
+import type { CatalogueMode } from '../format/layout.js';
 import type { LinkMode } from '../format/rewrite-links.js';
 import type { ValidationReport } from '../validate/report.js';
 
@@ -28,6 +29,8 @@ export interface SnapshotOptions {
   baseUrl?: string;
   /** What the bare collection URL holds (default `DEFAULTS.collectionIndex`). */
   collectionIndex?: CollectionIndexMode;
+  /** The pages for people, `html` (default `DEFAULTS.catalogue`) or `none` (docs/catalogue.md). */
+  catalogue?: CatalogueMode;
   /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */
   headers?: string[];
   /** Publish nothing when validation finds an error. */
@@ -79,7 +82,15 @@ export interface SnapshotResult {
 }
 
 type Defaulted =
-  'concurrency' | 'retries' | 'timeoutMs' | 'maxBytes' | 'maxDocuments' | 'links' | 'collectionIndex' | 'verifySample';
+  | 'concurrency'
+  | 'retries'
+  | 'timeoutMs'
+  | 'maxBytes'
+  | 'maxDocuments'
+  | 'links'
+  | 'collectionIndex'
+  | 'catalogue'
+  | 'verifySample';
 
 /** The defaults of the options that have one: the command line shows and applies these same values. */
 export const DEFAULTS: Readonly<Required<Pick<SnapshotOptions, Defaulted>>> = {
@@ -90,5 +101,6 @@ export const DEFAULTS: Readonly<Required<Pick<SnapshotOptions, Defaulted>>> = {
   maxDocuments: 2_000_000,
   links: 'relative',
   collectionIndex: 'complete',
+  catalogue: 'html',
   verifySample: formatSampleSize(DEFAULT_SAMPLE),
 };

@@ -14,6 +14,7 @@ export const ALLOW = 'GET, HEAD, OPTIONS';
 
 /** What a static host sends for a file no `_headers` rule types. */
 const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
   '.txt': 'text/plain; charset=utf-8',

@@ -28,7 +28,7 @@ import type { ParsedUrl } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
-import { Layout, TOP_LEVEL_FILES } from '../format/layout.js';
+import { INDEX_FILE, Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { REPORT_PATH, SUMS_PATH, type Manifest } from '../format/manifest.js';
 import {
   firstLine,
@@ -120,8 +120,33 @@ function recordedFindings(dir: string): { findings: Finding[]; partlyListed: Set
   }
 }
 
-function isDocumentFile(file: string): boolean {
+function isDocumentFile(file: string, layout: Layout): boolean {
+  // Below a root path, a top-level index.html is the catalogue's front page, not a document.
+  if (file === INDEX_FILE && layout.rootSegments().length > 0) return false;
   return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);
+}
+
+/** The relative links (href, src) of a catalogue page that do not resolve to a file listed in SHA256SUMS. */
+function brokenCatalogueLinks(file: string, html: string, sums: Map<string, string>): string[] {
+  const broken: string[] = [];
+  for (const [, target] of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+    const href = target!.replace(/&amp;/g, '&');
+    if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#')) continue;
+    let relative: string;
+    try {
+      relative = href
+        .replace(/[?#].*$/, '')
+        .split('/')
+        .map(decodeURIComponent)
+        .join('/');
+    } catch {
+      broken.push(href);
+      continue;
+    }
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), relative));
+    if (!sums.has(resolved)) broken.push(href);
+  }
+  return broken;
 }
 
 /** A large file's SHA-256, read in pieces. */
@@ -263,13 +288,23 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
       problems.push(`${file} ${why}.`);
       continue;
     }
-    const url = isDocumentFile(file) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
+    const url = isDocumentFile(file, layout) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
     if (read.sha256 !== expected) {
       problems.push(
         `${file} was changed after the crawl: its SHA-256 is ${read.sha256}, but ${SUMS_PATH} says ${expected}. ` +
           'Restore it, or crawl again.',
       );
       if (url !== null) changed.add(url);
+    }
+    if (url === null && file.endsWith('.html') && file !== '404.html' && read.bytes !== null) {
+      const broken = brokenCatalogueLinks(file, read.bytes.toString('utf8'), sums);
+      if (broken.length > 0) {
+        problems.push(
+          `${file} links to ${broken.slice(0, 3).join(', ')}` +
+            `${broken.length > 3 ? ` and ${broken.length - 3} more` : ''}, ` +
+            'which the snapshot does not hold. Rebuild the catalogue, or crawl again.',
+        );
+      }
     }
     if (url === null) continue;
     if (read.bytes === null) {

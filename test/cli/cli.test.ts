@@ -1,6 +1,6 @@
 /** The command line contract (README "CLI reference"): true help, exit codes, and the demo that `npm start` runs. */
 import { once } from 'node:events';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/cli/main.js';
@@ -85,6 +85,9 @@ describe('cv-snapshot CLI', () => {
     expect(result.stdout).toMatch(/^total\s+\d+\s+\d+\s+\d+$/m);
     expect(result.stderr).toContain('verify:');
     expect(result.stderr).toContain(`Serve it like the live API: node ${CLI} serve out\n`);
+    const front = path.join(out, 'index.html');
+    expect(result.stderr).toContain(`Browse it: open ${front} in a browser (no server needed).\n`);
+    expect(await readFile(front, 'utf8')).toContain('<h1>Controlled vocabulary snapshot</h1>');
     expect((await verifySnapshot(out)).problems).toEqual([]);
   }, 60_000);
 

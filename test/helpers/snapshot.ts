@@ -64,3 +64,21 @@ export function normaliseLinks(document: unknown, documentUrl: string, layout: L
   });
   return copy;
 }
+
+/**
+ * Hashes of a tree as two crawls of one vocabulary on different ports must agree on: everything but `_cv-snapshot/`
+ * (the manifest names the source), with the source's origin in the catalogue's pages (which show each record's URI)
+ * replaced by a placeholder.
+ */
+export async function sourceFreeHashes(dir: string, origin: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const file of await listFiles(dir)) {
+    if (file.startsWith('_cv-snapshot/')) continue;
+    let bytes = await readFile(path.join(dir, file));
+    if (file === 'index.html' || file.startsWith('_catalogue/')) {
+      bytes = Buffer.from(bytes.toString('utf8').split(origin).join('http://source.invalid'));
+    }
+    result[file] = createHash('sha256').update(bytes).digest('hex');
+  }
+  return result;
+}

@@ -1,0 +1,80 @@
+/**
+ * HTML for the catalogue: one escaping function that every piece of source text goes through, and the page shell.
+ * Templates are plain functions returning strings; text from the source is untrusted (a term may be `<script>`).
+ */
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text or an attribute value made safe to put between tags or inside double quotes. */
+export function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/** A link target made safe for an `href`: only http(s) URLs from the source become outbound links. */
+export function isWebUrl(value: unknown): value is string {
+  return typeof value === 'string' && /^https?:\/\/[^\s"'<>]+$/i.test(value);
+}
+
+export interface PageInput {
+  title: string;
+  /** Relative path from the page to the catalogue folder, e.g. `../` (empty for a page in it). */
+  toCatalogue: string;
+  /** Relative path from the page to the front page. */
+  toFront: string;
+  /** Breadcrumb links before the title: [label, href]. */
+  crumbs: Array<[string, string]>;
+  body: string;
+}
+
+export function page({ title, toCatalogue, toFront, crumbs, body }: PageInput): string {
+  const trail = [['Catalogue', toFront] as [string, string], ...crumbs]
+    .map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`)
+    .join(' <span aria-hidden="true">›</span> ');
+  return (
+    '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    `<title>${esc(title)}</title>\n<link rel="stylesheet" href="${toCatalogue}style.css">\n</head>\n<body>\n` +
+    `<nav aria-label="Breadcrumb" class="crumbs">${trail}</nav>\n<main>\n<h1>${esc(title)}</h1>\n${body}</main>\n` +
+    '<footer>A static page of this snapshot: it works from the disk, from any static host and through ' +
+    '<code>cv-snapshot serve</code>.</footer>\n</body>\n</html>\n'
+  );
+}
+
+export function statusBadge(status: unknown): string {
+  if (typeof status !== 'string' || status === '') return '';
+  const kind = status === 'ACCEPTED' || status === 'PENDING' ? ` badge-${status.toLowerCase()}` : '';
+  return `<span class="badge${kind}">${esc(status)}</span>`;
+}
+
+export const STYLE = `:root { color-scheme: light dark; --fg: #1b1f24; --bg: #fdfdfc; --muted: #57606a; --line: #d0d7de;
+  --link: #0a58ca; --accepted: #1a7f37; --pending: #9a6700; --other: #57606a; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #30363d;
+  --link: #6cb6ff; --accepted: #3fb950; --pending: #d29922; --other: #9da7b3; } }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 72rem; padding: 1rem; font: 16px/1.5 system-ui, sans-serif; color: var(--fg);
+  background: var(--bg); }
+a { color: var(--link); }
+a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
+h1 { font-size: 1.6rem; margin: 0.5rem 0 1rem; overflow-wrap: anywhere; }
+h2 { font-size: 1.2rem; margin-top: 2rem; }
+.crumbs { font-size: 0.9rem; color: var(--muted); }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); }
+th { font-weight: 600; }
+td { overflow-wrap: anywhere; }
+dl { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: 0.25rem 1rem; }
+dt { font-weight: 600; color: var(--muted); }
+dd { margin: 0; overflow-wrap: anywhere; }
+.badge { display: inline-block; padding: 0 0.5rem; border-radius: 1rem; font-size: 0.8rem; font-weight: 600;
+  border: 1px solid currentColor; color: var(--other); }
+.badge-accepted { color: var(--accepted); } .badge-pending { color: var(--pending); }
+.pages { margin: 1rem 0; display: flex; gap: 1rem; flex-wrap: wrap; }
+footer { margin-top: 3rem; font-size: 0.85rem; color: var(--muted); }
+code { font-size: 0.9em; overflow-wrap: anywhere; }
+.muted { color: var(--muted); }
+.uri { user-select: all; }
+@media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: 0.5rem; } }
+@media print { nav.crumbs, footer, .pages { display: none; } a { color: inherit; }
+  a[href^="http"]::after { content: " (" attr(href) ")"; font-size: 0.8em; } }
+`;

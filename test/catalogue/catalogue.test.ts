@@ -1,0 +1,199 @@
+/**
+ * The catalogue for people: built from what the snapshot holds, every link resolves to a file of the tree, source
+ * text shows as text, the same snapshot gives the same bytes, verify checks it, and --catalogue none leaves it out.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startServe } from '../../src/serve/index.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
+import { listFiles, readJson } from '../helpers/snapshot.js';
+import { suiteDir, tempDir } from '../helpers/temp-dir.js';
+import { startTinySource } from '../helpers/tiny-source.js';
+import { copySnapshot } from '../helpers/tiny-vocabulary.js';
+
+const ROOT_PATH = 'sms/cv/api/v1';
+const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+
+interface Listed {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, { data?: unknown }>;
+}
+
+/** The hrefs and srcs of a page that are not outbound, resolved against the page's folder. */
+function localTargets(file: string, html: string): string[] {
+  return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)]
+    .map(([, href]) => href!)
+    .filter((href) => !/^[a-z]+:/i.test(href) && !href.startsWith('#'))
+    .map((href) => path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURI(href))));
+}
+
+describe('catalogue', () => {
+  let api: SampleApi;
+  let out: string;
+  let files: string[];
+  let remove: () => Promise<void>;
+
+  beforeAll(async () => {
+    api = await startSampleApi({ records: 5, pageSize: 2, seed: 11 });
+    const suite = await suiteDir();
+    remove = suite.remove;
+    out = path.join(suite.dir, 'out');
+    await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+    files = await listFiles(out);
+  });
+  afterAll(async () => {
+    await api.close();
+    await remove();
+  });
+
+  it('has a front page listing every collection with its record and status counts', async () => {
+    const root = (await readJson(out, `${ROOT_PATH}/index.html`)) as { data: Record<string, string> };
+    const front = await readFile(path.join(out, 'index.html'), 'utf8');
+    expect(front).toContain(api.rootUrl);
+    expect(front).toContain('2023-11-14T22:13:20.000Z');
+    for (const collection of Object.keys(root.data)) {
+      const complete = (await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] };
+      const accepted = complete.data.filter((r) => r.attributes.status === 'ACCEPTED').length;
+      const pending = complete.data.filter((r) => r.attributes.status === 'PENDING').length;
+      expect(front).toContain(
+        `<a href="_catalogue/${collection}/page-1.html">${collection}</a></td><td>${complete.data.length}</td>` +
+          `<td>${accepted}</td><td>${pending}</td>`,
+      );
+    }
+  });
+
+  it('has a page for every record the collections hold, linked from its collection page', async () => {
+    const root = (await readJson(out, `${ROOT_PATH}/index.html`)) as { data: Record<string, string> };
+    let records = 0;
+    for (const collection of Object.keys(root.data)) {
+      const complete = (await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] };
+      const listing = await readFile(path.join(out, '_catalogue', collection, 'page-1.html'), 'utf8');
+      for (const record of complete.data) {
+        const page = `_catalogue/${collection}/r-${record.id}.html`;
+        expect(files, page).toContain(page);
+        expect(listing).toContain(`href="r-${record.id}.html"`);
+        records++;
+      }
+    }
+    expect(records).toBeGreaterThan(50);
+  });
+
+  it('links a record to the records it points at, and back', async () => {
+    const communities = (await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] };
+    const variant = communities.data.find((r) => r.relationships?.root?.data)!;
+    const rootTerm = variant.relationships!.root!.data as { id: string };
+    const variantPage = await readFile(path.join(out, `_catalogue/units-communities/r-${variant.id}.html`), 'utf8');
+    expect(variantPage).toContain(`href="../../_catalogue/units/r-${rootTerm.id}.html"`);
+    const rootPage = await readFile(path.join(out, `_catalogue/units/r-${rootTerm.id}.html`), 'utf8');
+    expect(rootPage).toContain(`href="../../_catalogue/units-communities/r-${variant.id}.html"`);
+    expect(rootPage).toContain(`href="../../${ROOT_PATH}/units/${rootTerm.id}/index.html"`);
+    expect(rootPage).toContain(`${api.rootUrl}units/${rootTerm.id}/`);
+  });
+
+  it('links only to files of the tree, and they are all in SHA256SUMS', async () => {
+    const sums = await readFile(path.join(out, '_cv-snapshot', 'SHA256SUMS'), 'utf8');
+    const pages = files.filter((f) => f === 'index.html' || f.startsWith('_catalogue/'));
+    expect(pages.length).toBeGreaterThan(50);
+    for (const page of pages) {
+      expect(sums, page).toContain(`  ${page}\n`);
+      if (!page.endsWith('.html')) continue;
+      for (const target of localTargets(page, await readFile(path.join(out, page), 'utf8'))) {
+        expect(files, `${page} → ${target}`).toContain(target);
+      }
+    }
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+
+  it('is the same bytes for the same snapshot', async () => {
+    const again = path.join(await tempDir(), 'again');
+    await createSnapshot({ rootUrl: api.rootUrl, out: again, clock: clock() });
+    for (const page of files.filter((f) => f === 'index.html' || f.startsWith('_catalogue/'))) {
+      expect(await readFile(path.join(again, page), 'utf8'), page).toBe(await readFile(path.join(out, page), 'utf8'));
+    }
+  });
+
+  it('verify names a catalogue link that leads nowhere', async () => {
+    const copy = await copySnapshot(out, path.join(await tempDir(), 'copy'));
+    const gone = '_catalogue/units/r-3.html';
+    await rm(path.join(copy, gone));
+    const sumsFile = path.join(copy, '_cv-snapshot', 'SHA256SUMS');
+    const sums = await readFile(sumsFile, 'utf8');
+    await writeFile(sumsFile, sums.replace(new RegExp(`^[0-9a-f]{64}  ${gone}\\n`, 'm'), ''));
+    const { problems } = await verifySnapshot(copy);
+    expect(problems).toContainEqual(expect.stringMatching(/^_catalogue\/units\/page-1\.html links to r-3\.html/));
+  });
+
+  it('is answered by serve with the media types a browser needs, the API still as JSON', async () => {
+    const serve = await startServe({ dir: out, port: 0 });
+    try {
+      const front = await fetch(`${serve.origin}/`);
+      expect(front.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await front.text()).toBe(await readFile(path.join(out, 'index.html'), 'utf8'));
+      const style = await fetch(`${serve.origin}/_catalogue/style.css`);
+      expect(style.headers.get('content-type')).toBe('text/css; charset=utf-8');
+      const record = await fetch(`${serve.origin}/_catalogue/units/page-1.html`);
+      expect(record.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const api = await fetch(serve.url);
+      expect(api.headers.get('content-type')).toBe('application/vnd.api+json');
+    } finally {
+      await serve.close();
+    }
+  });
+
+  it('--catalogue none leaves it out and says so in the manifest', async () => {
+    const bare = path.join(await tempDir(), 'bare');
+    await createSnapshot({ rootUrl: api.rootUrl, out: bare, clock: clock(), catalogue: 'none' });
+    expect(existsSync(path.join(bare, 'index.html'))).toBe(false);
+    expect(existsSync(path.join(bare, '_catalogue'))).toBe(false);
+    const manifest = (await readJson(bare, '_cv-snapshot/manifest.json')) as { options: { catalogue: string } };
+    expect(manifest.options.catalogue).toBe('none');
+  });
+});
+
+describe('catalogue of hostile and unusual sources', () => {
+  it('shows source text as text, never as markup', async () => {
+    const hostile = '<script>window.hacked=1</script><img src=x onerror="alert(1)">&amp;';
+    const source = await startTinySource(hostile);
+    try {
+      const out = path.join(await tempDir(), 'out');
+      await createSnapshot({ rootUrl: source.root, out, retries: 0 });
+      for (const page of ['_catalogue/units/r-1.html', '_catalogue/units/page-1.html']) {
+        const html = await readFile(path.join(out, page), 'utf8');
+        expect(html, page).not.toContain('<script');
+        expect(html, page).not.toContain('<img');
+        expect(html, page).toContain('&lt;script&gt;window.hacked=1&lt;/script&gt;&lt;img src=x onerror=&quot;');
+        expect(html, page).toContain('&amp;amp;');
+      }
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('is left out for a source served at its host root, whose root document is index.html', async () => {
+    const server = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/`;
+      const record = { type: 'Unit', id: '1', attributes: { term: 'one' }, links: { self: `${base}units/1/` } };
+      if (req.url === '/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/units/') return sendJson(res, 200, { links: { next: null }, data: [record] });
+      if (req.url === '/units/1/') return sendJson(res, 200, { data: record });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      await createSnapshot({ rootUrl: `${server.url}/`, out, retries: 0 });
+      expect(existsSync(path.join(out, '_catalogue'))).toBe(false);
+      expect(JSON.parse(await readFile(path.join(out, 'index.html'), 'utf8'))).toMatchObject({ data: {} });
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
