@@ -50,6 +50,16 @@ function collectionPage(collection: string, n: number): string {
   return `${CATALOGUE_DIR}/${fileName(collection)}/page-${n}.html`;
 }
 
+/**
+ * The catalogue file for the root (no collection), a collection's first page, or a record, where a snapshot of
+ * `layout` has a catalogue at all (it may have been left out: check the file exists).
+ */
+export function catalogueFileOf(layout: Layout, of: { collection?: string; id?: string }): string | null {
+  if (layout.rootSegments().length === 0) return null;
+  if (of.collection === undefined) return FRONT_PAGE;
+  return of.id === undefined ? collectionPage(of.collection, 1) : recordPage(of.collection, of.id);
+}
+
 function labelOf(resource: Resource, id: string): string {
   const a = resource.attributes ?? {};
   for (const key of ['term', 'name', 'title', 'display_name']) {

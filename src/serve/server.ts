@@ -27,6 +27,7 @@ import { answerClientError } from './client-error.js';
 import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
 import { ListPages } from './list-pages.js';
 import { unsafePathReason, resolveTarget } from './request-target.js';
+import { cataloguePageOf, prefersHtml } from './negotiate.js';
 import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, send, sendOptions, type Answer } from './respond.js';
 import { SnapshotCollections, storedAccess } from './snapshot-collections.js';
 import { notADirectory, SnapshotFiles } from './snapshot-files.js';
@@ -185,7 +186,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     return fileAnswer(pageFile);
   };
 
-  const answer = async (method: string, rawPath: string, rawQuery: string): Promise<Answer> => {
+  const answer = async (method: string, rawPath: string, rawQuery: string, accept?: string): Promise<Answer> => {
     const unsafe = unsafePathReason(rawPath);
     if (unsafe !== null) return errorAnswer(400, 'Bad Request', `This path is refused: ${unsafe}.`);
     if (method !== 'GET' && method !== 'HEAD') {
@@ -197,6 +198,10 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     const target = resolveTarget(rawPath, layout, collections.names, (file) => files.has(file));
     if (target.kind === 'not-found')
       return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
+    const page = prefersHtml(accept) ? cataloguePageOf(target, layout) : null;
+    if (page !== null && files.has(page)) {
+      return { ...(await fileAnswer(page)), forceContentType: true, headers: { Vary: 'Accept' } };
+    }
     try {
       if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);
       return await storedAnswer(target.file, rawQuery);
@@ -215,7 +220,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     if (method === 'OPTIONS' && unsafePathReason(rawPath) === null) return sendOptions(req, res, cors);
     let result: Answer;
     try {
-      result = await answer(method, rawPath, rawQuery);
+      result = await answer(method, rawPath, rawQuery, req.headers.accept);
     } catch (error) {
       process.emitWarning(
         `cv-snapshot serve: ${method} ${printable(target)} failed: ${(error as Error).stack ?? String(error)}`,

@@ -148,6 +148,36 @@ describe('catalogue', () => {
     }
   });
 
+  it('serve answers a browser on an API URL with its page, and JSON:API clients with JSON as before', async () => {
+    const serve = await startServe({ dir: out, port: 0 });
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const pages: Array<[string, string]> = [
+      [serve.url, 'index.html'],
+      [`${serve.url}units/`, '_catalogue/units/page-1.html'],
+      [`${serve.url}units/3/`, '_catalogue/units/r-3.html'],
+    ];
+    try {
+      for (const [url, page] of pages) {
+        const html = await fetch(url, { headers: { Accept: browser } });
+        expect(html.status, url).toBe(200);
+        expect(html.headers.get('content-type'), url).toBe('text/html; charset=utf-8');
+        expect(html.headers.get('vary'), url).toBe('Accept');
+        expect(await html.text(), url).toBe(await readFile(path.join(out, page), 'utf8'));
+        for (const accept of ['application/vnd.api+json', '*/*', null, 'text/html;q=0.5, application/vnd.api+json']) {
+          const json = await fetch(url, accept === null ? {} : { headers: { Accept: accept } });
+          expect(json.headers.get('content-type'), `${url} ${accept}`).toBe('application/vnd.api+json');
+          expect(json.headers.get('vary'), `${url} ${accept}`).toBe('Accept');
+          const text = await json.text();
+          expect(() => JSON.parse(text) as unknown, `${url} ${accept}`).not.toThrow();
+        }
+      }
+      const relationship = await fetch(`${serve.url}units/3/relationships/successor`, { headers: { Accept: browser } });
+      expect(relationship.headers.get('content-type')).toBe('application/vnd.api+json');
+    } finally {
+      await serve.close();
+    }
+  });
+
   it('--catalogue none leaves it out and says so in the manifest', async () => {
     const bare = path.join(await tempDir(), 'bare');
     await createSnapshot({ rootUrl: api.rootUrl, out: bare, clock: clock(), catalogue: 'none' });

@@ -1,0 +1,40 @@
+/**
+ * A browser asks for a page, a JSON:API client for the document (docs/catalogue.md): an API URL whose Accept header
+ * prefers HTML gets the catalogue's page for that document, as the live service answers a browser with its
+ * browsable page. Everything else, `*` and no Accept included, gets the JSON exactly as before.
+ */
+import { catalogueFileOf } from '../catalogue/build-catalogue.js';
+import type { Layout } from '../format/layout.js';
+import type { RequestTarget } from './request-target.js';
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const JSON_TYPES = new Set(['application/vnd.api+json', 'application/json']);
+
+/** True when `accept` names an HTML type explicitly, with a weight above every JSON type and above `*\/*`. */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  let html = 0;
+  let other = 0;
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (!Number.isFinite(weight)) continue;
+    if (HTML_TYPES.has(type)) html = Math.max(html, weight);
+    else if (JSON_TYPES.has(type) || type === '*/*' || type === 'application/*') other = Math.max(other, weight);
+  }
+  return html > 0 && html > other;
+}
+
+/** The catalogue page standing for a request's target, or null when there is none. */
+export function cataloguePageOf(target: RequestTarget, layout: Layout): string | null {
+  if (target.kind === 'list') return catalogueFileOf(layout, { collection: target.collection });
+  if (target.kind !== 'file') return null;
+  const root = layout.rootSegments();
+  const parts = target.file.split('/');
+  if (parts.pop() !== 'index.html' || !root.every((segment, i) => parts[i] === segment)) return null;
+  const below = parts.slice(root.length);
+  if (below.length === 0) return catalogueFileOf(layout, {});
+  if (below.length === 2) return catalogueFileOf(layout, { collection: below[0]!, id: below[1]! });
+  return null;
+}
