@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, STYLE, statusBadge } from './html.js';
+import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexScript } from './search.js';
 
 const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -132,6 +133,8 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     pages++;
   };
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
+  writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
+  const searchEntries: string[] = [];
   const fromRecord = '../../';
   const linkTo = (target: string, from = fromRecord) => from + target;
 
@@ -176,16 +179,31 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         const a = resource.attributes ?? {};
         const label = labelOf(resource, id);
         const listedOn = n;
+        const self = key(resource.type, id);
+        const owner = known.get(self)?.collection ?? collection;
+        const href = owner === collection ? `r-${fileName(id)}.html` : `../${fileName(owner)}/r-${fileName(id)}.html`;
         rows.push(
-          `<tr><td>${esc(id)}</td><td><a href="r-${fileName(id)}.html">${esc(label)}</a></td>` +
+          `<tr><td>${esc(id)}</td><td><a href="${href}">${esc(label)}</a></td>` +
             `<td>${statusBadge(a.status)}</td><td>${esc(excerpt(a.definition ?? a.description))}</td>` +
             `<td>${esc(excerpt(a.provenance, 80))}</td></tr>\n`,
         );
         if (rows.length === ROWS_PER_PAGE) flush();
-        const self = key(resource.type, id);
         // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
-        if (known.get(self)?.collection !== collection || written.has(self)) continue;
+        if (owner !== collection || written.has(self)) continue;
         written.add(self);
+        const searchable = Object.entries(a)
+          .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
+          .map(([, v]) => v as string)
+          .join(' ');
+        searchEntries.push(
+          indexEntry(
+            recordPage(collection, id),
+            label,
+            typeof a.status === 'string' ? a.status : '',
+            collection,
+            searchable,
+          ),
+        );
         write(
           recordPage(collection, id),
           recordHtml({
@@ -207,6 +225,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     if (rows.length > 0 || n === 1) flush();
   }
 
+  writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexScript(searchEntries));
   write(FRONT_PAGE, frontHtml(input, counts));
   return pages;
 }
@@ -309,9 +328,11 @@ function frontHtml(
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
     `<dt>Snapshot taken</dt><dd>${esc(about.createdAt)}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
     `<dt>Validation</dt><dd>${about.errors} errors, ${about.warnings} warnings</dd>\n</dl>\n` +
+    SEARCH_FORM +
     '<h2>Collections</h2>\n<div class="table-wrap"><table>\n<thead><tr><th scope="col">Collection</th>' +
     '<th scope="col">Records</th><th scope="col">Accepted</th><th scope="col">Pending</th></tr></thead>\n' +
-    `<tbody>\n${rows}</tbody>\n</table></div>\n`;
+    `<tbody>\n${rows}</tbody>\n</table></div>\n` +
+    `<script src="${CATALOGUE_DIR}/search-index.js"></script>\n<script src="${CATALOGUE_DIR}/search.js"></script>\n`;
   return page({
     title: 'Controlled vocabulary snapshot',
     toCatalogue: `${CATALOGUE_DIR}/`,

@@ -73,6 +73,8 @@ dd { margin: 0; overflow-wrap: anywhere; }
 footer { margin-top: 3rem; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }
+.search input { display: block; width: 100%; max-width: 40rem; font: inherit; padding: 0.4rem; margin: 0.25rem 0; }
+#results li { margin: 0.2rem 0; }
 .uri { user-select: all; }
 @media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: 0.5rem; } }
 @media print { nav.crumbs, footer, .pages { display: none; } a { color: inherit; }

@@ -3,6 +3,7 @@
  * text shows as text, the same snapshot gives the same bytes, verify checks it, and --catalogue none leaves it out.
  */
 import { existsSync } from 'node:fs';
+import vm from 'node:vm';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +179,33 @@ describe('catalogue', () => {
     }
   });
 
+  it('searches every collection in the page, from scripts the front page loads, ranking the term first', async () => {
+    const front = await readFile(path.join(out, 'index.html'), 'utf8');
+    const scripts = [...front.matchAll(/<script src="([^"]+)"><\/script>/g)].map(([, src]) => src!);
+    expect(scripts).toEqual(['_catalogue/search-index.js', '_catalogue/search.js']);
+    expect(front).toContain('<input type="search" id="q" name="q"');
+    expect(front).toContain('<noscript><p>Search needs JavaScript');
+    const context: { window: Record<string, unknown> } = { window: {} };
+    for (const src of scripts) vm.runInNewContext(await readFile(path.join(out, src), 'utf8'), context);
+    type Entry = [string, string, string, string, string];
+    const index = context.window.cvSearchIndex as Entry[];
+    const search = context.window.cvSearch as (index: Entry[], query: string) => Entry[];
+    const records = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
+    const unit = records.data.find((r) => typeof r.attributes.term === 'string' && r.attributes.term.length > 2)!;
+    const term = unit.attributes.term as string;
+    const results = search(index, term);
+    expect(results[0]![0]).toBe(`_catalogue/units/r-${unit.id}.html`);
+    expect(results[0]!.slice(1, 4)).toEqual([term, unit.attributes.status, 'units']);
+    const definition = (unit.attributes.definition as string | null) ?? '';
+    if (definition.split(' ')[0]!.length > 3) {
+      expect(search(index, definition.split(' ')[0]!).map((e) => e[0])).toContain(results[0]![0]);
+    }
+    expect(search(index, 'zzzz-no-such-term')).toEqual([]);
+    expect(search(index, '   ')).toEqual([]);
+    const recordPages = files.filter((f) => /^_catalogue\/[^/]+\/r-/.test(f));
+    expect(index.map((e) => e[0]).sort()).toEqual(recordPages.sort());
+  });
+
   it('--catalogue none leaves it out and says so in the manifest', async () => {
     const bare = path.join(await tempDir(), 'bare');
     await createSnapshot({ rootUrl: api.rootUrl, out: bare, clock: clock(), catalogue: 'none' });
@@ -204,6 +232,31 @@ describe('catalogue of hostile and unusual sources', () => {
       }
     } finally {
       await source.close();
+    }
+  });
+
+  it('gives a record listed in two collections one page, and links both listings to it', async () => {
+    const server = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const record = { type: 'Unit', id: '1', attributes: { term: 'shared' }, links: { self: `${base}units/1/` } };
+      const list = (name: string) => ({ links: { next: null }, data: [record], meta: { name } });
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, more: `${base}more/` } });
+      if (req.url === '/api/units/') return sendJson(res, 200, list('units'));
+      if (req.url === '/api/more/') return sendJson(res, 200, list('more'));
+      if (req.url === '/api/units/1/') return sendJson(res, 200, { data: record });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      // Its page is in the first collection by name.
+      expect(existsSync(path.join(out, '_catalogue/more/r-1.html'))).toBe(true);
+      expect(existsSync(path.join(out, '_catalogue/units/r-1.html'))).toBe(false);
+      const units = await readFile(path.join(out, '_catalogue/units/page-1.html'), 'utf8');
+      expect(units).toContain('href="../more/r-1.html"');
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+    } finally {
+      await server.close();
     }
   });
 
