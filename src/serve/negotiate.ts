@@ -38,3 +38,15 @@ export function cataloguePageOf(target: RequestTarget, layout: Layout): string |
   if (below.length === 2) return catalogueFileOf(layout, { collection: below[0]!, id: below[1]! });
   return null;
 }
+
+/**
+ * A catalogue page answered at an API URL: its links are relative to the page's own place in the tree, so a `<base>`
+ * naming that place goes first in its head (the file itself stays as it is, since it also opens from the disk).
+ */
+export function pageAtApiUrl(html: Buffer, page: string): Buffer {
+  const head = html.indexOf('<head>');
+  if (head < 0) return html;
+  const at = head + '<head>'.length;
+  const base = Buffer.from(`\n<base href="/${page.split('/').map(encodeURIComponent).join('/')}">`);
+  return Buffer.concat([html.subarray(0, at), base, html.subarray(at)]);
+}

@@ -27,7 +27,7 @@ import { answerClientError } from './client-error.js';
 import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
 import { ListPages } from './list-pages.js';
 import { unsafePathReason, resolveTarget } from './request-target.js';
-import { cataloguePageOf, prefersHtml } from './negotiate.js';
+import { cataloguePageOf, pageAtApiUrl, prefersHtml } from './negotiate.js';
 import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, send, sendOptions, type Answer } from './respond.js';
 import { SnapshotCollections, storedAccess } from './snapshot-collections.js';
 import { notADirectory, SnapshotFiles } from './snapshot-files.js';
@@ -200,7 +200,14 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
       return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
     const page = prefersHtml(accept) ? cataloguePageOf(target, layout) : null;
     if (page !== null && files.has(page)) {
-      return { ...(await fileAnswer(page)), forceContentType: true, headers: { Vary: 'Accept' } };
+      const stored = await fileAnswer(page);
+      return {
+        ...stored,
+        body: pageAtApiUrl(stored.body, page),
+        etag: stored.etag?.replace(/"$/, '-page"'),
+        forceContentType: true,
+        headers: { Vary: 'Accept' },
+      };
     }
     try {
       if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);

@@ -163,7 +163,9 @@ describe('catalogue', () => {
         expect(html.status, url).toBe(200);
         expect(html.headers.get('content-type'), url).toBe('text/html; charset=utf-8');
         expect(html.headers.get('vary'), url).toBe('Accept');
-        expect(await html.text(), url).toBe(await readFile(path.join(out, page), 'utf8'));
+        // The page's file, with a <base> naming its place in the tree, so that its relative links lead on.
+        const file = await readFile(path.join(out, page), 'utf8');
+        expect(await html.text(), url).toBe(file.replace('<head>', `<head>\n<base href="/${page}">`));
         for (const accept of ['application/vnd.api+json', '*/*', null, 'text/html;q=0.5, application/vnd.api+json']) {
           const json = await fetch(url, accept === null ? {} : { headers: { Accept: accept } });
           expect(json.headers.get('content-type'), `${url} ${accept}`).toBe('application/vnd.api+json');
