@@ -11,6 +11,7 @@ import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, STYLE, statusBadge } from './html.js';
 import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexScript } from './search.js';
+import { PAGE_SCRIPT, rowEntry, rowsScript, TABLE_TOOLS } from './page-script.js';
 
 const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -134,6 +135,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   };
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
+  writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
   const searchEntries: string[] = [];
   const fromRecord = '../../';
   const linkTo = (target: string, from = fromRecord) => from + target;
@@ -143,6 +145,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     const total = counts.get(collection)!.records;
     const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
     let rows: string[] = [];
+    const data: string[] = [];
     let n = 1;
     const flush = () => {
       const nav =
@@ -156,8 +159,10 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       const table =
         rows.length === 0
           ? '<p>This collection holds no records.</p>\n'
-          : '<div class="table-wrap"><table>\n<thead><tr><th scope="col">Id</th><th scope="col">Term or name</th>' +
-            '<th scope="col">Status</th><th scope="col">Definition</th><th scope="col">Provenance</th></tr></thead>\n' +
+          : TABLE_TOOLS +
+            '<div class="table-wrap"><table class="records">\n<thead><tr><th scope="col">Id</th>' +
+            '<th scope="col">Term or name</th><th scope="col">Status</th><th scope="col">Definition</th>' +
+            '<th scope="col">Provenance</th></tr></thead>\n' +
             `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
       write(
         collectionPage(collection, n),
@@ -167,6 +172,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
           toFront: linkTo(FRONT_PAGE),
           crumbs: [],
           body: `<p>${total} records.</p>\n${nav}${table}${nav}`,
+          scripts: rows.length === 0 ? [] : ['rows.js', '../catalogue.js'],
         }),
       );
       rows = [];
@@ -182,10 +188,18 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         const self = key(resource.type, id);
         const owner = known.get(self)?.collection ?? collection;
         const href = owner === collection ? `r-${fileName(id)}.html` : `../${fileName(owner)}/r-${fileName(id)}.html`;
+        const row = {
+          id,
+          label,
+          status: typeof a.status === 'string' ? a.status : '',
+          definition: excerpt(a.definition ?? a.description),
+          provenance: excerpt(a.provenance, 80),
+          page: href,
+        };
+        data.push(rowEntry(row));
         rows.push(
           `<tr><td>${esc(id)}</td><td><a href="${href}">${esc(label)}</a></td>` +
-            `<td>${statusBadge(a.status)}</td><td>${esc(excerpt(a.definition ?? a.description))}</td>` +
-            `<td>${esc(excerpt(a.provenance, 80))}</td></tr>\n`,
+            `<td>${statusBadge(a.status)}</td><td>${esc(row.definition)}</td><td>${esc(row.provenance)}</td></tr>\n`,
         );
         if (rows.length === ROWS_PER_PAGE) flush();
         // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
@@ -223,6 +237,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       }
     }
     if (rows.length > 0 || n === 1) flush();
+    if (data.length > 0) writer.writeParts(`${CATALOGUE_DIR}/${fileName(collection)}/rows.js`, rowsScript(data));
   }
 
   writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexScript(searchEntries));
@@ -308,6 +323,7 @@ function recordHtml(c: RecordContext): string {
     toFront: c.linkTo(FRONT_PAGE),
     crumbs: [[c.collection, `page-${c.n}.html`]],
     body,
+    scripts: ['../catalogue.js'],
   });
 }
 

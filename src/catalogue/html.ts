@@ -24,9 +24,11 @@ export interface PageInput {
   /** Breadcrumb links before the title: [label, href]. */
   crumbs: Array<[string, string]>;
   body: string;
+  /** Scripts loaded at the end of the body, relative to the page. */
+  scripts?: string[];
 }
 
-export function page({ title, toCatalogue, toFront, crumbs, body }: PageInput): string {
+export function page({ title, toCatalogue, toFront, crumbs, body, scripts = [] }: PageInput): string {
   const trail = [['Catalogue', toFront] as [string, string], ...crumbs]
     .map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`)
     .join(' <span aria-hidden="true">›</span> ');
@@ -36,7 +38,9 @@ export function page({ title, toCatalogue, toFront, crumbs, body }: PageInput): 
     `<title>${esc(title)}</title>\n<link rel="stylesheet" href="${toCatalogue}style.css">\n</head>\n<body>\n` +
     `<nav aria-label="Breadcrumb" class="crumbs">${trail}</nav>\n<main>\n<h1>${esc(title)}</h1>\n${body}</main>\n` +
     '<footer>A static page of this snapshot: it works from the disk, from any static host and through ' +
-    '<code>cv-snapshot serve</code>.</footer>\n</body>\n</html>\n'
+    '<code>cv-snapshot serve</code>.</footer>\n' +
+    scripts.map((src) => `<script src="${esc(src)}"></script>\n`).join('') +
+    '</body>\n</html>\n'
   );
 }
 
@@ -76,7 +80,19 @@ code { font-size: 0.9em; overflow-wrap: anywhere; }
 .search input { display: block; width: 100%; max-width: 40rem; font: inherit; padding: 0.4rem; margin: 0.25rem 0; }
 #results li { margin: 0.2rem 0; }
 .uri { user-select: all; }
+button { font: inherit; color: inherit; }
+.copy, .more { margin-left: 0.5rem; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 0.3rem;
+  background: transparent; cursor: pointer; }
+.more { margin: 1rem 0; }
+th button.sort { padding: 0; border: 0; background: none; font-weight: 600; cursor: pointer; text-align: left; }
+th[aria-sort="ascending"] button.sort::after { content: " ▲"; }
+th[aria-sort="descending"] button.sort::after { content: " ▼"; }
+button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
+.table-tools { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.75rem; margin: 0.5rem 0; }
+.table-tools input, .table-tools select { font: inherit; padding: 0.3rem; }
+.table-tools p { flex-basis: 100%; margin: 0; color: var(--muted); }
 @media (max-width: 40rem) { dl { grid-template-columns: 1fr; } dd { margin-bottom: 0.5rem; } }
-@media print { nav.crumbs, footer, .pages { display: none; } a { color: inherit; }
+[hidden] { display: none !important; }
+@media print { nav.crumbs, footer, .pages, .table-tools, .copy, .more, .search { display: none; } a { color: inherit; }
   a[href^="http"]::after { content: " (" attr(href) ")"; font-size: 0.8em; } }
 `;

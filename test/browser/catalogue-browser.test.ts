@@ -1,0 +1,406 @@
+/**
+ * The catalogue in a real headless Chromium (scripts/browser.mjs): opened from the disk, from `cv-snapshot serve` and
+ * from static hosts at the root and under a sub-path; clicked through, searched, sorted and filtered, used with the
+ * keyboard and without JavaScript, at a phone's width, and checked by axe-core. One browser for the whole file.
+ */
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import axe from 'axe-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../scripts/browser.mjs';
+import { createClock } from '../../src/clock.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { readJson } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const require = createRequire(import.meta.url);
+const ROOT_PATH = 'sms/cv/api/v1';
+const PHONE = { width: 390, height: 844 };
+
+interface Listed {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships?: Record<string, { data?: { type: string; id: string } | null }>;
+}
+
+/** A source with one collection of 1,200 records (three catalogue pages), a hostile term and an unbroken long one. */
+const BIG = 1200;
+const HOSTILE = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>&amp;`;
+const LONG = `${'Wasserstoffbrückenbindungsenergie'.repeat(8)}`;
+function bigRecord(base: string, i: number) {
+  const term = i === 7 ? HOSTILE : i === 8 ? LONG : `term-${String(i).padStart(4, '0')}`;
+  return {
+    type: 'Unit',
+    id: String(i),
+    attributes: {
+      term,
+      status: i % 3 === 0 ? 'PENDING' : 'ACCEPTED',
+      definition: `Definition of record ${i}.`,
+      provenance_uri: i === 8 ? `https://example.org/${LONG}` : null,
+    },
+    links: { self: `${base}units/${i}/` },
+  };
+}
+async function startBigSource(): Promise<TestServer> {
+  return startServer((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') {
+      const data = Array.from({ length: BIG }, (_, i) => bigRecord(base, i + 1));
+      return sendJson(res, 200, {
+        links: { next: null },
+        data,
+        meta: { pagination: { page: 1, pages: 1, count: BIG } },
+      });
+    }
+    const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
+    if (id !== undefined && Number(id) >= 1 && Number(id) <= BIG) {
+      return sendJson(res, 200, { data: bigRecord(base, Number(id)) });
+    }
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript' };
+
+/**
+ * A static host with the tree at `prefix`: serve-handler (what `npx serve` runs) with the tree's serve.json, or, under
+ * a sub-path, a plain file host as nginx's `alias` is (a URL ending in `/` gives its index.html, no redirects).
+ */
+async function startStaticHost(dir: string, prefix: string): Promise<http.Server & { url: string }> {
+  const handler = require('serve-handler') as (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    config: object,
+  ) => Promise<void>;
+  const config = require(path.join(dir, 'serve.json')) as object;
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(new URL(req.url ?? '/', 'http://host').pathname);
+    if (!url.startsWith(prefix)) return void res.writeHead(404).end();
+    if (prefix === '/') return void handler(req, res, { ...config, public: dir });
+    const file = path.join(dir, url.slice(prefix.length) + (url.endsWith('/') ? 'index.html' : ''));
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/json' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return Object.assign(server, { url: `http://127.0.0.1:${port}${prefix}` });
+}
+
+describe('the catalogue in a browser', () => {
+  let browser: Browser;
+  let api: SampleApi;
+  let big: TestServer;
+  let out: string;
+  let bigOut: string;
+  let served: ServeHandle;
+  let remove: () => Promise<void>;
+  let front: string;
+  /** A community record of the sample API and the root term it points at. */
+  let community: Listed;
+  let rootTerm: Listed;
+
+  beforeAll(async () => {
+    const suite = await suiteDir();
+    remove = suite.remove;
+    [browser, api, big] = await Promise.all([
+      launchBrowser(),
+      startSampleApi({ records: 5, pageSize: 2, seed: 11 }),
+      startBigSource(),
+    ]);
+    out = path.join(suite.dir, 'out');
+    bigOut = path.join(suite.dir, 'big');
+    const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+    await createSnapshot({ rootUrl: api.rootUrl, out, clock });
+    await createSnapshot({ rootUrl: `${big.url}/api/`, out: bigOut, clock, retries: 0 });
+    served = await startServe({ dir: out, port: 0 });
+    front = pathToFileURL(path.join(out, 'index.html')).href;
+    const communities = (await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] };
+    community = communities.data.find((r) => r.relationships?.root?.data)!;
+    const units = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
+    rootTerm = units.data.find((r) => r.id === community.relationships!.root!.data!.id)!;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([served?.close(), api?.close(), big?.close()]);
+    await remove?.();
+  });
+
+  /** A page that records every request it makes and every answer that is not a success. */
+  async function open(options: BrowserContextOptions = {}) {
+    const context = await browser.newContext(options);
+    // A missing element fails the test in seconds, with the locator named, instead of at the test's timeout.
+    context.setDefaultTimeout(5_000);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const failures: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('requestfailed', (request) => failures.push(`${request.url()}: ${request.failure()?.errorText}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.url()}: ${response.status()}`);
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    /** Every request went to the origin the pages came from, nothing failed, and no script threw. */
+    const clean = (origin: string) => {
+      expect(failures).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    };
+    return { page, context, requests, clean };
+  }
+
+  const heading = (page: Page) => page.locator('h1').textContent();
+  const label = (record: Listed) => String(record.attributes.term ?? record.attributes.name);
+
+  /** Front page → collection → record → related record, then back twice. */
+  async function clickThrough(page: Page, url: string): Promise<void> {
+    await page.goto(url);
+    expect(await heading(page)).toBe('Controlled vocabulary snapshot');
+    await page.getByRole('link', { name: 'units-communities', exact: true }).click();
+    expect(await heading(page)).toBe('units-communities');
+    await page
+      .getByRole('row')
+      .filter({ hasText: community.id })
+      .getByRole('link', { name: label(community) })
+      .click();
+    expect(await heading(page)).toBe(label(community));
+    const related = page.locator('dt:text-is("Root") + dd a');
+    expect(await related.textContent()).toBe(label(rootTerm));
+    await related.click();
+    expect(await heading(page)).toBe(label(rootTerm));
+    // The root term lists the community variant that points at it.
+    const referencedBy = page.locator('h2:text-is("Referenced by") + ul');
+    await expect(referencedBy.getByRole('link', { name: label(community) }).count()).resolves.toBeGreaterThan(0);
+    await page.goBack();
+    expect(await heading(page)).toBe(label(community));
+    await page.goBack();
+    expect(await heading(page)).toBe('units-communities');
+  }
+
+  it('clicks from the front page to a record and a related record and back, from the disk', async () => {
+    const { page, context, clean } = await open();
+    await clickThrough(page, front);
+    clean('null');
+    await context.close();
+  });
+
+  it('does the same through cv-snapshot serve, which answers a browser on an API URL with its page', async () => {
+    const { page, context, clean } = await open();
+    await clickThrough(page, served.url);
+    // A record's API URL opened in the browser gets the record's page, whose links lead on.
+    await page.goto(`${served.url}units/${rootTerm.id}/`);
+    expect(await heading(page)).toBe(label(rootTerm));
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'units' }).click();
+    expect(await heading(page)).toBe('units');
+    clean(served.origin);
+    // A JSON:API client still gets the JSON at the same URL.
+    const json = (await (await fetch(`${served.url}units/${rootTerm.id}/`)).json()) as { data: Listed };
+    expect(json.data.id).toBe(rootTerm.id);
+    await context.close();
+  });
+
+  it('does the same on a static host at its root and under a sub-path', async () => {
+    for (const prefix of ['/', '/mirror/cv/']) {
+      const host = await startStaticHost(out, prefix);
+      try {
+        const { page, context, clean } = await open();
+        await clickThrough(page, host.url);
+        clean(new URL(host.url).origin);
+        await context.close();
+      } finally {
+        host.closeAllConnections();
+        await new Promise((resolve) => host.close(resolve));
+      }
+    }
+  });
+
+  it('searches as you type, opens a result, and keeps the query in the address', async () => {
+    const { page, context, clean } = await open();
+    await page.goto(front);
+    const term = label(rootTerm);
+    await page.getByLabel(/Search every collection/).pressSequentially(term);
+    const result = page.locator('#results li').filter({ hasText: 'units ·' }).getByRole('link', { name: term });
+    await expect(result.count()).resolves.toBe(1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe(term);
+    await result.click();
+    expect(await heading(page)).toBe(term);
+
+    // A shared ?q= address opens with the search done.
+    await page.goto(`${front}?q=${encodeURIComponent(term)}`);
+    expect(await page.locator('#q').inputValue()).toBe(term);
+    await expect(page.locator('#results li a').filter({ hasText: term }).count()).resolves.toBeGreaterThan(0);
+    await page.locator('#q').fill('zzzz-no-such-term');
+    expect(await page.locator('#search-status').textContent()).toBe('No record matches.');
+    clean('null');
+    await context.close();
+  });
+
+  it('is usable with the keyboard alone', async () => {
+    const { page, context } = await open();
+    await page.goto(front);
+    const focused = () => page.evaluate<string>("document.activeElement?.id ?? ''");
+    for (let i = 0; i < 5 && (await focused()) !== 'q'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('q');
+    await page.keyboard.type(label(rootTerm));
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate<string>('document.activeElement.textContent');
+    expect(first).toBe(await page.locator('#results li a').first().textContent());
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/_catalogue\//);
+    expect(await heading(page)).toBe(first);
+
+    // On a collection page, a column sorts from the keyboard.
+    await page.goto(pathToFileURL(path.join(out, '_catalogue/units/page-1.html')).href);
+    await page.locator('th button.sort', { hasText: 'Id' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('th', { hasText: 'Id' }).getAttribute('aria-sort')).toBe('descending');
+    await context.close();
+  });
+
+  it('filters and sorts a whole collection, not only the rows of its page', async () => {
+    const { page, context, clean } = await open();
+    await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
+    const rows = page.locator('table.records tbody tr');
+    expect(await rows.count()).toBe(500);
+    const pages = page.locator('nav.pages').first();
+    expect(await pages.textContent()).toContain('Page 1 of 3');
+    await expect(pages.isVisible()).resolves.toBe(true);
+
+    // A record listed on page 3 is found from page 1.
+    await page.getByLabel('Filter this collection').fill('term-1150');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().getByRole('link').textContent()).toBe('term-1150');
+    await expect(pages.isVisible()).resolves.toBe(false);
+
+    // Status filter: every PENDING record of the collection (every third), the first 500 drawn, then more.
+    await page.getByLabel('Filter this collection').fill('');
+    await page.getByLabel('Status').selectOption('PENDING');
+    expect(await page.locator('#table-status').textContent()).toBe(`${BIG / 3} of ${BIG} records.`);
+    expect(await rows.count()).toBe(BIG / 3);
+    expect(await page.locator('tbody .badge').allTextContents()).toEqual(Array(BIG / 3).fill('PENDING'));
+
+    // Sorting by id, descending, over the whole collection: 1200 first; 500 drawn, then 500 more on request.
+    await page.getByLabel('Status').selectOption('');
+    const byId = page.locator('th button.sort', { hasText: 'Id' });
+    await byId.click();
+    await byId.click();
+    const ids = async () => (await rows.locator('td:first-child').allTextContents()).map(Number);
+    expect((await ids()).slice(0, 3)).toEqual([1200, 1199, 1198]);
+    expect(await rows.count()).toBe(500);
+    await page.getByRole('button', { name: 'Show 500 more' }).click();
+    expect(await rows.count()).toBe(1000);
+    expect((await ids()).at(-1)).toBe(201);
+
+    // Back to no filter and no sort: the page as it was built.
+    await page.reload();
+    expect((await ids()).slice(0, 2)).toEqual([1, 2]);
+    clean('null');
+    await context.close();
+  });
+
+  it('shows hostile source text as text on every page and in search results', async () => {
+    const { page, context, clean } = await open();
+    await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/r-7.html')).href);
+    expect(await heading(page)).toBe(HOSTILE);
+    await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
+    expect(await page.getByRole('row').filter({ hasText: 'term-0006' }).count()).toBe(1);
+    expect(await page.locator('tbody tr:nth-child(7) a').textContent()).toBe(HOSTILE);
+    await page.getByLabel('Filter this collection').fill('onerror');
+    expect(await page.locator('tbody tr a').allTextContents()).toEqual([HOSTILE]);
+    await page.goto(`${pathToFileURL(path.join(bigOut, 'index.html')).href}?q=onerror`);
+    expect(await page.locator('#results li a').allTextContents()).toEqual([HOSTILE]);
+    expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
+    expect(await page.locator('img').count()).toBe(0);
+    clean('null');
+    await context.close();
+  });
+
+  it('copies a record URI as the source gives it', async () => {
+    const { page, context } = await open();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.origin });
+    await page.goto(`${served.origin}/_catalogue/units/r-${rootTerm.id}.html`);
+    await page.getByRole('button', { name: 'Copy URI' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    const source = (await (await fetch(`${api.rootUrl}units/${rootTerm.id}/`)).json()) as {
+      data: { links: { self: string } };
+    };
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(source.data.links.self);
+    await context.close();
+  });
+
+  it('browses without JavaScript, and says that search needs it', async () => {
+    const { page, context, requests } = await open({ javaScriptEnabled: false });
+    await page.goto(front);
+    // (Playwright's text locators skip <noscript>, so the paragraph is found by its place.)
+    const notice = page.locator('form[role="search"] noscript p');
+    await expect(notice.isVisible()).resolves.toBe(true);
+    expect(await notice.textContent()).toContain('Search needs JavaScript');
+    await page.getByRole('link', { name: 'units', exact: true }).click();
+    expect(await heading(page)).toBe('units');
+    await expect(page.locator('#table-tools').isVisible()).resolves.toBe(false);
+    await page
+      .getByRole('link', { name: label(rootTerm), exact: true })
+      .first()
+      .click();
+    expect(await heading(page)).toBe(label(rootTerm));
+    expect(await page.getByRole('button').count()).toBe(0);
+    expect(requests.length).toBeGreaterThan(3);
+    await context.close();
+  });
+
+  /** One page of each kind; the front page with search results shown, a collection page with its tools. */
+  const pagesToCheck = () => [
+    ['front page', `${pathToFileURL(path.join(out, 'index.html')).href}?q=a`],
+    ['collection page', pathToFileURL(path.join(out, '_catalogue/units/page-1.html')).href],
+    ['record page', pathToFileURL(path.join(out, `_catalogue/units/r-${rootTerm.id}.html`)).href],
+    ['long record', pathToFileURL(path.join(bigOut, '_catalogue/units/r-8.html')).href],
+  ];
+
+  it('fits a phone screen: no page is wider than the screen', async () => {
+    const { page, context } = await open({ viewport: PHONE });
+    const large = ['large collection page', pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href];
+    for (const [name, url] of [...pagesToCheck(), large]) {
+      await page.goto(url!);
+      const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+      expect(width, name).toBeLessThanOrEqual(PHONE.width);
+    }
+    await context.close();
+  });
+
+  it('has no serious or critical accessibility violation (axe-core), light and dark, desktop and phone', async () => {
+    const found: string[] = [];
+    const desktop = { width: 1280, height: 800 };
+    for (const [colorScheme, viewport] of [
+      ['light', desktop],
+      ['dark', desktop],
+      ['light', PHONE],
+    ] as const) {
+      const { page, context } = await open({ colorScheme, viewport });
+      for (const [name, url] of pagesToCheck().slice(0, 3)) {
+        await page.goto(url!);
+        await page.addScriptTag({ content: axe.source });
+        const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number }>>(
+          'axe.run(document).then((result) => result.violations.map((v) => ' +
+            '({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
+        );
+        for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+          found.push(`${name} (${colorScheme}, ${viewport.width}px): ${v.id} ${v.impact} on ${v.nodes} nodes`);
+        }
+      }
+      await context.close();
+    }
+    expect(found).toEqual([]);
+  });
+});
