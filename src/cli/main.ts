@@ -49,6 +49,12 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./pack-command.js')).packCommand,
   },
   {
+    name: 'catalogue',
+    summary:
+      'Publish a copy of an existing snapshot (a directory or an archive) with the catalogue for people built in.',
+    load: async () => (await import('./catalogue-command.js')).catalogueCommand,
+  },
+  {
     name: 'sample-api',
     summary: 'Serve the embedded, spec-faithful CV API on this machine (for trying cv-snapshot, tests and benchmarks).',
     load: async () => (await import('./sample-api-command.js')).sampleApiCommand,

@@ -1,0 +1,118 @@
+/**
+ * `cv-snapshot catalogue`: an existing snapshot (a directory or an archive) published with the catalogue built in,
+ * byte for byte what crawl would have written; an unsound input and a foreign --out are refused with nothing changed;
+ * "in place" keeps the input whole as the previous snapshot.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packSnapshot } from '../../src/archive/pack.js';
+import { createClock } from '../../src/clock.js';
+import { OutputDirError } from '../../src/errors.js';
+import { addCatalogue, UnsoundSnapshotError } from '../../src/pipeline/add-catalogue.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startSampleApi } from '../../src/sample-api/index.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { runCli } from '../helpers/cli.js';
+import { readJson, treeHashes } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
+
+describe('cv-snapshot catalogue', () => {
+  let base: string;
+  let remove: () => Promise<void>;
+  /** The same source crawled with the catalogue and without it, at the same recorded time. */
+  let withPages: string;
+  let without: string;
+  let expected: Record<string, string>;
+
+  beforeAll(async () => {
+    ({ dir: base, remove } = await suiteDir());
+    const api = await startSampleApi({ records: 3, seed: 5 });
+    try {
+      const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+      withPages = path.join(base, 'with');
+      without = path.join(base, 'without');
+      await createSnapshot({ rootUrl: api.rootUrl, out: withPages, clock: clock() });
+      await createSnapshot({ rootUrl: api.rootUrl, out: without, clock: clock(), catalogue: 'none' });
+    } finally {
+      await api.close();
+    }
+    expected = await treeHashes(withPages);
+  });
+  afterAll(() => remove());
+
+  it('gives a snapshot made without a catalogue the very files crawl writes with one', async () => {
+    const before = await treeHashes(without);
+    expect(Object.keys(before).some((file) => file.startsWith('_catalogue/'))).toBe(false);
+    const out = path.join(base, 'from-dir');
+    const result = await addCatalogue({ input: without, out });
+    // Manifest (options.catalogue) and SHA256SUMS included.
+    expect(await treeHashes(out)).toEqual(expected);
+    expect(result.pages).toBeGreaterThan(50);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+    expect(await treeHashes(without)).toEqual(before);
+  });
+
+  it('reads an archive made by pack', async () => {
+    const archive = path.join(base, 'without.tar.gz');
+    await packSnapshot(without, { output: archive });
+    const out = path.join(base, 'from-archive');
+    await addCatalogue({ input: archive, out });
+    expect(await treeHashes(out)).toEqual(expected);
+  });
+
+  it('replaces the pages of a catalogue the input had, leaving none of the old ones', async () => {
+    const input = await copySnapshot(withPages, path.join(base, 'old-pages'));
+    // An older catalogue page that this version would not write, listed in SHA256SUMS as the crawl would.
+    await mkdir(path.join(input, '_catalogue', 'retired'));
+    await writeFile(path.join(input, '_catalogue', 'retired', 'page-1.html'), 'x');
+    const sums = path.join(input, '_cv-snapshot', 'SHA256SUMS');
+    const retired = `${createHash('sha256').update('x').digest('hex')}  _catalogue/retired/page-1.html\n`;
+    await writeFile(sums, (await readFile(sums, 'utf8')) + retired);
+    expect((await verifySnapshot(input)).problems).toEqual([]);
+    const out = path.join(base, 'from-old-pages');
+    await addCatalogue({ input, out });
+    expect(await treeHashes(out)).toEqual(expected);
+  });
+
+  it('refuses a snapshot that does not match its SHA256SUMS, naming the file, and publishes nothing', async () => {
+    const input = await copySnapshot(without, path.join(base, 'changed'));
+    await rewriteFile(input, 'sms/cv/api/v1/units/1/index.html', '{"data":null}', false);
+    const out = path.join(base, 'from-changed');
+    await expect(addCatalogue({ input, out })).rejects.toThrow(UnsoundSnapshotError);
+    await expect(addCatalogue({ input, out })).rejects.toThrow(/sms\/cv\/api\/v1\/units\/1\/index\.html.*verify/);
+    await expect(readlink(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('never writes over a directory it did not make', async () => {
+    const out = path.join(base, 'foreign');
+    await mkdir(out);
+    await writeFile(path.join(out, 'notes.txt'), 'mine');
+    const before = await treeHashes(out);
+    await expect(addCatalogue({ input: without, out })).rejects.toThrow(OutputDirError);
+    expect(await treeHashes(out)).toEqual(before);
+  });
+
+  it('from the command line: --out is required, and in place keeps the input as the previous snapshot', async () => {
+    const missing = await runCli(['catalogue', without]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('needs --out');
+
+    const generation = await readlink(without);
+    const before = await treeHashes(without);
+    const run = await runCli(['catalogue', without, '--out', without, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as { out: string; copied: number; pages: number };
+    expect(printed.out).toBe(path.resolve(without));
+    // Every file but the manifest and SHA256SUMS, which are written anew.
+    expect(printed.copied).toBe(Object.keys(before).length - 2);
+    expect(await treeHashes(without)).toEqual(expected);
+    expect(await readlink(without)).not.toBe(generation);
+    expect(await treeHashes(path.resolve(path.dirname(without), generation))).toEqual(before);
+    const manifest = (await readJson(without, '_cv-snapshot/manifest.json')) as { options: { catalogue: string } };
+    expect(manifest.options.catalogue).toBe('html');
+  });
+});
