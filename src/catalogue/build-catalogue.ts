@@ -10,7 +10,7 @@ import path from 'node:path';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, STYLE, statusBadge } from './html.js';
-import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexScript } from './search.js';
+import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 import { PAGE_SCRIPT, rowEntry, rowsScript, TABLE_TOOLS } from './page-script.js';
 
 const FRONT_PAGE = INDEX_FILE;
@@ -136,7 +136,6 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
-  const searchEntries: string[] = [];
   const fromRecord = '../../';
   const linkTo = (target: string, from = fromRecord) => from + target;
 
@@ -205,19 +204,6 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
         if (owner !== collection || written.has(self)) continue;
         written.add(self);
-        const searchable = Object.entries(a)
-          .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
-          .map(([, v]) => v as string)
-          .join(' ');
-        searchEntries.push(
-          indexEntry(
-            recordPage(collection, id),
-            label,
-            typeof a.status === 'string' ? a.status : '',
-            collection,
-            searchable,
-          ),
-        );
         write(
           recordPage(collection, id),
           recordHtml({
@@ -240,9 +226,48 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     if (data.length > 0) writer.writeParts(`${CATALOGUE_DIR}/${fileName(collection)}/rows.js`, rowsScript(data));
   }
 
-  writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexScript(searchEntries));
+  // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
+  writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexParts(collections, readPage, written, known, key));
   write(FRONT_PAGE, frontHtml(input, counts));
   return pages;
+}
+
+/**
+ * The search index's text, one entry per record page, in the order of the pages: `pages` holds the record keys that
+ * got a page, and each is taken out as its entry is made (so a record listed twice gets one entry).
+ */
+function* searchIndexParts(
+  collections: CatalogueInput['collections'],
+  readPage: (file: string) => Resource[],
+  pages: Set<string>,
+  known: Map<string, Known>,
+  key: (type: string, id: string) => string,
+): Generator<string> {
+  function* entries(): Generator<string> {
+    for (const [collection, files] of collections) {
+      for (const file of files) {
+        for (const resource of readPage(file)) {
+          if (typeof resource.type !== 'string' || typeof resource.id !== 'string') continue;
+          const self = key(resource.type, resource.id);
+          if (known.get(self)?.collection !== collection || !pages.delete(self)) continue;
+          const a = resource.attributes ?? {};
+          const searchable = Object.entries(a)
+            .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
+            .map(([, v]) => v as string)
+            .join(' ');
+          const status = typeof a.status === 'string' ? a.status : '';
+          yield indexEntry(
+            recordPage(collection, resource.id),
+            labelOf(resource, resource.id),
+            status,
+            collection,
+            searchable,
+          );
+        }
+      }
+    }
+  }
+  yield* indexScriptParts(entries());
 }
 
 interface RecordContext {

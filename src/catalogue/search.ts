@@ -9,8 +9,19 @@ export function indexEntry(page: string, label: string, status: string, collecti
   return JSON.stringify([page, label, status, collection, text.toLowerCase()]);
 }
 
-export function searchIndexScript(entries: string[]): string[] {
-  return ['window.cvSearchIndex = [\n', entries.join(',\n'), '\n];\n'];
+/** The index script's text in pieces of about 64 kB, from entries made one at a time. */
+export function* searchIndexParts(entries: Iterable<string>): Generator<string> {
+  let piece = 'window.cvSearchIndex = [\n';
+  let first = true;
+  for (const entry of entries) {
+    piece += first ? entry : `,\n${entry}`;
+    first = false;
+    if (piece.length >= 65_536) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}\n];\n`;
 }
 
 /** The form on the front page; without JavaScript it says that search needs it. */
