@@ -12,10 +12,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readManifest } from '../dist/index.js';
 import { launchBrowser } from './browser.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,13 +32,17 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const QUERIES = ['kelvin', 'metre per second', 'water', 'pressure sensor', 'accepted'];
 
+/** @param {number[]} xs */
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return s.length % 2 ? Number(s[(s.length - 1) / 2]) : (Number(s[s.length / 2 - 1]) + Number(s[s.length / 2])) / 2;
 };
-const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
+/** @param {number[]} xs @param {number} q */
+const quantile = (xs, q) => Number([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]);
+/** @param {number | undefined} bytes */
+const kB = (bytes) => `${(Number(bytes) / 1024).toFixed(1)} kB`;
 
+/** @param {string} command @param {string[]} args @returns {Promise<string>} */
 function run(command, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -50,6 +54,10 @@ function run(command, args) {
 }
 
 /** One crawl under GNU time: wall s, CPU s (user + sys), peak RSS MB. */
+/**
+ * @param {string} root @param {string} out @param {string} catalogue
+ * @returns {Promise<{ wall: number, cpu: number, rss: number }>}
+ */
 async function timedCrawl(root, out, catalogue) {
   const stderr = await run('/usr/bin/time', [
     '-f',
@@ -64,20 +72,30 @@ async function timedCrawl(root, out, catalogue) {
     '--catalogue',
     catalogue,
   ]);
-  const [wall, user, sys, rssKb] = /TIME (\S+) (\S+) (\S+) (\S+)/.exec(stderr).slice(1).map(Number);
+  const [wall = 0, user = 0, sys = 0, rssKb = 0] = (/TIME (\S+) (\S+) (\S+) (\S+)/.exec(stderr) ?? [])
+    .slice(1)
+    .map(Number);
   return { wall, cpu: user + sys, rss: rssKb / 1024 };
 }
 
-async function sizes(dir, rel = '') {
+/** [path, bytes] of every file under `rel` (iterative: a snapshot holds hundreds of thousands). */
+/** @param {string} dir @param {string} rel @returns {Promise<Array<[string, number]>>} */
+async function sizes(dir, rel) {
+  /** @type {Array<[string, number]>} */
   const found = [];
-  for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
-    const file = path.posix.join(rel, entry.name);
-    if (entry.isDirectory()) found.push(...(await sizes(dir, file)));
-    else found.push([file, (await stat(path.join(dir, file))).size]);
+  const pending = [rel];
+  while (pending.length > 0) {
+    const at = /** @type {string} */ (pending.pop());
+    for (const entry of await readdir(path.join(dir, at), { withFileTypes: true })) {
+      const file = path.posix.join(at, entry.name);
+      if (entry.isDirectory()) pending.push(file);
+      else found.push([file, (await stat(path.join(dir, file))).size]);
+    }
   }
   return found;
 }
 
+/** @param {string} url */
 async function waitFor(url) {
   for (let i = 0; i < 300; i++) {
     try {
@@ -98,13 +116,15 @@ const root = `http://127.0.0.1:${values.port}/sms/cv/api/v1/`;
 try {
   await waitFor(root);
   console.log(`sample API --records ${values.records}; output under ${base}; ${RUNS} runs of each, alternating`);
+  /** @type {Record<string, Array<{ wall: number, cpu: number, rss: number }>>} */
   const figures = { html: [], none: [] };
+  /** @type {string | null} */
   let kept = null;
   for (let i = 0; i < RUNS; i++) {
     for (const mode of i % 2 === 0 ? ['html', 'none'] : ['none', 'html']) {
       const out = path.join(base, `${mode}-${i}`);
       const result = await timedCrawl(root, out, mode);
-      figures[mode].push(result);
+      figures[mode]?.push(result);
       console.log(
         `  ${mode.padEnd(4)} wall ${result.wall.toFixed(1)} s  CPU ${result.cpu.toFixed(1)} s  ` +
           `peak RSS ${result.rss.toFixed(0)} MB`,
@@ -113,50 +133,62 @@ try {
       else await rm(`${out}.cv-snapshot`, { recursive: true, force: true }).then(() => rm(out, { force: true }));
     }
   }
-  const m = (mode, key) => median(figures[mode].map((f) => f[key]));
+  /** @param {string} mode @param {'wall' | 'cpu' | 'rss'} key */
+  const m = (mode, key) => median((figures[mode] ?? []).map((f) => f[key]));
+  /** @param {'wall' | 'cpu' | 'rss'} key */
   const share = (key) => `${(((m('html', key) - m('none', key)) / m('none', key)) * 100).toFixed(1)} %`;
   console.log('\nmedians            with catalogue   --catalogue none   catalogue adds');
-  for (const [key, label, unit] of [
+  for (const [key, label, unit] of /** @type {const} */ ([
     ['wall', 'wall time', 's'],
     ['cpu', 'CPU time', 's'],
     ['rss', 'peak RSS', 'MB'],
-  ]) {
+  ])) {
     console.log(
       `${label.padEnd(18)} ${`${m('html', key).toFixed(1)} ${unit}`.padEnd(16)} ` +
         `${`${m('none', key).toFixed(1)} ${unit}`.padEnd(18)} ${share(key)}`,
     );
   }
 
-  const all = await sizes(kept);
-  const catalogue = all.filter(([f]) => f === 'index.html' || f.startsWith('_catalogue/'));
+  if (kept === null) throw new Error('No snapshot with the catalogue was kept.');
+  const snapshot = kept;
+  /** @type {Array<[string, number]>} */
+  const catalogue = [
+    ['index.html', (await stat(path.join(snapshot, 'index.html'))).size],
+    ...(await sizes(snapshot, '_catalogue')),
+  ];
+  /** @param {RegExp} re */
   const pick = (re) => catalogue.filter(([f]) => re.test(f)).map(([, size]) => size);
-  const records = pick(/\/r-[^/]+\.html$/);
-  const listPages = pick(/\/page-\d+\.html$/);
-  const rows = pick(/\/rows\.js$/);
-  const documents = all.filter(([f]) => f.startsWith('sms/')).length;
-  console.log(`\npage weights (${documents} documents, ${records.length} records)`);
+  /** @param {RegExp} re */
+  const one = (re) => kB(pick(re)[0]);
+  /** @param {string} label @param {RegExp} re */
+  const spread = (label, re) => {
+    const found = pick(re);
+    return `  ${label}: ${found.length}, median ${kB(median(found))}, largest ${kB(Math.max(...found))}`;
+  };
+  const manifest = await readManifest(snapshot);
+  const total = catalogue.reduce((sum, [, bytes]) => sum + bytes, 0);
+  console.log(`\npage weights (${manifest.documents} documents)`);
+  console.log(`  catalogue: ${catalogue.length} files, ${(total / 2 ** 20).toFixed(1)} MB`);
+  console.log(`  front page ${one(/^index\.html$/)}; search index ${one(/search-index\.js$/)}`);
+  console.log(spread('collection pages', /\/page-\d+\.html$/));
+  console.log(spread('rows.js', /\/rows\.js$/));
+  console.log(spread('record pages', /\/r-[^/]+\.html$/));
   console.log(
-    `  catalogue: ${catalogue.length} files, ${(catalogue.reduce((s, [, b]) => s + b, 0) / 2 ** 20).toFixed(1)} MB`,
-  );
-  console.log(`  front page ${kB(pick(/^index\.html$/)[0])}; search index ${kB(pick(/search-index\.js$/)[0])}`);
-  console.log(`  collection page: median ${kB(median(listPages))}, largest ${kB(Math.max(...listPages))}`);
-  console.log(`  rows.js: median ${kB(median(rows))}, largest ${kB(Math.max(...rows))}`);
-  console.log(`  record page: median ${kB(median(records))}, largest ${kB(Math.max(...records))}`);
-  console.log(
-    `  style.css ${kB(pick(/style\.css$/)[0])}, search.js ${kB(pick(/search\.js$/)[0])}, ` +
-      `catalogue.js ${kB(pick(/catalogue\.js$/)[0])}`,
+    `  style.css ${one(/style\.css$/)}, search.js ${one(/\/search\.js$/)}, catalogue.js ${one(/catalogue\.js$/)}`,
   );
 
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
-    await page.goto(pathToFileURL(path.join(kept, 'index.html')).href);
-    const loaded = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
-    const entries = await page.evaluate(() => window.cvSearchIndex.length);
-    const times = await page.evaluate((queries) => {
+    await page.goto(pathToFileURL(path.join(snapshot, 'index.html')).href);
+    // Run in the page (strings: the page's globals are not this program's).
+    const loaded = Number(await page.evaluate(`performance.getEntriesByType('navigation')[0].loadEventEnd`));
+    const entries = Number(await page.evaluate('window.cvSearchIndex.length'));
+    const times = /** @type {number[]} */ (
+      await page.evaluate(`(() => {
       const input = document.getElementById('q');
       const measured = [];
-      for (const query of queries) {
+      for (const query of ${JSON.stringify(QUERIES)}) {
         for (let n = 1; n <= query.length; n++) {
           input.value = query.slice(0, n);
           const start = performance.now();
@@ -166,7 +198,8 @@ try {
         }
       }
       return measured;
-    }, QUERIES);
+    })()`)
+    );
     console.log(
       `\nsearch in ${browser.version()}, ${entries} records, ${times.length} keystrokes of ` +
         `${QUERIES.map((q) => `"${q}"`).join(', ')}`,

@@ -22,11 +22,15 @@ const browser = await launchBrowser();
 try {
   const out = path.join(work, 'cv-mirror');
   await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }) });
+  /** @param {string} rel */
   const file = (rel) => pathToFileURL(path.join(out, rel)).href;
   // A unit that community variants point at, so that its page shows links both ways.
-  const communities = JSON.parse(await readFile(path.join(out, 'sms/cv/api/v1/units-communities/index.html'), 'utf8'));
-  const rootId = communities.data.find((c) => c.relationships?.root?.data).relationships.root.data.id;
+  /** @type {unknown} */
+  const listed = JSON.parse(await readFile(path.join(out, 'sms/cv/api/v1/units-communities/index.html'), 'utf8'));
+  const communities = /** @type {{ data: Array<{ relationships?: { root?: { data?: { id: string } } } }> }} */ (listed);
+  const rootId = communities.data.find((c) => c.relationships?.root?.data)?.relationships?.root?.data?.id ?? '1';
 
+  /** @type {Array<[string, { width: number, height: number }, string, ('light' | 'dark')?]>} */
   const shots = [
     ['front-desktop.png', DESKTOP, `${file('index.html')}?q=kelvin`],
     ['collection-desktop.png', DESKTOP, file('_catalogue/units/page-1.html')],

@@ -28,6 +28,7 @@ Exit codes: 0 the snapshot is published and sound; 1 the crawl failed; 2 bad com
   failure: ({ json }) => ({ json }),
   async run(_args, { out, concurrency, links, baseUrl, quiet, json, ...data }, io) {
     const api = await startSampleApi(sampleData(data));
+    const rootPath = new URL(api.rootUrl).pathname;
     try {
       io.stderr.write(`Sample API at ${api.rootUrl}\n`);
       const code = await runCrawl(api.rootUrl, { out, concurrency, links, baseUrl, quiet, json }, io);
@@ -44,7 +45,8 @@ Exit codes: 0 the snapshot is published and sound; 1 the crawl failed; 2 bad com
     io.stderr.write(
       `verify: ${result.files} files match SHA256SUMS, ${result.links} links resolve, every document validates.\n` +
         `Serve it like the live API: ${program} serve ${shellWord(typedPath(path.resolve(out), directory))}\n` +
-        `Browse it: open ${shellWord(path.resolve(out, 'index.html'))} in a browser (no server needed).\n`,
+        `Browse it: open ${shellWord(path.resolve(out, 'index.html'))} in a browser (no server needed), or, ` +
+        `while serve runs, http://127.0.0.1:3000${rootPath}\n`,
     );
     return 0;
   },

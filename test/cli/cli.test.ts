@@ -86,7 +86,10 @@ describe('cv-snapshot CLI', () => {
     expect(result.stderr).toContain('verify:');
     expect(result.stderr).toContain(`Serve it like the live API: node ${CLI} serve out\n`);
     const front = path.join(out, 'index.html');
-    expect(result.stderr).toContain(`Browse it: open ${front} in a browser (no server needed).\n`);
+    expect(result.stderr).toContain(
+      `Browse it: open ${front} in a browser (no server needed), or, while serve runs, ` +
+        'http://127.0.0.1:3000/sms/cv/api/v1/\n',
+    );
     expect(await readFile(front, 'utf8')).toContain('<h1>Controlled vocabulary snapshot</h1>');
     expect((await verifySnapshot(out)).problems).toEqual([]);
   }, 60_000);
