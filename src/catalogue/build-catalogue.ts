@@ -291,6 +291,17 @@ function recordHtml(c: RecordContext): string {
   const sourceUrl = `${layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
   const place = layout.place(sourceUrl);
   const json = place.ok && existsSync(path.join(writer.dir, place.file)) ? place.file : null;
+  /** The linkage of a stored relationship document (`{"data": …}`), or undefined when there is none. */
+  const storedLinkage = (url: string): unknown => {
+    const stored = layout.place(url);
+    if (!stored.ok) return undefined;
+    try {
+      const doc = JSON.parse(readFileSync(path.join(writer.dir, stored.file), 'utf8')) as { data?: unknown };
+      return 'data' in doc ? doc.data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const value = (v: unknown): string => {
     if (v === null || v === undefined || v === '') return '<span class="muted">—</span>';
     if (isWebUrl(v)) return `<a href="${esc(v)}">${esc(v)}</a>`;
@@ -313,10 +324,12 @@ function recordHtml(c: RecordContext): string {
   const relationships = Object.entries(resource.relationships ?? {})
     .map(([name, relationship]) => {
       let shown: string;
-      if (!('data' in relationship)) {
+      // The list entry gives some relationships as links only; the snapshot holds their documents.
+      const data = 'data' in relationship ? relationship.data : storedLinkage(`${sourceUrl}relationships/${name}`);
+      if (data === undefined) {
         shown = '<span class="muted">given by the source as a link only</span>';
       } else {
-        const targets = linkages(relationship.data);
+        const targets = linkages(data);
         shown =
           targets.length === 0
             ? '<span class="muted">none</span>'

@@ -238,6 +238,42 @@ describe('catalogue of hostile and unusual sources', () => {
     }
   });
 
+  it('links a relationship the lists give as links only, from its stored relationship document', async () => {
+    const server = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const record = (id: string) => ({
+        type: 'Unit',
+        id,
+        attributes: { term: `term ${id}` },
+        relationships: {
+          successor: {
+            links: { self: `${base}units/${id}/relationships/successor`, related: `${base}units/${id}/successor/` },
+          },
+        },
+        links: { self: `${base}units/${id}/` },
+      });
+      const successor = (id: string) => (id === '1' ? { type: 'Unit', id: '2' } : null);
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/api/units/')
+        return sendJson(res, 200, { links: { next: null }, data: [record('1'), record('2')] });
+      const match = /^\/api\/units\/([12])\/(relationships\/successor|successor\/)?$/.exec(req.url ?? '');
+      if (match?.[2] === undefined && match) return sendJson(res, 200, { data: record(match[1]!) });
+      if (match?.[2] === 'relationships/successor') return sendJson(res, 200, { data: successor(match[1]!) });
+      if (match) return sendJson(res, 200, { data: match[1] === '1' ? record('2') : null });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const first = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
+      expect(first).toContain('<dt>Successor</dt><dd><ul><li><a href="../../_catalogue/units/r-2.html">term 2</a>');
+      const second = await readFile(path.join(out, '_catalogue/units/r-2.html'), 'utf8');
+      expect(second).toContain('<dt>Successor</dt><dd><span class="muted">none</span></dd>');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('gives a record listed in two collections one page, and links both listings to it', async () => {
     const server = await startServer((req, res) => {
       const base = `http://${req.headers.host}/api/`;
