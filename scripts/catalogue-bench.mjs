@@ -9,6 +9,7 @@
  *    a few queries, the time from the input event to the results laid out.
  *
  *   node scripts/catalogue-bench.mjs [--records 1084] [--runs 3] [--dir /dev/shm] [--keep]
+ *   node scripts/catalogue-bench.mjs --snapshot <dir>     # 2 and 3 only, on a snapshot made before
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     dir: { type: 'string', default: '/dev/shm' },
     port: { type: 'string', default: '4170' },
     keep: { type: 'boolean', default: false },
+    snapshot: { type: 'string' },
   },
 });
 const RUNS = Number(values.runs);
@@ -109,17 +111,32 @@ async function waitFor(url) {
 }
 
 const base = await mkdtemp(path.join(values.dir, 'cv-catalogue-bench-'));
-const api = spawn(process.execPath, [CLI, 'sample-api', '--port', values.port, '--records', values.records], {
-  stdio: 'ignore',
-});
+const given = values.snapshot;
+const api =
+  given === undefined
+    ? spawn(process.execPath, [CLI, 'sample-api', '--port', values.port, '--records', values.records], {
+        stdio: 'ignore',
+      })
+    : null;
 const root = `http://127.0.0.1:${values.port}/sms/cv/api/v1/`;
+/** @type {string | null} */
+let kept = given === undefined ? null : path.resolve(given);
 try {
+  if (api !== null) await crawls();
+  if (kept === null) throw new Error('No snapshot with the catalogue was kept.');
+  await measure(kept);
+} finally {
+  api?.kill();
+  if (!values.keep) await rm(base, { recursive: true, force: true });
+  else console.log(`kept ${base}`);
+}
+
+/** Part 1: the crawls, alternating; keeps the first snapshot with the catalogue for the rest. */
+async function crawls() {
   await waitFor(root);
   console.log(`sample API --records ${values.records}; output under ${base}; ${RUNS} runs of each, alternating`);
   /** @type {Record<string, Array<{ wall: number, cpu: number, rss: number }>>} */
   const figures = { html: [], none: [] };
-  /** @type {string | null} */
-  let kept = null;
   for (let i = 0; i < RUNS; i++) {
     for (const mode of i % 2 === 0 ? ['html', 'none'] : ['none', 'html']) {
       const out = path.join(base, `${mode}-${i}`);
@@ -148,9 +165,10 @@ try {
         `${`${m('none', key).toFixed(1)} ${unit}`.padEnd(18)} ${share(key)}`,
     );
   }
+}
 
-  if (kept === null) throw new Error('No snapshot with the catalogue was kept.');
-  const snapshot = kept;
+/** Parts 2 and 3: page weights and search latency. @param {string} snapshot */
+async function measure(snapshot) {
   /** @type {Array<[string, number]>} */
   const catalogue = [
     ['index.html', (await stat(path.join(snapshot, 'index.html'))).size],
@@ -212,8 +230,4 @@ try {
   } finally {
     await browser.close();
   }
-} finally {
-  api.kill();
-  if (!values.keep) await rm(base, { recursive: true, force: true });
-  else console.log(`kept ${base}`);
 }

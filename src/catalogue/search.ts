@@ -33,32 +33,54 @@ export const SEARCH_FORM =
   '<p id="search-status" role="status"></p>\n<ol id="results"></ol>\n</form>\n';
 
 /**
- * The page's script. `cvSearch(index, query)` is the ranking (whole words of the query must all match; the label
- * counts most, an exact label more, a prefix more than a match inside), wired to the input when a document exists.
+ * The page's script. `cvSearch(index, query, limit, within)` is the ranking (whole words of the query must all match;
+ * the label counts most, an exact label more, a prefix more than a match inside); it returns how many entries match,
+ * the best `limit` of them in order, and the positions of all matches. Typing extends the query, and a longer query
+ * matches a subset of what the shorter one matched, so the page searches only within the previous matches then. The
+ * best `limit` are kept while scanning, never by sorting every match: a one-letter query matches most of the index.
  */
 export const SEARCH_SCRIPT = `(function () {
   'use strict';
   var MAX = 50;
-  function cvSearch(index, query) {
+  var labels = null;
+  function lowerLabels(index) {
+    if (labels === null || labels.length !== index.length) {
+      labels = new Array(index.length);
+      for (var i = 0; i < index.length; i++) labels[i] = index[i][1].toLowerCase();
+    }
+    return labels;
+  }
+  function cvSearch(index, query, limit, within) {
     var terms = query.toLowerCase().split(/\\s+/).filter(function (t) { return t !== ''; });
-    if (terms.length === 0) return [];
-    var found = [];
-    for (var i = 0; i < index.length; i++) {
-      var entry = index[i];
-      var label = entry[1].toLowerCase();
+    var top = [];
+    var matches = [];
+    if (terms.length === 0) return { total: 0, results: [], matches: matches };
+    var lower = lowerLabels(index);
+    var max = limit === undefined ? Infinity : limit;
+    var count = within ? within.length : index.length;
+    for (var k = 0; k < count; k++) {
+      var i = within ? within[k] : k;
+      var label = lower[i];
+      var text = index[i][4];
       var score = 0;
       for (var j = 0; j < terms.length && score >= 0; j++) {
         var term = terms[j];
-        if (label === term) score += 100;
-        else if (label.indexOf(term) === 0) score += 50;
-        else if (label.indexOf(term) > 0) score += 20;
-        else if (entry[4].indexOf(term) >= 0) score += 5;
+        var at = label.indexOf(term);
+        if (at === 0) score += label.length === term.length ? 100 : 50;
+        else if (at > 0) score += 20;
+        else if (text.indexOf(term) >= 0) score += 5;
         else score = -1;
       }
-      if (score > 0) found.push([score, i]);
+      if (score <= 0) continue;
+      matches.push(i);
+      // Kept in order: higher score first, then the index's order (matches arrive in it).
+      if (top.length === max && score <= top[top.length - 1][0]) continue;
+      var place = top.length;
+      while (place > 0 && top[place - 1][0] < score) place--;
+      top.splice(place, 0, [score, i]);
+      if (top.length > max) top.pop();
     }
-    found.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
-    return found.map(function (f) { return index[f[1]]; });
+    return { total: matches.length, results: top.map(function (t) { return index[t[1]]; }), matches: matches };
   }
   window.cvSearch = cvSearch;
   if (typeof document === 'undefined') return;
@@ -67,10 +89,16 @@ export const SEARCH_SCRIPT = `(function () {
   var status = document.getElementById('search-status');
   if (!input || !list || !status) return;
   var index = window.cvSearchIndex || [];
+  var previous = { query: '', matches: null };
+  lowerLabels(index); // at load, not on the first keystroke
   function show(query) {
-    var results = cvSearch(index, query);
+    var lowered = query.toLowerCase();
+    var narrower = previous.matches !== null && previous.query.trim() !== '' && lowered.indexOf(previous.query) === 0;
+    var found = cvSearch(index, query, MAX, narrower ? previous.matches : undefined);
+    previous = { query: lowered, matches: found.matches };
+    var total = found.total;
     list.textContent = '';
-    results.slice(0, MAX).forEach(function (entry) {
+    found.results.forEach(function (entry) {
       var item = document.createElement('li');
       var link = document.createElement('a');
       link.href = entry[0];
@@ -83,9 +111,9 @@ export const SEARCH_SCRIPT = `(function () {
       list.appendChild(item);
     });
     status.textContent = query.trim() === '' ? '' :
-      results.length === 0 ? 'No record matches.' :
-      results.length > MAX ? results.length + ' records match; the first ' + MAX + ' are shown.' :
-      results.length + (results.length === 1 ? ' record matches.' : ' records match.');
+      total === 0 ? 'No record matches.' :
+      total > MAX ? total + ' records match; the first ' + MAX + ' are shown.' :
+      total + (total === 1 ? ' record matches.' : ' records match.');
   }
   function remember(query) {
     try {

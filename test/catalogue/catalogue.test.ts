@@ -191,7 +191,14 @@ describe('catalogue', () => {
     for (const src of scripts) vm.runInNewContext(await readFile(path.join(out, src), 'utf8'), context);
     type Entry = [string, string, string, string, string];
     const index = context.window.cvSearchIndex as Entry[];
-    const search = context.window.cvSearch as (index: Entry[], query: string) => Entry[];
+    type Found = { total: number; results: Entry[]; matches: number[] };
+    const cvSearch = context.window.cvSearch as (
+      index: Entry[],
+      query: string,
+      limit?: number,
+      within?: number[],
+    ) => Found;
+    const search = (index: Entry[], query: string) => cvSearch(index, query).results;
     const records = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
     const unit = records.data.find((r) => typeof r.attributes.term === 'string' && r.attributes.term.length > 2)!;
     const term = unit.attributes.term as string;
@@ -204,6 +211,15 @@ describe('catalogue', () => {
     }
     expect(search(index, 'zzzz-no-such-term')).toEqual([]);
     expect(search(index, '   ')).toEqual([]);
+    // The best few, kept while scanning, are the head of the full ranking; a longer query searched within the
+    // shorter one's matches finds what a search of the whole index finds.
+    const full = cvSearch(index, 'a');
+    expect(full.total).toBe(full.results.length);
+    expect(cvSearch(index, 'a', 7).results).toEqual(full.results.slice(0, 7));
+    expect(cvSearch(index, 'a', 7).total).toBe(full.total);
+    const narrowed = cvSearch(index, 'a m', undefined, full.matches);
+    expect(narrowed).toEqual(cvSearch(index, 'a m'));
+    expect(narrowed.total).toBeGreaterThan(0);
     const recordPages = files.filter((f) => /^_catalogue\/[^/]+\/r-/.test(f));
     expect(index.map((e) => e[0]).sort()).toEqual(recordPages.sort());
   });
