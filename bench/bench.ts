@@ -4,7 +4,16 @@
  * are never asserted in the test suite; this is where they are measured.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,9 +77,9 @@ function gitCommit(): string | null {
   return `${probe.stdout.trim()}${dirty.stdout?.trim() ? ' (with local changes)' : ''}`;
 }
 
-function printCpu(result: CpuScenario, options: BenchOptions): void {
+function printCpu(result: CpuScenario, options: BenchOptions, where = ''): void {
   console.log(
-    `\nCPU-bound: ${result.documents} documents (sample API --records ${result.records} --page-size ` +
+    `\nCPU-bound${where}: ${result.documents} documents (sample API --records ${result.records} --page-size ` +
       `${result.pageSize}, no latency), concurrency ${result.concurrency}` +
       (options.runs > 1 ? `, median of ${options.runs} runs (walls in the JSON)` : ''),
   );
@@ -193,8 +202,13 @@ async function main(): Promise<number> {
   if (curl !== null && !machine.gnuTime)
     console.log("GNU time (/usr/bin/time) is not installed: curl's CPU time and peak RSS are not measured.");
 
-  const results: { cpu?: CpuScenario; latency?: LatencyScenario; memory?: MemoryScenario; derive?: DeriveScenario } =
-    {};
+  const results: {
+    cpu?: CpuScenario;
+    disk?: CpuScenario & { fileSystem: string | null };
+    latency?: LatencyScenario;
+    memory?: MemoryScenario;
+    derive?: DeriveScenario;
+  } = {};
   const loads: Record<string, number> = {};
   try {
     for (const scenario of options.scenarios) {
@@ -206,7 +220,20 @@ async function main(): Promise<number> {
           .join(' ')} (${machine.cpus} CPUs)`,
       );
       loads[scenario] = os.loadavg()[0]!;
-      if (scenario === 'cpu') printCpu((results.cpu = await cpuScenario(context)), options);
+      if (scenario === 'cpu') printCpu((results.cpu = await cpuScenario(context)), options, `, output on ${parent}`);
+      if (scenario === 'disk') {
+        // The CPU-bound scenario again, writing where users write: a disk, not memory.
+        const diskParent = path.resolve(options.diskDir ?? path.join(REPO, '.bench', 'disk'));
+        mkdirSync(diskParent, { recursive: true });
+        const diskBase = mkdtempSync(path.join(diskParent, 'cv-snapshot-bench-'));
+        try {
+          const fileSystem = fileSystemOf(diskBase);
+          results.disk = { ...(await cpuScenario({ ...context, base: diskBase })), fileSystem };
+          printCpu(results.disk, options, `, output on ${diskParent}: ${fileSystem ?? 'file system unknown'}`);
+        } finally {
+          if (!options.keep) rmSync(diskBase, { recursive: true, force: true });
+        }
+      }
       if (scenario === 'latency') printLatency((results.latency = await latencyScenario(context)));
       if (scenario === 'memory') printMemory((results.memory = await memoryScenario(context)));
       if (scenario === 'derive') printDerive((results.derive = await deriveScenario(context)));

@@ -20,6 +20,8 @@ export interface Usage {
   userMs: number | null;
   sysMs: number | null;
   maxRssKb: number | null;
+  /** Time the child's garbage collections took (Node children only); null elsewhere. */
+  gcMs?: number | null;
 }
 
 export interface ChildRun extends Usage {
@@ -70,12 +72,13 @@ export async function runNode(args: string[], scratch: string, cwd: string): Pro
   const output = collect(child);
   const code = await exitCode(child);
   const wallMs = performance.now() - started;
-  const usage = readJson<{ userMs: number; sysMs: number; maxRssKb: number }>(file);
+  const usage = readJson<{ userMs: number; sysMs: number; maxRssKb: number; gcMs: number }>(file);
   return {
     wallMs,
     userMs: usage?.userMs ?? null,
     sysMs: usage?.sysMs ?? null,
     maxRssKb: usage?.maxRssKb ?? null,
+    gcMs: usage?.gcMs ?? null,
     code,
     stdout: output.stdout(),
     stderr: output.stderr(),
@@ -181,7 +184,7 @@ export async function startSampleApiProcess(cli: string, args: string[], scratch
     const exited = exitCode(child);
     child.kill('SIGINT');
     await exited;
-    const usage = readJson<{ userMs: number; sysMs: number; maxRssKb: number }>(file);
+    const usage = readJson<{ userMs: number; sysMs: number; maxRssKb: number; gcMs: number }>(file);
     return {
       wallMs: performance.now() - started,
       userMs: usage?.userMs ?? null,

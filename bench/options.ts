@@ -1,8 +1,8 @@
 /** The benchmark's command line: one option table, from which both the parser and --help are made. */
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'cpu' | 'latency' | 'memory' | 'derive';
-const SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory', 'derive'];
+export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'derive';
+const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'derive'];
 
 export interface BenchOptions {
   scenarios: Scenario[];
@@ -18,6 +18,8 @@ export interface BenchOptions {
   sequential: boolean;
   curl: boolean;
   dir: string | undefined;
+  /** Where the disk scenario writes (a real disk); undefined: .bench/disk in the repository. */
+  diskDir: string | undefined;
   json: string | undefined;
   keep: boolean;
 }
@@ -32,7 +34,7 @@ interface OptionSpec {
 const SPECS: OptionSpec[] = [
   {
     name: 'scenario',
-    value: 'cpu|latency|memory|derive|all',
+    value: 'cpu|disk|latency|memory|derive|all',
     default: 'all',
     description: 'Which scenario to run; repeat or comma-separate to run several.',
   },
@@ -73,8 +75,10 @@ const SPECS: OptionSpec[] = [
   {
     name: 'runs',
     value: 'n',
-    default: '1',
-    description: 'CPU-bound and latency-bound scenarios: repetitions of the crawl and of curl; the median is reported.',
+    default: '3',
+    description:
+      'CPU-bound, disk and latency-bound scenarios: repetitions of the crawl and of curl, alternating; the median ' +
+      'is reported.',
   },
   {
     name: 'no-sequential',
@@ -86,6 +90,13 @@ const SPECS: OptionSpec[] = [
     value: 'path',
     description:
       'Where the runs write (default: /dev/shm when writable, else the temp dir); every run gets a fresh directory.',
+  },
+  {
+    name: 'disk-dir',
+    value: 'path',
+    description:
+      'Disk scenario: where its runs write, on the disk users write snapshots to (default: .bench/disk in the ' +
+      'repository).',
   },
   { name: 'json', value: 'path', description: 'Also write the figures as JSON to this file.' },
   { name: 'keep', description: 'Keep what the runs wrote.' },
@@ -142,7 +153,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
   for (const name of asked) {
     if (name === 'all') SCENARIOS.forEach((s) => scenarios.add(s));
     else if ((SCENARIOS as readonly string[]).includes(name)) scenarios.add(name as Scenario);
-    else throw new Error(`--scenario takes cpu, latency, memory, derive or all, not "${name}".`);
+    else throw new Error(`--scenario takes cpu, disk, latency, memory, derive or all, not "${name}".`);
   }
   return {
     scenarios: SCENARIOS.filter((s) => scenarios.has(s)),
@@ -161,6 +172,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     sequential: values['no-sequential'] !== true,
     curl: values['no-curl'] !== true,
     dir: typeof values.dir === 'string' ? values.dir : undefined,
+    diskDir: typeof values['disk-dir'] === 'string' ? values['disk-dir'] : undefined,
     json: typeof values.json === 'string' ? values.json : undefined,
     keep: values.keep === true,
   };

@@ -11,6 +11,8 @@ export interface RunFigures {
   userS: number | null;
   sysS: number | null;
   peakRssMb: number | null;
+  /** Garbage collection as a share of the child's CPU time, in percent (Node children only). */
+  gcPercent: number | null;
   /** CPU time the sample API spent serving this run (from /proc); null elsewhere. */
   serverCpuS: number | null;
   /** Wall times of every repetition, when there were several (the figures above are the median's). */
@@ -31,6 +33,7 @@ export function figures(name: string, documents: number, run: ChildRun, serverCp
     userS: run.userMs === null ? null : round(run.userMs / 1000, 2),
     sysS: run.sysMs === null ? null : round(run.sysMs / 1000, 2),
     peakRssMb: run.maxRssKb === null ? null : round(run.maxRssKb / 1024, 1),
+    gcPercent: run.gcMs === undefined || run.gcMs === null || !cpuMs ? null : round((run.gcMs / cpuMs) * 100, 1),
     serverCpuS: serverCpuMs === null ? null : round(serverCpuMs / 1000, 2),
   };
 }
@@ -55,7 +58,16 @@ function table(header: string[], rows: string[][]): string {
 }
 
 export function runTable(runs: RunFigures[], extra?: { header: string; cell(run: RunFigures): string }): string {
-  const header = ['', 'documents', 'wall s', 'docs/s', 'CPU s (user+sys)', 'peak RSS MB', 'server CPU s'];
+  const header = [
+    '',
+    'documents',
+    'wall s',
+    'docs/s',
+    'CPU s (user+sys)',
+    'GC % of CPU',
+    'peak RSS MB',
+    'server CPU s',
+  ];
   if (extra) header.push(extra.header);
   return table(
     header,
@@ -67,6 +79,7 @@ export function runTable(runs: RunFigures[], extra?: { header: string; cell(run:
         show(run.wallS, 2),
         show(run.docsPerS, 0),
         cpu,
+        show(run.gcPercent, 1),
         show(run.peakRssMb, 1),
         show(run.serverCpuS, 2),
       ];
