@@ -60,6 +60,21 @@ function readJson<T>(file: string): T | null {
   }
 }
 
+/**
+ * The Node options on the first line of the executable (`#!/usr/bin/env -S node …`), which `cv-snapshot` runs with
+ * when installed; `node dist/cli.js` does not read that line, so the benchmark gives them as the executable would.
+ */
+export function executableFlags(cli: string): string[] {
+  const first = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
+  const match = /^#!\/usr\/bin\/env -S node(.*)$/.exec(first);
+  return match === null
+    ? []
+    : match[1]!
+        .trim()
+        .split(/\s+/)
+        .filter((flag) => flag !== '');
+}
+
 /** Runs `node <args>` with the usage preload; `scratch` holds the usage file. */
 export async function runNode(args: string[], scratch: string, cwd: string): Promise<ChildRun> {
   const file = usageFile(scratch);

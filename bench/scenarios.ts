@@ -9,6 +9,7 @@ import { createSampleData, listDocumentUrls } from '../src/sample-api/index.js';
 import { canonicalUrl } from '../src/url/canonical-url.js';
 import {
   cpuMsOf,
+  executableFlags,
   runNode,
   runProgram,
   startSampleApiProcess,
@@ -126,6 +127,7 @@ async function crawlOnce(
 ): Promise<{ figures: RunFigures; summary: CrawlSummary }> {
   const dir = freshDir(context, 'crawl');
   const args = [
+    ...executableFlags(context.cli),
     context.cli,
     'crawl',
     api.rootUrl,

@@ -1,13 +1,11 @@
-#!/usr/bin/env node
-/** The `cv-snapshot` executable: signals become an abort, and `main` does the rest (cli/main.ts). */
-import { useLeanHeap } from './cli/lean-heap.js';
-
-// Before the commands' modules load: loading them alone would grow V8's young generation to 16 MB (lean-heap.ts).
-const command = process.argv[2];
-if (command === 'crawl' || command === 'demo') useLeanHeap();
-const { ExitCode } = await import('./errors.js');
-const { main } = await import('./cli/main.js');
-const { invocationOf } = await import('./cli/invocation.js');
+#!/usr/bin/env -S node --max-semi-space-size=1 --heap-growing-percent=30
+/**
+ * The `cv-snapshot` executable: signals become an abort, and `main` does the rest (cli/main.ts). The first line starts
+ * Node with the heap settings of cli/lean-heap.ts (a test keeps the two the same).
+ */
+import { ExitCode } from './errors.js';
+import { main } from './cli/main.js';
+import { invocationOf } from './cli/invocation.js';
 
 const controller = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
