@@ -36,6 +36,8 @@ anew. Nothing else changes: createdAt stays, so the pages are byte for byte thos
 --out is published the way crawl publishes it: an --out that crawl or this command wrote gets the new snapshot in
 one step and keeps the one before it; anything else in the way is refused, never overwritten. The input itself is
 never changed, so --out may be the input's own --out ("in place"): the input stays whole as the previous snapshot.
+An input that publishing would delete (an older snapshot of that --out) is refused, and so is an --out whose staging
+directory holds an interrupted crawl (finish it with crawl --resume, or discard it with crawl --fresh).
 
 Exit codes: 0 published; 1 not published (not a snapshot, a snapshot that does not verify, an --out in the way, or a
 file system error); 2 the command line is wrong; 130/143 interrupted (--out as it was).`,
@@ -46,7 +48,13 @@ file system error); 2 the command line is wrong; 130/143 interrupted (--out as i
     if (out === undefined) throw new UsageError('catalogue needs --out <dir>: where to publish the snapshot with it.');
     let result: AddCatalogueResult;
     try {
-      result = await addCatalogue({ input, out, signal: io.signal, limits: extractLimits(options) });
+      result = await addCatalogue({
+        input,
+        out,
+        signal: io.signal,
+        limits: extractLimits(options),
+        ...(json ? {} : { progress: (line: string) => io.stderr.write(`${line}\n`) }),
+      });
     } catch (error) {
       if (error instanceof StoppedError) throw error.withDetail('catalogue stopped: --out is as it was.');
       throw readFailure(error);

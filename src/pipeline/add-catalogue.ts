@@ -5,13 +5,13 @@
  * built beside them, the manifest records `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same
  * --out as the input is allowed: the input stays whole as the previous generation.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
 import { createClock } from '../clock.js';
-import { CvSnapshotError } from '../errors.js';
+import { CvSnapshotError, OutputDirError } from '../errors.js';
 import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
 import {
   formatSums,
@@ -23,9 +23,9 @@ import {
   type Manifest,
 } from '../format/manifest.js';
 import { fileSystemError } from '../store/fs-errors.js';
-import { outputPaths } from '../store/output-dir.js';
+import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { publish } from '../store/publish.js';
-import { prepareStaging, removeStaging } from '../store/staging.js';
+import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
 import { verifySnapshot } from '../verify/verify-snapshot.js';
@@ -41,6 +41,8 @@ export interface AddCatalogueOptions {
   signal?: AbortSignal;
   /** When the input is an archive: the limits of its extraction. */
   limits?: ExtractLimits;
+  /** Told what the run is doing, a sentence at a time (it may take a minute at 200,000 documents). */
+  progress?: (line: string) => void;
 }
 
 export interface AddCatalogueResult {
@@ -57,6 +59,59 @@ function isCatalogueFile(file: string, layout: Layout): boolean {
   return file === INDEX_FILE || file.startsWith(`${CATALOGUE_DIR}/`);
 }
 
+/**
+ * Refuses an input that publishing into --out would remove: a generation of --out other than the one kept for
+ * rollback, or anything in --out's staging directory.
+ */
+async function assertInputSurvives(input: string, paths: OutputPaths, before: OutInspection): Promise<void> {
+  const real = await realpath(input);
+  const inside = async (dir: string): Promise<string | null> => {
+    const base = await realpath(dir).catch(() => null);
+    if (base === null) return null;
+    const rel = path.relative(base, real);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)) ? rel : null;
+  };
+  const another = 'Copy it elsewhere first, or choose another --out.';
+  if ((await inside(paths.staging)) !== null) {
+    throw new OutputDirError(
+      `${input} is inside ${paths.staging}, which publishing into ${paths.out} clears. ${another}`,
+    );
+  }
+  const inGenerations = await inside(paths.generations);
+  if (inGenerations === null) return;
+  const kept =
+    before.state.kind === 'link' ? before.state.generation : before.state.kind === 'absent' ? before.keep : null;
+  if (inGenerations.split(path.sep)[0] !== kept) {
+    throw new OutputDirError(
+      `${input} is an older snapshot in ${paths.generations}, which publishing into ${paths.out} would delete (only ` +
+        `the snapshot --out names now is kept). ${another}`,
+    );
+  }
+}
+
+/**
+ * Readies the staging directory. A tree an interrupted crawl left there is that crawl's work (for `crawl --resume`)
+ * and is never touched; one an interrupted `catalogue` run left is cleared.
+ */
+async function prepareCatalogueStaging(paths: OutputPaths, opened: OpenedStaging, input: string): Promise<void> {
+  const runFile = path.join(paths.staging, RUN_FILE);
+  if (opened.leftover) {
+    const earlier = await readFile(runFile, 'utf8').then(
+      (text) => (JSON.parse(text) as { command?: unknown }).command,
+      () => undefined,
+    );
+    if (earlier !== 'catalogue') {
+      throw new OutputDirError(
+        `An earlier crawl into ${paths.out} did not finish; its work is in ${paths.staging}. Finish it with ` +
+          'cv-snapshot crawl … --resume, discard it with --fresh, or choose another --out.',
+      );
+    }
+    await rm(paths.stagedTree, { recursive: true, force: true });
+  }
+  // Not a crawl's settings: crawl --resume refuses this staging directory, crawl --fresh discards it.
+  await writeFile(runFile, JSON.stringify({ command: 'catalogue', input }));
+}
+
 export async function addCatalogue(options: AddCatalogueOptions): Promise<AddCatalogueResult> {
   return withSnapshotDir(options.input, (dir) => addCatalogueFrom(dir, options), {
     signal: options.signal,
@@ -65,6 +120,7 @@ export async function addCatalogue(options: AddCatalogueOptions): Promise<AddCat
 }
 
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
+  options.progress?.(`Checking ${options.input} against its SHA256SUMS…`);
   const checked = await verifySnapshot(dir, { signal: options.signal, name: options.input });
   if (checked.problems.length > 0) {
     const more = checked.problems.length > 1 ? ` (and ${checked.problems.length - 1} more problems)` : '';
@@ -84,21 +140,16 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
   const clock = createClock();
   const paths = outputPaths(options.out);
   const { opened, before } = await prepareOutput(paths, clock);
+  /** Whether the staging directory holds this run's work only (not an interrupted crawl's). */
+  let ours = !opened.leftover;
   try {
     if (before instanceof Error) throw before;
-    await prepareStaging(
-      paths,
-      opened,
-      { fresh: false, resume: false },
-      {
-        root,
-        links: manifest.options.links,
-        baseUrl: manifest.options.baseUrl ?? null,
-        collectionIndex: manifest.options.collectionIndex,
-      },
-    );
+    await assertInputSurvives(options.input, paths, before);
+    await prepareCatalogueStaging(paths, opened, options.input);
+    ours = true;
     const writer = new TreeWriter(paths.stagedTree);
     let copied = 0;
+    options.progress?.(`Copying its ${sums.size} files to ${paths.staging}…`);
     for (const file of sums.keys()) {
       if (isCatalogueFile(file, layout) || file === MANIFEST_PATH) continue;
       writer.write(file, await readFile(path.join(dir, ...file.split('/'))));
@@ -117,6 +168,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         }
         return [name, files];
       });
+    options.progress?.('Building the catalogue…');
     const pages = buildCatalogue({
       layout,
       writer,
@@ -137,7 +189,8 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     await removeStaging(paths, opened.lock).catch(() => undefined);
     return { out: paths.out, copied, pages };
   } catch (error) {
-    await removeStaging(paths, opened.lock).catch(() => undefined);
+    if (ours) await removeStaging(paths, opened.lock).catch(() => undefined);
+    else await opened.lock.release().catch(() => undefined);
     throw fileSystemError(error, `Building the catalogue into ${paths.out}`);
   }
 }

@@ -193,7 +193,7 @@ function assertOnlySnapshotFiles(dir: string, what: string, howToProceed: string
   throw new OutputDirError(
     `${what} holds ${count(foreign.count, 'file')} that ${foreign.count === 1 ? 'is' : 'are'} not part of a ` +
       `snapshot (not listed in its ${SUMS_PATH}), such as ${foreign.examples.join(', ')}. cv-snapshot never deletes ` +
-      `what it did not write, so nothing was fetched. ${howToProceed}`,
+      `what it did not write, so nothing was done. ${howToProceed}`,
   );
 }
 

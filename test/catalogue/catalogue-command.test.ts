@@ -95,6 +95,33 @@ describe('cv-snapshot catalogue', () => {
     expect(await treeHashes(out)).toEqual(before);
   });
 
+  it('never touches a crawl left in staging, and clears what an interrupted catalogue run left there', async () => {
+    const out = path.join(base, 'staged');
+    const staging = `${out}.staging`;
+    await mkdir(path.join(staging, 'tree'), { recursive: true });
+    await writeFile(path.join(staging, 'run.json'), '{"root":"http://example.org/api/"}');
+    await writeFile(path.join(staging, 'tree', 'kept.json'), 'a crawl in progress');
+    await expect(addCatalogue({ input: without, out })).rejects.toThrow(/did not finish.*--resume/);
+    expect(await readFile(path.join(staging, 'tree', 'kept.json'), 'utf8')).toBe('a crawl in progress');
+
+    await writeFile(path.join(staging, 'run.json'), '{"command":"catalogue","input":"x"}');
+    await addCatalogue({ input: without, out });
+    expect(await treeHashes(out)).toEqual(expected);
+  });
+
+  it('refuses an input that publishing would delete: an older snapshot of the same --out', async () => {
+    const out = path.join(base, 'generations');
+    await addCatalogue({ input: without, out });
+    const first = path.resolve(path.dirname(out), await readlink(out));
+    // In place: --out then names a second snapshot and keeps the first for rollback.
+    await addCatalogue({ input: out, out });
+    expect(path.resolve(path.dirname(out), await readlink(out))).not.toBe(first);
+    // A third publish would keep the second and delete the first: the first is refused as input.
+    const before = await treeHashes(first);
+    await expect(addCatalogue({ input: first, out })).rejects.toThrow(/older snapshot .* would delete/);
+    expect(await treeHashes(first)).toEqual(before);
+  });
+
   it('from the command line: --out is required, and in place keeps the input as the previous snapshot', async () => {
     const missing = await runCli(['catalogue', without]);
     expect(missing.code).toBe(2);
