@@ -64,8 +64,7 @@ async function timedCrawl(root, out, catalogue) {
   const stderr = await run('/usr/bin/time', [
     '-f',
     'TIME %e %U %S %M',
-    process.execPath,
-    CLI,
+    CLI, // run as the installed executable runs: through its first line, with its heap settings
     'crawl',
     root,
     '--out',

@@ -11,7 +11,7 @@ import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
 import { createClock } from '../clock.js';
-import { CvSnapshotError, OutputDirError } from '../errors.js';
+import { CvSnapshotError, OutputDirError, throwIfStopped } from '../errors.js';
 import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
 import {
   formatSums,
@@ -152,9 +152,15 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     options.progress?.(`Copying its ${sums.size} files to ${paths.staging}…`);
     for (const file of sums.keys()) {
       if (isCatalogueFile(file, layout) || file === MANIFEST_PATH) continue;
-      writer.write(file, await readFile(path.join(dir, ...file.split('/'))));
+      const written = writer.write(file, await readFile(path.join(dir, ...file.split('/'))));
+      if (written.sha256 !== sums.get(file)) {
+        throw new UnsoundSnapshotError(
+          `${file} in ${options.input} changed while it was being copied (it no longer matches SHA256SUMS). ` +
+            'Run the command again once nothing writes to the snapshot.',
+        );
+      }
       copied++;
-      if (options.signal?.aborted) throw options.signal.reason;
+      throwIfStopped(options.signal);
     }
     // The source's list pages, in page order, as the crawl that made the snapshot stored them.
     const collections = Object.keys(manifest.collections)
@@ -184,7 +190,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     const options_ = { ...raw.options, catalogue: pages === null ? 'none' : 'html' };
     writer.write(MANIFEST_PATH, serializeManifest({ ...raw, options: options_ } as Manifest));
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
-    if (options.signal?.aborted) throw options.signal.reason;
+    throwIfStopped(options.signal);
     await publish(paths, before, opened.lock);
     await removeStaging(paths, opened.lock).catch(() => undefined);
     return { out: paths.out, copied, pages };
