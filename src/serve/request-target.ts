@@ -5,7 +5,7 @@
  * `..` or `.` segments raw or percent-encoded, encoded slashes, backslashes, NUL or other control characters — is
  * refused before any file is looked up.
  */
-import type { Layout } from '../format/layout.js';
+import { INDEX_FILE, type Layout } from '../format/layout.js';
 
 export type RequestTarget =
   { kind: 'list'; collection: string } | { kind: 'file'; file: string } | { kind: 'not-found' };
@@ -57,6 +57,10 @@ export function resolveTarget(
     // spec 2.1 record and related addresses end in `/`; clients also ask them without (docs/source-api.md#addresses).
     const slashed = layout.fileOfServedPath(`${path}/`);
     if (slashed !== null && hasFile(slashed)) return { kind: 'file', file: slashed };
+  }
+  // The catalogue's front page, which its pages link to as `index.html`: a file of the tree that no API URL names.
+  if (path === `/${INDEX_FILE}` && layout.rootSegments().length > 0 && hasFile(INDEX_FILE)) {
+    return { kind: 'file', file: INDEX_FILE };
   }
   return { kind: 'not-found' };
 }

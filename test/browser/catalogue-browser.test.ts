@@ -186,6 +186,9 @@ describe('the catalogue in a browser', () => {
     expect(await heading(page)).toBe(label(community));
     await page.goBack();
     expect(await heading(page)).toBe('units-communities');
+    // Every page's breadcrumb leads back to the front page.
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Catalogue' }).click();
+    expect(await heading(page)).toBe('Controlled vocabulary snapshot');
   }
 
   it('clicks from the front page to a record and a related record and back, from the disk', async () => {
