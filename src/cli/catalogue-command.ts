@@ -28,8 +28,8 @@ export const catalogueCommand = defineCommand({
   },
   details: `
 For a snapshot made without the catalogue (an older release, or crawl --catalogue none), or to rebuild it with this
-version. The snapshot is first checked against its SHA256SUMS (as verify does); one that does not match is refused.
-Its files are then copied unchanged into a new snapshot, with the catalogue's pages built from its list pages (any
+version. Its files are copied unchanged into a new snapshot, each checked against SHA256SUMS as it is read (a file
+that does not match, is missing, or is a symbolic link or special file stops the command before anything is published), with the catalogue's pages built from its list pages (any
 catalogue it had is replaced, never merged), the manifest's options.catalogue set to "html", and SHA256SUMS written
 anew. Nothing else changes: createdAt stays, so the pages are byte for byte those crawl would have written.
 

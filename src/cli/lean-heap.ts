@@ -8,7 +8,7 @@
  * with `npm run bench`'s memory scenario size on a 2-core VM; see the README's performance section.
  *
  * They are given on the executable's first line (`#!/usr/bin/env -S node …`, src/cli.ts), so V8 reads them before it
- * starts, as Node supports; they used to be set with `v8.setFlagsFromString` after start-up, which Node documents as
+ * starts, as Node supports; they used to be changed through `node:v8` after start-up, which Node documents as
  * undefined behaviour. `node dist/cli.js` does not read that line: give the flags to node yourself (npm start does).
  * A program that calls `createSnapshot` runs with its own process's settings.
  */

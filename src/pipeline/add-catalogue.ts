@@ -1,8 +1,8 @@
 /**
  * `cv-snapshot catalogue`: a snapshot made without a catalogue (an older release, `--catalogue none`) gets one,
- * published into --out the way crawl publishes (docs/catalogue.md#for-an-existing-snapshot). The input is checked
- * against its SHA256SUMS first and is never changed: its files are copied into a staged tree with the catalogue
- * built beside them, the manifest records `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same
+ * published into --out the way crawl publishes (docs/catalogue.md#for-an-existing-snapshot). The input is never
+ * changed: its files are copied into a staged tree, each checked against SHA256SUMS as it is read (one that does not
+ * match stops the run before anything is published), with the catalogue built beside them, the manifest records `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same
  * --out as the input is allowed: the input stays whole as the previous generation.
  */
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -28,7 +28,7 @@ import { publish } from '../store/publish.js';
 import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
-import { verifySnapshot } from '../verify/verify-snapshot.js';
+import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotFile } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
 
 /** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
@@ -120,20 +120,21 @@ export async function addCatalogue(options: AddCatalogueOptions): Promise<AddCat
 }
 
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
-  options.progress?.(`Checking ${options.input} against its SHA256SUMS…`);
-  const checked = await verifySnapshot(dir, { signal: options.signal, name: options.input });
-  if (checked.problems.length > 0) {
-    const more = checked.problems.length > 1 ? ` (and ${checked.problems.length - 1} more problems)` : '';
-    throw new UnsoundSnapshotError(
-      `${options.input} is not a sound snapshot: ${checked.problems[0]}${more}. Run cv-snapshot verify ` +
-        `${options.input} to see every problem; a catalogue is built only for a snapshot that verifies.`,
+  // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema.
+  let raw: Manifest;
+  let manifest: Manifest;
+  let sums: Map<string, string>;
+  try {
+    raw = JSON.parse(readSnapshotFile(dir, MANIFEST_PATH).toString('utf8')) as Manifest;
+    manifest = manifestSchema.parse(raw);
+    sums = parseSums(readSnapshotFile(dir, SUMS_PATH).toString('utf8'));
+  } catch (error) {
+    throw new NotASnapshotError(
+      `${options.input} has no readable ${MANIFEST_PATH} and ${SUMS_PATH} (${(error as Error).message}). ` +
+        GIVE_A_SNAPSHOT,
+      { cause: error },
     );
   }
-  // The manifest as written, so that every member but the catalogue option keeps its bytes and order.
-  const manifestText = await readFile(path.join(dir, ...MANIFEST_PATH.split('/')), 'utf8');
-  const manifest = manifestSchema.parse(JSON.parse(manifestText));
-  const raw = JSON.parse(manifestText) as Manifest;
-  const sums = parseSums(await readFile(path.join(dir, ...SUMS_PATH.split('/')), 'utf8'));
   const root = manifest.source.root;
   const layout = new Layout(root, new UrlSpace(root));
 
@@ -149,16 +150,22 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     ours = true;
     const writer = new TreeWriter(paths.stagedTree);
     let copied = 0;
-    options.progress?.(`Copying its ${sums.size} files to ${paths.staging}…`);
-    for (const file of sums.keys()) {
+    options.progress?.(`Copying the ${sums.size} files of ${options.input}, each checked against SHA256SUMS…`);
+    const unsound = (file: string, what: string) =>
+      new UnsoundSnapshotError(
+        `${file} in ${options.input} ${what}. Run cv-snapshot verify ${options.input} to see every problem; a ` +
+          'catalogue is built only for a snapshot whose files match their checksums.',
+      );
+    for (const [file, sha256] of sums) {
       if (isCatalogueFile(file, layout) || file === MANIFEST_PATH) continue;
-      const written = writer.write(file, await readFile(path.join(dir, ...file.split('/'))));
-      if (written.sha256 !== sums.get(file)) {
-        throw new UnsoundSnapshotError(
-          `${file} in ${options.input} changed while it was being copied (it no longer matches SHA256SUMS). ` +
-            'Run the command again once nothing writes to the snapshot.',
-        );
+      let bytes: Buffer;
+      try {
+        // Never through a symbolic link, never out of the snapshot, never a named pipe.
+        bytes = readSnapshotFile(dir, file);
+      } catch (error) {
+        throw unsound(file, `cannot be read (${(error as Error).message})`);
       }
+      if (writer.write(file, bytes).sha256 !== sha256) throw unsound(file, 'does not match its SHA256SUMS');
       copied++;
       throwIfStopped(options.signal);
     }

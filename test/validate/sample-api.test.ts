@@ -1,5 +1,5 @@
 /**
- * Against a real server (STYLE.md): every document the embedded sample API serves, reached by following links
+ * Against a real server: every document the embedded sample API serves, reached by following links
  * as a crawl would, validates without findings, under either root path. The sample API is written from the spec
  * independently of the validator, so the two agreeing is evidence about both.
  */
