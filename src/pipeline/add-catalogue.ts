@@ -2,8 +2,9 @@
  * `cv-snapshot catalogue`: a snapshot made without a catalogue (an older release, `--catalogue none`) gets one,
  * published into --out the way crawl publishes (docs/catalogue.md#for-an-existing-snapshot). The input is never
  * changed: its files are copied into a staged tree, each checked against SHA256SUMS as it is read (one that does not
- * match stops the run before anything is published), with the catalogue built beside them, the manifest records `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same
- * --out as the input is allowed: the input stays whole as the previous generation.
+ * match stops the run before anything is published), with the catalogue built beside them; the manifest records
+ * `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
+ * stays whole as the previous generation.
  */
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
