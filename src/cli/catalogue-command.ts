@@ -31,7 +31,8 @@ For a snapshot made without the catalogue (an older release, or crawl --catalogu
 version. Its files are copied unchanged into a new snapshot, each checked against SHA256SUMS as it is read (a file
 that does not match, is missing, or is a symbolic link or special file stops the command before anything is
 published), with the catalogue's pages built from its list pages (any catalogue it had is replaced, never merged),
-the manifest's options.catalogue set to "html", and SHA256SUMS written anew. Nothing else changes: createdAt stays, so the pages are byte for byte those crawl would have written.
+the manifest's options.catalogue set to "html", and SHA256SUMS written anew. Nothing else changes: createdAt stays,
+so the pages are byte for byte those crawl would have written.
 
 --out is published the way crawl publishes it: an --out that crawl or this command wrote gets the new snapshot in
 one step and keeps the one before it; anything else in the way is refused, never overwritten. The input itself is
