@@ -15,13 +15,17 @@ import { readDocument } from './read-document.js';
 import { ResponseHandler } from './response-handler.js';
 import { Scheduler } from './scheduler.js';
 
+export type { ReadBody };
+
 export interface CrawledDocument {
   /** Canonical URL. */
   url: string;
   location: ApiLocation;
   response: FetchedResponse;
-  /** The parsed JSON body. */
+  /** The parsed JSON body; undefined when the caller's `readElsewhere` read it. */
   json: unknown;
+  /** What `readElsewhere` made of the document, passed on as it is. */
+  prepared?: unknown;
   /** In-scope links of this document seen for the first time in this crawl (canonical); they are fetched next. */
   discovered: string[];
 }
@@ -31,6 +35,18 @@ export interface SettledUrl {
   url: string;
   discovered: string[];
 }
+
+/** A document read and handled elsewhere (a worker thread): what the crawl needs of it, and the caller's result. */
+export interface ReadElsewhere {
+  /** Its links, as `extractLinks` gives them. */
+  links: string[];
+  /** meta.pagination.pages, as `declaredPages` gives it, of a list or related page; undefined for others. */
+  pages: number | undefined;
+  prepared: unknown;
+}
+
+/** A 200 answer's body as the fetch read it: parsed here, or elsewhere. */
+type ReadBody = { json: unknown } | { elsewhere: ReadElsewhere };
 
 export interface CrawlerOptions {
   root: string;
@@ -46,6 +62,12 @@ export interface CrawlerOptions {
    * failing the crawl (`--allow-partial`). The root index is always required.
    */
   allowPartial?: boolean;
+  /**
+   * Reads a 200 answer's body somewhere else than on this thread (parsing, and whatever the caller does with the
+   * document), or returns undefined to have it parsed here. Never asked for the root index. Rejects as
+   * `readDocument` throws: a RetryableBodyError fetches the URL again.
+   */
+  readElsewhere?(url: string, response: FetchedResponse): Promise<ReadElsewhere> | undefined;
   /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
   onDocument(document: CrawledDocument): Promise<void> | void;
   /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
@@ -77,7 +99,12 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const scheduler: Scheduler = new Scheduler({
     concurrency,
     ...(options.signal ? { signal: options.signal } : {}),
-    fetch: (url, signal) => fetcher.fetch(url, signal, (response) => readDocument(url, response)),
+    fetch: (url, signal) =>
+      fetcher.fetch(url, signal, async (response): Promise<ReadBody> => {
+        // The root index is always read here: its checks need the document itself.
+        const elsewhere = urls.locate(url).kind === 'root' ? undefined : options.readElsewhere?.(url, response);
+        return elsewhere === undefined ? { json: readDocument(url, response) } : { elsewhere: await elsewhere };
+      }),
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
   });
   const handler = new ResponseHandler(options, urls, discovery, (url) => {

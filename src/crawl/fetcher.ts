@@ -147,7 +147,7 @@ export class Fetcher {
   async fetch<T>(
     url: string,
     signal?: AbortSignal,
-    read?: (response: FetchedResponse) => T,
+    read?: (response: FetchedResponse) => T | Promise<T>,
   ): Promise<FetchedResponse<T>> {
     const maxAttempts = this.options.retries + 1;
     let lastError: RetryableError | undefined;
@@ -160,7 +160,7 @@ export class Fetcher {
       signal?.throwIfAborted();
       try {
         const response: FetchedResponse<T> = { ...(await this.attempt(url, signal)), attempts: attempt };
-        if (read !== undefined && response.status === 200) response.document = read(response);
+        if (read !== undefined && response.status === 200) response.document = await read(response);
         return response;
       } catch (error) {
         if (signal?.aborted) throw signal.reason;

@@ -6,6 +6,8 @@
  *   JSON: fetched again like a stall (RetryableBodyError), since a connection closed early looks just like it;
  * - a body that can never be stored (nested too deep, in a character set that cannot be decoded):
  *   UnusableDocumentError, at once.
+ *
+ * `readBody` says so as data (a worker thread sends it to the main thread as it is); `readDocument` throws it.
  */
 import { NotJsonError, UnusableDocumentError, type FetchHint } from '../errors.js';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
@@ -22,13 +24,22 @@ export class RetryableBodyError extends Error {
   }
 }
 
+/** Why a body does not read: `retry` fetches it again, the others end its URL. */
+export type ReadFailure =
+  | { kind: 'not-json'; detail: string }
+  | { kind: 'unusable'; detail: string; hint: string }
+  | { kind: 'retry'; detail: string; hint: FetchHint };
+
 const WITHOUT_IT = 'With --allow-partial the snapshot is published without it and lists it as missing.';
 
-/** `response` is the fetcher's answer (its headers and decoded body); the fetcher calls this, never the reverse. */
-export function readDocument(url: string, response: { headers: Record<string, string>; body: Buffer }): unknown {
+/** The parsed body, or why it does not read. */
+export function readBody(response: {
+  headers: Readonly<Record<string, string>>;
+  body: Buffer;
+}): { json: unknown } | { failure: ReadFailure } {
   const type = response.headers['content-type'];
   if (type !== undefined && /text\/html/i.test(type)) {
-    throw new NotJsonError(url, `it sent ${type}, the browsable HTML page`);
+    return { failure: { kind: 'not-json', detail: `it sent ${type}, the browsable HTML page` } };
   }
   // Sent as JSON (or with no type at all): a body that does not read is more likely cut off than wrong.
   const sentAsJson = type === undefined || /json/i.test(type);
@@ -37,23 +48,38 @@ export function readDocument(url: string, response: { headers: Record<string, st
     text = bodyText(response.body, type);
   } catch (error) {
     if (!(error instanceof BodyTextError)) throw error;
-    if (!error.retryable) throw new UnusableDocumentError(url, error.message, WITHOUT_IT, { cause: error });
-    if (!sentAsJson) throw new NotJsonError(url, `it sent ${type}, and ${error.message}`, { cause: error });
-    throw new RetryableBodyError(error.message, 'text');
+    if (!error.retryable) return { failure: { kind: 'unusable', detail: error.message, hint: WITHOUT_IT } };
+    if (!sentAsJson) return { failure: { kind: 'not-json', detail: `it sent ${type}, and ${error.message}` } };
+    return { failure: { kind: 'retry', detail: error.message, hint: 'text' } };
   }
   try {
-    return parseJson(text);
+    return { json: parseJson(text) };
   } catch (error) {
     if (error instanceof JsonTooDeepError) {
-      throw new UnusableDocumentError(
-        url,
-        error.message,
-        `CV API documents nest fewer than 10 levels; this one was refused, not stored. ${WITHOUT_IT}`,
-        { cause: error },
-      );
+      const hint = `CV API documents nest fewer than 10 levels; this one was refused, not stored. ${WITHOUT_IT}`;
+      return { failure: { kind: 'unusable', detail: error.message, hint } };
     }
     const detail = text.trim() === '' ? 'its body is empty' : `its body is not valid JSON: ${(error as Error).message}`;
-    if (!sentAsJson) throw new NotJsonError(url, `it sent ${type}, and ${detail}`, { cause: error });
-    throw new RetryableBodyError(detail);
+    if (!sentAsJson) return { failure: { kind: 'not-json', detail: `it sent ${type}, and ${detail}` } };
+    return { failure: { kind: 'retry', detail, hint: 'retry' } };
   }
+}
+
+/** The error that a read failure of `url` is. */
+export function readError(url: string, failure: ReadFailure): Error {
+  switch (failure.kind) {
+    case 'not-json':
+      return new NotJsonError(url, failure.detail);
+    case 'unusable':
+      return new UnusableDocumentError(url, failure.detail, failure.hint);
+    case 'retry':
+      return new RetryableBodyError(failure.detail, failure.hint);
+  }
+}
+
+/** `response` is the fetcher's answer (its headers and decoded body); the fetcher calls this, never the reverse. */
+export function readDocument(url: string, response: { headers: Record<string, string>; body: Buffer }): unknown {
+  const read = readBody(response);
+  if ('failure' in read) throw readError(url, read.failure);
+  return read.json;
 }

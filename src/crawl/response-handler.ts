@@ -8,7 +8,7 @@ import { extractLinks } from '../jsonapi/links.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
 import type { UrlSpace } from '../url/url-space.js';
 import { headerText } from './body-text.js';
-import type { CrawlerOptions } from './crawler.js';
+import type { CrawlerOptions, ReadBody } from './crawler.js';
 import { declaredPages, type Discovery } from './discovery.js';
 import type { FetchedResponse } from './fetcher.js';
 import { assertRootIndex, assertRootLeadsInScope } from './root-index.js';
@@ -68,8 +68,9 @@ export class ResponseHandler {
     if (response.status !== 200) {
       throw new FetchError(url, `HTTP ${response.status}`, response.attempts, response.status);
     }
-    const json = response.document;
+    const read = response.document as ReadBody;
     const location = this.#urls.locate(url);
+    const json = 'json' in read ? read.json : undefined;
     if (location.kind === 'root') {
       assertRootIndex(url, json);
       assertRootLeadsInScope(url, json, this.#urls);
@@ -77,13 +78,22 @@ export class ResponseHandler {
     // Links are marked seen before the document is handed on, so that whoever records the document can record
     // what it discovered with it (--resume relies on that).
     const listPage = location.kind === 'list' || location.kind === 'related';
-    const pages = listPage ? declaredPages(json) : undefined;
+    const links = 'json' in read ? extractLinks(json, location.kind === 'root') : read.elsewhere.links;
+    const pages = !listPage ? undefined : 'json' in read ? declaredPages(json) : read.elsewhere.pages;
     const discovered = this.#discovery.discover(
-      extractLinks(json, location.kind === 'root'),
+      links,
       url,
       listPage && pages !== undefined ? { list: location, pages } : undefined,
     );
-    await this.#options.onDocument({ url, location, response, json, discovered });
+    const prepared = 'json' in read ? undefined : read.elsewhere.prepared;
+    await this.#options.onDocument({
+      url,
+      location,
+      response,
+      json,
+      ...(prepared !== undefined ? { prepared } : {}),
+      discovered,
+    });
     discovered.forEach(this.#schedule);
   }
 

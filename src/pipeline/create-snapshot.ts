@@ -11,7 +11,7 @@ import type { DeriveRun } from '../derive/derive-run.js';
 import { derivedCrawl } from '../derive/derived-crawl.js';
 import { sampleSettings } from '../derive/sample.js';
 import type { Finding } from '../validate/finding.js';
-import { Fetcher } from '../crawl/fetcher.js';
+import { Fetcher, type FetchedResponse } from '../crawl/fetcher.js';
 import { ProgressLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import { StrictValidationError, UsageError } from '../errors.js';
@@ -29,6 +29,7 @@ import { formatSummary } from '../validate/report.js';
 import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
 import { manifestOptions, rootOf } from './check-options.js';
+import { DocumentPool } from './document-pool.js';
 import { finalizeSnapshot } from './finalize.js';
 import { prepareOutput } from './prepare-output.js';
 import { parseHeaders } from './request-headers.js';
@@ -137,6 +138,19 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
   });
 
+  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
+  const workers = context.sample === null ? (options.workers ?? 0) : 0;
+  const pool =
+    workers > 0
+      ? new DocumentPool(workers, {
+          root,
+          links: recorded.links,
+          baseUrl: options.baseUrl,
+          tree: paths.stagedTree,
+          resuming: options.resume === true,
+        })
+      : undefined;
+
   const onDocument = (document: CrawledDocument): void =>
     storeDocument({ root, layout, rewriter, writer, resuming: options.resume === true, record }, document);
 
@@ -161,6 +175,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     fetcher,
     concurrency,
     onDocument,
+    ...(pool ? { readElsewhere: (url: string, response: FetchedResponse) => pool.read(url, response) } : {}),
     onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
     onFinding: (finding: Finding) => record({ t: 'finding', finding }),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -187,6 +202,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
   } finally {
     progress?.stop();
+    await pool?.close();
   }
   await fetcher.close();
   let finished: ReturnType<typeof finalizeSnapshot>;

@@ -15,6 +15,12 @@ export interface SnapshotOptions {
   out: string;
   /** Requests in flight at once (default `DEFAULTS.concurrency`). */
   concurrency?: number;
+  /**
+   * Worker threads that read, validate and write documents beside the main thread (default 0 here: a library call
+   * starts no threads unasked; the command line defaults to `defaultWorkers()`, one per further core). The snapshot
+   * is the same with any number. Derive mode uses none.
+   */
+  workers?: number;
   /** Retries per URL after the first attempt (default `DEFAULTS.retries`). */
   retries?: number;
   /** Milliseconds allowed for response headers, and between body chunks (default `DEFAULTS.timeoutMs`). */

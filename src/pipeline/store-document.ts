@@ -1,74 +1,110 @@
 /**
  * What happens to each fetched document: validated, placed in the tree, its links rewritten, written, and recorded
  * in the journal (findings first, then the document, so a replay sees them in that order).
+ *
+ * The first part, `prepareDocument`, needs only the document and the run's fixed settings, so it runs on the main
+ * thread or in a worker thread (document-pool.ts) alike; `storeDocument` journals what it made, on the main thread.
  */
 import type { CrawledDocument } from '../crawl/crawler.js';
 import type { Layout } from '../format/layout.js';
 import { rewriteDocumentLinks, type LinkRewriter } from '../format/rewrite-links.js';
 import { stringifyJson } from '../json/parse-json.js';
+import type { ApiLocation } from '../url/api-location.js';
 import type { JournalEntry } from '../store/journal.js';
 import { FileCollisionError, type TreeWriter } from '../store/writer.js';
-import { validateDocument } from '../validate/validate-document.js';
+import type { Finding } from '../validate/finding.js';
+import { validateDocument, type DocumentSummary } from '../validate/validate-document.js';
 
-export interface DocumentStore {
+/** What writing a document needs: the run's fixed settings, the same on every thread. */
+export interface DocumentContext {
   root: string;
   layout: Layout;
   rewriter: LinkRewriter | undefined;
   writer: TreeWriter;
   /** A resumed crawl may rewrite a file that the interrupted run wrote but did not journal. */
   resuming: boolean;
+}
+
+/** A document validated and written: what its journal lines need. */
+export interface PreparedDocument {
+  /** Validation findings, then any reason it was not stored, in journal order. */
+  findings: Finding[];
+  summary: DocumentSummary;
+  records: number | null;
+  /** The file written; null when the layout refused the URL or its path was taken. */
+  file: { path: string; size: number; sha256: string } | null;
+}
+
+export interface DocumentStore extends DocumentContext {
   record: (entry: JournalEntry) => void;
 }
 
-export function storeDocument(
-  { root, layout, rewriter, writer, resuming, record }: DocumentStore,
-  { url, location, response, json, discovered }: CrawledDocument,
-): void {
+/** Validates `json` (fetched from the canonical `url`), rewrites its links and writes it into the tree. */
+export function prepareDocument(
+  { root, layout, rewriter, writer, resuming }: DocumentContext,
+  url: string,
+  location: ApiLocation,
+  json: unknown,
+): PreparedDocument {
   const check = validateDocument(json, url, root, layout.urls);
-  for (const finding of check.findings) record({ t: 'finding', finding });
+  const findings = check.findings;
   const data = (json as { data?: unknown }).data;
-  const entry: JournalEntry = {
-    t: 'doc',
-    url,
-    file: null,
+  const prepared: PreparedDocument = {
+    findings,
     summary: check.summary,
     records: location.kind === 'list' && Array.isArray(data) ? data.length : null,
-    discovered,
-    ...(location.kind === 'root'
-      ? { source: { etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null } }
-      : {}),
+    file: null,
   };
   const placement = layout.place(url);
   if (!placement.ok) {
-    record({
-      t: 'finding',
-      finding: {
-        url,
-        pointer: '',
-        rule: 'layout.refused',
-        severity: 'error',
-        message: `${url} was not stored: ${placement.reason}.`,
-      },
+    findings.push({
+      url,
+      pointer: '',
+      rule: 'layout.refused',
+      severity: 'error',
+      message: `${url} was not stored: ${placement.reason}.`,
     });
-    record(entry);
-    return;
+    return prepared;
   }
   rewriteDocumentLinks(json, location, url, rewriter);
   try {
     const written = writer.write(placement.file, stringifyJson(json), { exclusive: !resuming });
-    entry.file = { path: placement.file, ...written };
+    prepared.file = { path: placement.file, ...written };
   } catch (error) {
     if (!(error instanceof FileCollisionError)) throw error;
-    record({
-      t: 'finding',
-      finding: {
-        url,
-        pointer: '',
-        rule: 'layout.collision',
-        severity: 'error',
-        message: `${url} was not stored: ${error.message}`,
-      },
+    findings.push({
+      url,
+      pointer: '',
+      rule: 'layout.collision',
+      severity: 'error',
+      message: `${url} was not stored: ${error.message}`,
     });
   }
-  record(entry);
+  return prepared;
+}
+
+/**
+ * Journals a document: prepared here from its JSON, or already prepared by a worker thread (whose file the main
+ * thread's writer then lists for SHA256SUMS).
+ */
+export function storeDocument(store: DocumentStore, document: CrawledDocument): void {
+  const { url, location, response, discovered } = document;
+  let prepared = document.prepared as PreparedDocument | undefined;
+  if (prepared === undefined) {
+    prepared = prepareDocument(store, url, location, document.json);
+  } else if (prepared.file !== null) {
+    store.writer.record(prepared.file.path, prepared.file.sha256);
+  }
+  for (const finding of prepared.findings) store.record({ t: 'finding', finding });
+  store.record({
+    t: 'doc',
+    url,
+    file: prepared.file,
+    summary: prepared.summary,
+    records: prepared.records,
+    discovered,
+    ...(location.kind === 'root'
+      ? { source: { etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null } }
+      : {}),
+  });
 }

@@ -110,7 +110,15 @@ export class TreeWriter {
   private readonly createdDirs = new Memo<true>(4096);
   private readonly files = new FileLog();
 
-  constructor(readonly dir: string) {}
+  readonly #listing: boolean;
+
+  /** `listing: false`: the files written are not listed (a worker thread's writer; its caller lists them). */
+  constructor(
+    readonly dir: string,
+    options: { listing?: boolean } = {},
+  ) {
+    this.#listing = options.listing !== false;
+  }
 
   /** Writes `bytes` at the relative POSIX path `file`. */
   write(file: string, content: Buffer | string, options?: WriteOptions): WrittenFile {
@@ -149,11 +157,11 @@ export class TreeWriter {
       closeSync(fd);
     }
     const digest = hash.digest();
-    this.files.add(file, digest);
+    if (this.#listing) this.files.add(file, digest);
     return { size, sha256: digest.toString('hex') };
   }
 
-  /** Lists a file written by an earlier run (replayed from the journal), so that it is in SHA256SUMS. */
+  /** Lists a file written elsewhere (by an earlier run, or a worker thread), so that it is in SHA256SUMS. */
   record(file: string, sha256: string): void {
     this.files.add(file, sha256);
   }

@@ -1,0 +1,200 @@
+/**
+ * Worker threads (`workers`): the per-document work moves off the main thread and the snapshot stays the same byte
+ * for byte, faults, retries and hostile documents included. Worker threads run built JavaScript, so these tests call
+ * the built library (dist/, which `npm test` builds first), with the same source crawled with no workers as the
+ * reference.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as Library from '../../src/index.js';
+import { createClock } from '../../src/clock.js';
+import type { Finding } from '../../src/validate/finding.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { readJson, treeHashes } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const DIST = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js')).href;
+const { createSnapshot, startSampleApi, verifySnapshot } = (await import(DIST)) as typeof Library;
+
+const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+
+/** Runs `work`, counting the worker threads started meanwhile (so a test knows that the threads did the work). */
+async function countingWorkers<T>(work: () => Promise<T>): Promise<{ value: T; started: number }> {
+  let started = 0;
+  const count = () => (started += 1);
+  process.on('worker', count);
+  try {
+    return { value: await work(), started };
+  } finally {
+    process.off('worker', count);
+  }
+}
+
+function sortedFindings(findings: readonly Finding[]): string[] {
+  return findings.map((f) => `${f.url} ${f.pointer} ${f.rule} ${f.message}`).sort();
+}
+
+describe('a crawl with worker threads', () => {
+  let base: string;
+  let remove: () => Promise<void>;
+  beforeAll(async () => ({ dir: base, remove } = await suiteDir()));
+  afterAll(() => remove());
+
+  it('publishes the same snapshot as one thread, through faults and retries', async () => {
+    // Faults include bodies cut off and corrupt: a worker's "does not read" must reach the fetcher as a retry.
+    const api = await startSampleApi({
+      records: 3,
+      pageSize: 4,
+      seed: 5,
+      faultRate: 0.3,
+      stallMs: 300,
+      retryAfterSeconds: 0,
+    });
+    try {
+      const crawl = (workers: number) =>
+        countingWorkers(() =>
+          createSnapshot({
+            rootUrl: api.rootUrl,
+            out: path.join(base, `sample-${workers}`),
+            clock: clock(),
+            workers,
+            timeoutMs: 200,
+            retries: 5,
+            backoffBaseMs: 5,
+          }),
+        );
+      const { value: inline, started: none } = await crawl(0);
+      const { value: threaded, started } = await crawl(3);
+      expect([none, started]).toEqual([0, 3]);
+      const kinds = new Set(api.requestLog.map((r) => String(r.status)));
+      for (const kind of ['truncated', 'corrupt-gzip', 'stall', '500']) expect(kinds, kind).toContain(kind);
+      expect(threaded.retries).toBeGreaterThan(50);
+      expect(threaded.documents).toBe(inline.documents);
+      expect(threaded.documents).toBeGreaterThan(200);
+      const hashes = await treeHashes(threaded.out);
+      expect(hashes).toEqual(await treeHashes(inline.out));
+      expect(Object.keys(hashes).some((file) => file.startsWith('_catalogue/'))).toBe(true);
+      expect((await verifySnapshot(threaded.out)).problems).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  describe('on a hostile source', () => {
+    let server: TestServer;
+    /** Answers to /api/units/cut/ so far: the first is cut off, within a complete response. */
+    let cutAnswers = 0;
+    const deep = `${'['.repeat(300)}${']'.repeat(300)}`;
+
+    /** Where the file for units/a/ is planted before it is answered (what a case-folding file system does). */
+    let planted = '';
+
+    beforeAll(async () => {
+      server = await startServer(async (req, res) => {
+        const base = `http://${req.headers.host}/api/`;
+        const url = req.url ?? '/';
+        const unit = (id: string, attributes: Record<string, unknown> = { term: id }) => ({
+          type: 'Unit',
+          id,
+          attributes,
+          relationships: {},
+          links: { self: `${base}units/${id}/` },
+        });
+        const ids = ['ok', 'cut', 'page', 'deep', 'odd', 'a'];
+        if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+        if (url === '/api/units/') {
+          return sendJson(res, 200, {
+            links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+            data: ids.map((id) => unit(id)),
+            meta: { pagination: { page: 1, pages: 1, count: ids.length } },
+          });
+        }
+        if (url === '/api/units/cut/' && cutAnswers++ === 0) {
+          res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+          return res.end('{"data": {"type": "Unit", "id": "cut", "attr');
+        }
+        if (url === '/api/units/page/') {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end('<!doctype html><title>Unit</title>');
+        }
+        if (url === '/api/units/deep/') {
+          res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+          return res.end(`{"data": ${deep}}`);
+        }
+        if (url === '/api/units/a/' && planted !== '') {
+          await mkdir(path.dirname(planted), { recursive: true });
+          await writeFile(planted, '{"planted":true}');
+        }
+        // An id that is not a string: a validation error.
+        if (url === '/api/units/odd/') return sendJson(res, 200, { data: { ...unit('odd'), id: 5 } });
+        const id = /^\/api\/units\/([a-z]+)\/$/.exec(url)?.[1];
+        if (id !== undefined && ids.includes(id)) return sendJson(res, 200, { data: unit(id) });
+        sendJson(res, 404, { errors: [{ status: '404' }] });
+      });
+    });
+    afterAll(() => server.close());
+
+    /** Crawls the source with --allow-partial; a file planted before units/a/ is written makes a collision. */
+    async function crawlWith(workers: number) {
+      cutAnswers = 0;
+      const out = path.join(base, `hostile-${workers}`);
+      planted = path.join(`${out}.staging`, 'tree', 'api', 'units', 'a', 'index.html');
+      const { value: result, started } = await countingWorkers(() =>
+        createSnapshot({
+          rootUrl: `${server.url}/api/`,
+          out,
+          clock: clock(),
+          workers,
+          allowPartial: true,
+          retries: 2,
+          backoffBaseMs: 1,
+          catalogue: 'none',
+        }),
+      );
+      expect(started).toBe(workers);
+      return { result, out };
+    }
+
+    it('retries, refuses and reports each document as one thread does', async () => {
+      const threaded = await crawlWith(2);
+      const inline = await crawlWith(0);
+      const root = `${server.url}/api/`;
+      // The cut body was fetched again and stored whole.
+      expect(await readJson(threaded.out, 'api/units/cut/index.html')).toMatchObject({ data: { id: 'cut' } });
+      expect(threaded.result.retries).toBe(1);
+      // HTML and a document nested too deep are missing, each with the sentence that names it.
+      expect(threaded.result.missing).toEqual([`${root}units/deep/`, `${root}units/page/`]);
+      const messages = threaded.result.report.findings.map((f) => `${f.rule} ${f.message}`);
+      expect(messages).toContainEqual(expect.stringMatching(/^fetch\.failed .*units\/page\/ did not answer with JSON/));
+      expect(messages).toContainEqual(expect.stringMatching(/^fetch\.failed .*units\/deep\/ cannot be stored/));
+      expect(messages).toContainEqual(expect.stringMatching(/^layout\.collision .*units\/a\//));
+      const odd = threaded.result.report.findings.filter(
+        (f) => f.url === `${root}units/odd/` && f.severity === 'error',
+      );
+      expect(odd.length).toBeGreaterThan(0);
+      expect(sortedFindings(threaded.result.report.findings)).toEqual(sortedFindings(inline.result.report.findings));
+      expect(await treeHashes(threaded.out)).toEqual(await treeHashes(inline.out));
+    });
+
+    it('ends the crawl with the same message when a document is HTML and --allow-partial is not given', async () => {
+      planted = '';
+      // One request at a time: units/page/ is the first of the two documents that end the crawl.
+      const attempt = (workers: number) =>
+        createSnapshot({
+          rootUrl: `${server.url}/api/`,
+          out: path.join(base, `failed-${workers}`),
+          workers,
+          concurrency: 1,
+          retries: 0,
+        }).then(
+          () => 'published',
+          (error: unknown) => (error as Error).message,
+        );
+      const [threaded, inline] = [await attempt(2), await attempt(0)];
+      expect(threaded).toMatch(/units\/page\/ did not answer with JSON/);
+      expect(threaded).toBe(inline.replaceAll('failed-0', 'failed-2'));
+    });
+  });
+});
