@@ -15,6 +15,8 @@ export interface BenchOptions {
   memoryRecords: number[];
   deriveRecords: number[];
   runs: number;
+  /** Worker counts the cpu and disk scenarios crawl with, each in every run; undefined: the crawl's default. */
+  workers: number[] | undefined;
   sequential: boolean;
   curl: boolean;
   dir: string | undefined;
@@ -84,6 +86,13 @@ const SPECS: OptionSpec[] = [
     name: 'no-sequential',
     description: 'Skip the sequential baseline (one request at a time) of the CPU-bound scenario.',
   },
+  {
+    name: 'workers',
+    value: 'n,n',
+    description:
+      'Worker threads of the crawl (its --workers); the cpu and disk scenarios crawl once with each in every run, ' +
+      "the others with the first. Default: the crawl's own default.",
+  },
   { name: 'no-curl', description: 'Skip curl even when it is installed.' },
   {
     name: 'dir',
@@ -110,9 +119,9 @@ export function helpText(): string {
     'Usage: npm run bench -- [options]',
     '',
     'Measures cv-snapshot against curl --parallel and a sequential fetch loop on the embedded sample API, which runs',
-    'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency), latency (fixed delay',
-    'per response), memory (peak RSS at two sizes) and derive (crawl --derive against a full crawl: requests and',
-    'wall time).',
+    'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency, output in memory),',
+    'disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes) and',
+    'derive (crawl --derive against a full crawl: requests and wall time).',
     '',
     'Options:',
     ...SPECS.map(
@@ -169,6 +178,8 @@ export function parseOptions(argv: string[]): BenchOptions | null {
       .split(',')
       .map((n) => whole('derive-records', n, 1)),
     runs: whole('runs', text('runs'), 1),
+    workers:
+      typeof values.workers === 'string' ? values.workers.split(',').map((n) => whole('workers', n, 0)) : undefined,
     sequential: values['no-sequential'] !== true,
     curl: values['no-curl'] !== true,
     dir: typeof values.dir === 'string' ? values.dir : undefined,

@@ -38,8 +38,10 @@ export interface CpuScenario {
   concurrency: number;
   documents: number;
   runs: RunFigures[];
-  /** Crawl wall time ÷ curl wall time (target ≤ 1.0); null without curl. */
+  /** The fastest crawl's wall time ÷ curl's (target ≤ 1.5); null without curl. */
   crawlToCurl: number | null;
+  /** Garbage collection as a share of the fastest crawl's CPU, in percent (target ≤ 8). */
+  crawlGcPercent: number | null;
   /** Sample API process over the whole scenario. */
   server: { cpuS: number | null; peakRssMb: number | null };
 }
@@ -51,11 +53,13 @@ export interface LatencyScenario {
   documents: number;
   idealPerS: number;
   runs: RunFigures[];
-  /** Crawl documents/s ÷ ideal over the crawl process's wall time (target ≥ 0.9). */
+  /** Crawl documents/s ÷ ideal over the crawl process's wall time. */
   crawlFraction: number;
   /** The same over the time the crawl itself reports (without process start-up). */
   crawlFractionInProcess: number;
   curlFraction: number | null;
+  /** Crawl wall time ÷ curl wall time, medians (target ≤ 1.05); null without curl. */
+  crawlToCurl: number | null;
 }
 
 export interface MemoryScenario {
@@ -118,13 +122,25 @@ async function measured(
   return { run: result, serverCpuMs: before === null || after === null ? null : after - before };
 }
 
+/** The crawl's name in the tables, and its --workers argument: `workers` when given, else the first of --workers. */
+function crawlRun(
+  context: BenchContext,
+  concurrency: number,
+  workers = context.options.workers?.[0],
+): { name: string; extra: string[] } {
+  if (workers === undefined) return { name: `cv-snapshot crawl -c ${concurrency}`, extra: [] };
+  return { name: `cv-snapshot crawl -c ${concurrency} -w ${workers}`, extra: ['--workers', String(workers)] };
+}
+
 async function crawlOnce(
   context: BenchContext,
   api: SampleApiProcess,
-  name: string,
+  variant: { name: string; extra: string[] },
   concurrency: number,
   extra: string[] = [],
 ): Promise<{ figures: RunFigures; summary: CrawlSummary }> {
+  const { name } = variant;
+  extra = [...variant.extra, ...extra];
   const dir = freshDir(context, 'crawl');
   const args = [
     ...executableFlags(context.cli),
@@ -201,28 +217,37 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
   try {
     const urls = documentUrls(api.rootUrl, records, pageSize);
     context.log(`cpu: ${urls.length} documents, sample API at ${api.rootUrl}`);
-    const crawls: RunFigures[] = [];
+    // One crawl per worker count asked for (or the crawl's default), each in every run.
+    const variants = (context.options.workers ?? [undefined]).map((workers) => crawlRun(context, concurrency, workers));
+    const crawls: RunFigures[][] = variants.map(() => []);
     const curls: RunFigures[] = [];
     for (let i = 1; i <= runs; i += 1) {
       // Alternated, so that neither profits from a warmer server.
-      context.log(`cpu: cv-snapshot crawl, run ${i} of ${runs}`);
-      const crawl = await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency);
-      if (crawl.summary.documents !== urls.length) {
-        throw new Error(`the crawl found ${crawl.summary.documents} documents; the sample API serves ${urls.length}.`);
+      for (const [v, variant] of variants.entries()) {
+        context.log(`cpu: ${variant.name}, run ${i} of ${runs}`);
+        const crawl = await crawlOnce(context, api, variant, concurrency);
+        if (crawl.summary.documents !== urls.length) {
+          throw new Error(
+            `the crawl found ${crawl.summary.documents} documents; the sample API serves ${urls.length}.`,
+          );
+        }
+        crawls[v]!.push(crawl.figures);
       }
-      crawls.push(crawl.figures);
       if (context.curl) {
         context.log(`cpu: curl --parallel, run ${i} of ${runs}`);
         curls.push(await curlOnce(context, api, urls, concurrency));
       }
     }
-    const rows = [median(crawls)];
+    const crawlRows = crawls.map((figures) => median(figures));
+    const rows = [...crawlRows];
     if (curls.length > 0) rows.push(median(curls));
     if (context.options.sequential) {
       context.log('cpu: sequential fetch loop');
       rows.push(await sequentialOnce(context, api, urls));
     }
-    const [crawl, curl] = [rows[0]!, curls.length > 0 ? rows[1]! : undefined];
+    // With several worker counts, the ratio is the fastest one's.
+    const crawl = crawlRows.reduce((best, row) => (row.wallS < best.wallS ? row : best));
+    const curl = curls.length > 0 ? rows[crawlRows.length]! : undefined;
     const server = await api.stop();
     return {
       records,
@@ -231,6 +256,7 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
       documents: urls.length,
       runs: rows,
       crawlToCurl: curl === undefined ? null : Number((crawl.wallS / curl.wallS).toFixed(3)),
+      crawlGcPercent: crawl.gcPercent,
       server: {
         cpuS:
           server.userMs === null || server.sysMs === null
@@ -255,7 +281,7 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
     const curls: RunFigures[] = [];
     for (let i = 1; i <= runs; i += 1) {
       context.log(`latency: cv-snapshot crawl, run ${i} of ${runs}`);
-      crawls.push(await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency));
+      crawls.push(await crawlOnce(context, api, crawlRun(context, concurrency), concurrency));
       if (context.curl) {
         context.log(`latency: curl --parallel, run ${i} of ${runs}`);
         curls.push(await curlOnce(context, api, urls, concurrency));
@@ -266,10 +292,12 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
     const crawl = crawls.find((run) => run.figures.wallS === middle.wallS)!;
     const rows = [middle];
     let curlFraction: number | null = null;
+    let crawlToCurl: number | null = null;
     if (curls.length > 0) {
       const curl = median(curls);
       rows.push(curl);
       curlFraction = Number((curl.documents / curl.wallS / idealPerS).toFixed(3));
+      crawlToCurl = Number((middle.wallS / curl.wallS).toFixed(3));
     }
     return {
       latencyMs,
@@ -281,6 +309,7 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
       crawlFraction: Number((crawl.summary.requests / crawl.figures.wallS / idealPerS).toFixed(3)),
       crawlFractionInProcess: Number((crawl.summary.requests / crawl.summary.seconds / idealPerS).toFixed(3)),
       curlFraction,
+      crawlToCurl,
     };
   } finally {
     await api.stop();
@@ -294,7 +323,7 @@ export async function memoryScenario(context: BenchContext): Promise<MemoryScena
     const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, 0), context.base);
     try {
       context.log(`memory: crawl of the sample API with ${records} records per collection`);
-      const crawl = await crawlOnce(context, api, `cv-snapshot crawl -c ${concurrency}`, concurrency);
+      const crawl = await crawlOnce(context, api, crawlRun(context, concurrency), concurrency);
       runs.push({ ...crawl.figures, name: `crawl of ${crawl.summary.documents} documents`, records });
     } finally {
       await api.stop();
@@ -324,13 +353,15 @@ export async function deriveScenario(context: BenchContext): Promise<DeriveScena
       const urls = documentUrls(api.rootUrl, records, pageSize);
       const floor = urls.filter((url) => !/\/\d+\//.test(url) || url.includes('/relationships/successor')).length;
       context.log(`derive: ${urls.length} documents at ${latencyMs} ms each: full crawl`);
-      const full = await crawlOnce(context, api, `crawl -c ${concurrency}`, concurrency);
+      const full = await crawlOnce(context, api, crawlRun(context, concurrency), concurrency);
       context.log(`derive: ${urls.length} documents at ${latencyMs} ms each: crawl --derive`);
-      const derived = await crawlOnce(context, api, `crawl --derive -c ${concurrency}`, concurrency, [
-        '--derive',
-        '--verify-seed',
-        '1',
-      ]);
+      const derived = await crawlOnce(
+        context,
+        api,
+        { name: `cv-snapshot crawl --derive -c ${concurrency}`, extra: [] },
+        concurrency,
+        ['--derive', '--verify-seed', '1'],
+      );
       const derive = derived.summary.derive;
       if (derive === undefined) throw new Error('crawl --derive printed no derive summary.');
       if (derived.summary.documents !== full.summary.documents) {
