@@ -11,8 +11,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// The walks use `for…in` over parsed JSON (own, enumerable members only, in the same order as Object.entries)
+// rather than Object.entries, which allocates an array per member: this runs over every document of a crawl.
+
 function visitLinksObject(links: Record<string, unknown>, visit: LinkVisitor): void {
-  for (const [key, value] of Object.entries(links)) {
+  for (const key in links) {
+    const value = links[key];
     if (typeof value === 'string') {
       const next = visit(value);
       if (next !== undefined) links[key] = next;
@@ -29,7 +33,8 @@ function walk(value: unknown, visit: LinkVisitor): void {
     return;
   }
   if (!isObject(value)) return;
-  for (const [key, member] of Object.entries(value)) {
+  for (const key in value) {
+    const member = value[key];
     if (key === 'links' && isObject(member)) visitLinksObject(member, visit);
     else if (key !== 'attributes' && key !== 'meta') walk(member, visit);
   }

@@ -130,7 +130,7 @@ export class TreeWriter {
    * whole), hashing as it goes.
    */
   writeParts(file: string, parts: Iterable<Buffer | string>, options?: WriteOptions): WrittenFile {
-    const target = path.join(this.dir, ...file.split('/'));
+    const target = path.join(this.dir, file);
     this.ensureDir(path.dirname(target));
     let fd: number;
     try {
