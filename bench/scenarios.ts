@@ -2,10 +2,12 @@
  * The three scenarios of docs/architecture.md#performance. Every run starts from a fresh directory on the same file
  * system, against a sample API in a process of its own; the crawl runs as users run it (`node dist/cli.js crawl`).
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSampleData, listDocumentUrls } from '../src/sample-api/index.js';
+import { Layout } from '../src/format/layout.js';
 import { canonicalUrl } from '../src/url/canonical-url.js';
 import {
   cpuMsOf,
@@ -111,11 +113,25 @@ function documentUrls(rootUrl: string, records: number, pageSize: number): strin
   return listDocumentUrls(data, rootUrl, pageSize).map((url) => canonicalUrl(url));
 }
 
-/** Measures `run` and the sample API's CPU time over it. */
+/** Where the snapshot stores each URL's document, relative to the tree: curl writes the same files. */
+function treeFiles(rootUrl: string, urls: string[]): string[] {
+  const layout = new Layout(canonicalUrl(rootUrl));
+  return urls.map((url) => {
+    const placement = layout.place(url);
+    if (!placement.ok) throw new Error(`the snapshot does not store ${url}: ${placement.reason}`);
+    return placement.file;
+  });
+}
+
+/**
+ * Measures `run` and the sample API's CPU time over it. The file systems are synced first, so that no run pays for
+ * writing back what an earlier one wrote or removed (on a disk that took seconds of system time).
+ */
 async function measured(
   api: SampleApiProcess,
   run: () => Promise<ChildRun>,
 ): Promise<{ run: ChildRun; serverCpuMs: number | null }> {
+  spawnSync('sync');
   const before = cpuMsOf(api.pid);
   const result = await run();
   const after = cpuMsOf(api.pid);
@@ -172,9 +188,12 @@ async function curlOnce(
   const out = path.join(dir, 'files');
   const config = path.join(dir, 'urls.curl');
   mkdirSync(out);
-  writeFileSync(config, urls.map((url, i) => `url = "${url}"\noutput = "${path.join(out, `f${i}`)}"\n`).join(''));
+  // The same files as the crawl's tree (directories and all), as a mirror made with curl would be.
+  const files = treeFiles(api.rootUrl, urls);
+  writeFileSync(config, urls.map((url, i) => `url = "${url}"\noutput = "${path.join(out, files[i]!)}"\n`).join(''));
   const args = [
     '--globoff', // the URLs hold page[number]
+    '--create-dirs',
     '--parallel',
     '--parallel-max',
     String(concurrency),
@@ -188,7 +207,7 @@ async function curlOnce(
     config,
   ];
   const { run, serverCpuMs } = await measured(api, () => runProgram('curl', args, context.base, context.repo));
-  const written = readdirSync(out).length;
+  const written = files.filter((file) => existsSync(path.join(out, file))).length;
   discard(context, dir);
   assertExited('curl', run);
   if (written !== urls.length) throw new Error(`curl wrote ${written} files for ${urls.length} URLs.`);
