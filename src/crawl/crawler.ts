@@ -6,10 +6,11 @@
  * (validation, writing) is the caller's `onDocument`. The body is parsed within the fetch (read-document.ts), so
  * that a body that does not read is fetched again like a stall.
  */
+import type { DocumentLink } from '../jsonapi/links.js';
 import type { ApiLocation } from '../url/api-location.js';
 import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
-import { Discovery } from './discovery.js';
+import { Discovery, type DocumentTargets } from './discovery.js';
 import type { Fetcher, FetchedResponse } from './fetcher.js';
 import { readDocument } from './read-document.js';
 import { ResponseHandler } from './response-handler.js';
@@ -24,6 +25,8 @@ export interface CrawledDocument {
   response: FetchedResponse;
   /** The parsed JSON body; undefined when the caller's `readElsewhere` read it. */
   json: unknown;
+  /** The links of `json`, resolved (empty when read elsewhere): link rewriting writes into their places. */
+  links: readonly DocumentLink[];
   /** What `readElsewhere` made of the document, passed on as it is. */
   prepared?: unknown;
   /** In-scope links of this document seen for the first time in this crawl (canonical); they are fetched next. */
@@ -38,10 +41,8 @@ export interface SettledUrl {
 
 /** A document read and handled elsewhere (a worker thread): what the crawl needs of it, and the caller's result. */
 export interface ReadElsewhere {
-  /** Its links, as `extractLinks` gives them. */
-  links: string[];
-  /** meta.pagination.pages, as `declaredPages` gives it, of a list or related page; undefined for others. */
-  pages: number | undefined;
+  /** The targets of its links, as `linkTargets` gives them. */
+  targets: DocumentTargets;
   prepared: unknown;
 }
 

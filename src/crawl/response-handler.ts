@@ -4,12 +4,12 @@
  * cannot be fetched is a finding instead of the end of the crawl (never the root index).
  */
 import { FetchError, NotJsonError, RootScopeError, UnusableDocumentError } from '../errors.js';
-import { extractLinks } from '../jsonapi/links.js';
+import { resolveLinks } from '../jsonapi/links.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
 import type { UrlSpace } from '../url/url-space.js';
 import { headerText } from './body-text.js';
 import type { CrawlerOptions, ReadBody } from './crawler.js';
-import { declaredPages, type Discovery } from './discovery.js';
+import { documentTargets, listPages, type Discovery } from './discovery.js';
 import type { FetchedResponse } from './fetcher.js';
 import { assertRootIndex, assertRootLeadsInScope } from './root-index.js';
 import type { Arrival } from './scheduler.js';
@@ -70,30 +70,23 @@ export class ResponseHandler {
     }
     const read = response.document as ReadBody;
     const location = this.#urls.locate(url);
-    const json = 'json' in read ? read.json : undefined;
+    if ('elsewhere' in read) {
+      const { targets, prepared } = read.elsewhere;
+      // Links are marked seen before the document is handed on, so that whoever records the document can record
+      // what it discovered with it (--resume relies on that).
+      const discovered = this.#discovery.admit(targets);
+      await this.#options.onDocument({ url, location, response, json: undefined, links: [], prepared, discovered });
+      discovered.forEach(this.#schedule);
+      return;
+    }
+    const { json } = read;
     if (location.kind === 'root') {
       assertRootIndex(url, json);
       assertRootLeadsInScope(url, json, this.#urls);
     }
-    // Links are marked seen before the document is handed on, so that whoever records the document can record
-    // what it discovered with it (--resume relies on that).
-    const listPage = location.kind === 'list' || location.kind === 'related';
-    const links = 'json' in read ? extractLinks(json, location.kind === 'root') : read.elsewhere.links;
-    const pages = !listPage ? undefined : 'json' in read ? declaredPages(json) : read.elsewhere.pages;
-    const discovered = this.#discovery.discover(
-      links,
-      url,
-      listPage && pages !== undefined ? { list: location, pages } : undefined,
-    );
-    const prepared = 'json' in read ? undefined : read.elsewhere.prepared;
-    await this.#options.onDocument({
-      url,
-      location,
-      response,
-      json,
-      ...(prepared !== undefined ? { prepared } : {}),
-      discovered,
-    });
+    const links = resolveLinks(json, location.kind === 'root', url, this.#urls);
+    const discovered = this.#discovery.admit(documentTargets(links, url, root, listPages(location, json)));
+    await this.#options.onDocument({ url, location, response, json, links, discovered });
     discovered.forEach(this.#schedule);
   }
 

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { crawl, type CrawledDocument, type CrawlerOptions } from '../crawl/crawler.js';
 import type { FetchedResponse } from '../crawl/fetcher.js';
 import { OutputDirError } from '../errors.js';
-import { Discovery } from '../crawl/discovery.js';
-import { extractLinks } from '../jsonapi/links.js';
+import { Discovery, documentTargets } from '../crawl/discovery.js';
+import { resolveLinks } from '../jsonapi/links.js';
 import { parseJson } from '../json/parse-json.js';
 import { UrlSpace } from '../url/url-space.js';
 import { DERIVE_JOURNAL_FILE, DeriveJournal, readDeriveJournal } from './derive-journal.js';
@@ -113,8 +113,9 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: 
     store: async (url, text) => {
       signal?.throwIfAborted();
       const json = parseJson(text);
-      const discovered = discovery.discover(extractLinks(json, false), url);
-      await options.crawl.onDocument({ url, location: urls.locate(url), response: DERIVED, json, discovered });
+      const links = resolveLinks(json, false, url, urls);
+      const discovered = discovery.admit(documentTargets(links, url, root));
+      await options.crawl.onDocument({ url, location: urls.locate(url), response: DERIVED, json, links, discovered });
       followed.push(...discovered);
       stored += 1;
       if (stored % YIELD_EVERY === 0) await new Promise(setImmediate);

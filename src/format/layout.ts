@@ -19,7 +19,7 @@
  */
 import { invalidPageNumbers } from '../url/canonical-url.js';
 import { Memo } from '../url/memo.js';
-import { UrlSpace } from '../url/url-space.js';
+import { UrlSpace, type ParsedUrl } from '../url/url-space.js';
 
 export const INDEX_FILE = 'index.html';
 export const PAGE_SEGMENT = 'page';
@@ -101,8 +101,11 @@ export class Layout {
   /** The URLs of the run this layout serves, parsed once (a crawl shares its own). */
   readonly urls: UrlSpace;
   private readonly rootSegmentCount: number;
-  /** Placements of recently asked canonical URLs (the rewriter asks for every link of every document). Frozen. */
-  readonly #placements = new Memo<Placement>(4096);
+  /**
+   * Placements of the URLs the run's space remembers (the rewriter asks for every link of every document), held
+   * as long as the space holds the parsed URL. Frozen.
+   */
+  readonly #placements = new WeakMap<ParsedUrl, Placement>();
   readonly #segmentVerdicts = new Memo<SegmentVerdict>(4096);
 
   /** `root` is the canonical root URL (ending in `/`). */
@@ -114,17 +117,20 @@ export class Layout {
 
   /** Where the document at `url` is stored, or why it cannot be stored. */
   place(url: string): Placement {
-    const canonical = this.urls.canonical(url);
-    let placement = this.#placements.get(canonical);
+    return this.placeParsed(this.urls.resolve(url));
+  }
+
+  /** `place` for a URL the run's space has parsed. */
+  placeParsed(parsed: ParsedUrl): Placement {
+    let placement = this.#placements.get(parsed);
     if (placement === undefined) {
-      placement = Object.freeze(this.#place(canonical));
-      this.#placements.set(canonical, placement);
+      placement = Object.freeze(this.#place(parsed));
+      this.#placements.set(parsed, placement);
     }
     return placement;
   }
 
-  #place(canonical: string): Placement {
-    const { parts: parsed, inScope, location } = this.urls.parse(canonical);
+  #place({ url: canonical, parts: parsed, inScope, location }: ParsedUrl): Placement {
     const segments = decodedSegments(parsed.pathname, this.#segmentVerdicts);
     if (typeof segments === 'string') return { ok: false, reason: segments };
     if (!inScope) return { ok: false, reason: 'it is outside the root URL' };

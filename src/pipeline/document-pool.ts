@@ -11,6 +11,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ReadElsewhere } from '../crawl/crawler.js';
+import type { DocumentTargets } from '../crawl/discovery.js';
 import type { FetchedResponse } from '../crawl/fetcher.js';
 import { readError, type ReadFailure } from '../crawl/read-document.js';
 import type { LinkMode } from '../format/rewrite-links.js';
@@ -44,7 +45,7 @@ interface CrossedError {
 }
 
 export type PoolResponse =
-  | { id: number; links: string[]; pages: number | undefined; prepared: PreparedDocument }
+  | { id: number; targets: DocumentTargets; prepared: PreparedDocument }
   | { id: number; failure: ReadFailure }
   | { id: number; error: CrossedError };
 
@@ -107,7 +108,7 @@ class PoolWorker {
     this.waiting.delete(response.id);
     if ('failure' in response) waiting.reject(readError(waiting.url, response.failure));
     else if ('error' in response) waiting.reject(rebuilt(response.error));
-    else waiting.resolve({ links: response.links, pages: response.pages, prepared: response.prepared });
+    else waiting.resolve({ targets: response.targets, prepared: response.prepared });
   }
 }
 

@@ -5,11 +5,11 @@
  * layout and writer are built from the run's fixed settings, so its output is the same whichever thread writes it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { declaredPages } from '../crawl/discovery.js';
+import { documentTargets, listPages } from '../crawl/discovery.js';
 import { readBody } from '../crawl/read-document.js';
 import { Layout } from '../format/layout.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
-import { extractLinks } from '../jsonapi/links.js';
+import { resolveLinks } from '../jsonapi/links.js';
 import { TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
 import type { PoolRequest, PoolResponse, WorkerSettings } from './document-pool.js';
@@ -33,10 +33,9 @@ function handle({ id, url, contentType, body }: PoolRequest): PoolResponse {
     const read = readBody({ headers, body: Buffer.from(body) });
     if ('failure' in read) return { id, failure: read.failure };
     const location = urls.locate(url);
-    const listPage = location.kind === 'list' || location.kind === 'related';
-    const links = extractLinks(read.json, false);
-    const pages = listPage ? declaredPages(read.json) : undefined;
-    return { id, links, pages, prepared: prepareDocument(context, url, location, read.json) };
+    const links = resolveLinks(read.json, false, url, urls);
+    const targets = documentTargets(links, url, settings.root, listPages(location, read.json));
+    return { id, targets, prepared: prepareDocument(context, url, location, read.json, links) };
   } catch (error) {
     // Whatever else went wrong (a file-system call, a fault of ours) crosses as its message and errno fields.
     const { message, stack, code, syscall, path, errno } = error as NodeJS.ErrnoException;

@@ -6,6 +6,7 @@
  * thread or in a worker thread (document-pool.ts) alike; `storeDocument` journals what it made, on the main thread.
  */
 import type { CrawledDocument } from '../crawl/crawler.js';
+import type { DocumentLink } from '../jsonapi/links.js';
 import type { Layout } from '../format/layout.js';
 import { rewriteDocumentLinks, type LinkRewriter } from '../format/rewrite-links.js';
 import { stringifyJson } from '../json/parse-json.js';
@@ -39,12 +40,16 @@ export interface DocumentStore extends DocumentContext {
   record: (entry: JournalEntry) => void;
 }
 
-/** Validates `json` (fetched from the canonical `url`), rewrites its links and writes it into the tree. */
+/**
+ * Validates `json` (fetched from the canonical `url`), rewrites its links (`links`, as `resolveLinks` gives them)
+ * and writes it into the tree.
+ */
 export function prepareDocument(
   { root, layout, rewriter, writer, resuming }: DocumentContext,
   url: string,
   location: ApiLocation,
   json: unknown,
+  links: readonly DocumentLink[],
 ): PreparedDocument {
   const check = validateDocument(json, url, root, layout.urls);
   const findings = check.findings;
@@ -66,7 +71,7 @@ export function prepareDocument(
     });
     return prepared;
   }
-  rewriteDocumentLinks(json, location, url, rewriter);
+  rewriteDocumentLinks(links, location, url, rewriter);
   try {
     const written = writer.write(placement.file, stringifyJson(json), { exclusive: !resuming });
     prepared.file = { path: placement.file, ...written };
@@ -91,7 +96,7 @@ export function storeDocument(store: DocumentStore, document: CrawledDocument): 
   const { url, location, response, discovered } = document;
   let prepared = document.prepared as PreparedDocument | undefined;
   if (prepared === undefined) {
-    prepared = prepareDocument(store, url, location, document.json);
+    prepared = prepareDocument(store, url, location, document.json, document.links);
   } else if (prepared.file !== null) {
     store.writer.record(prepared.file.path, prepared.file.sha256);
   }

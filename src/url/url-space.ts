@@ -20,17 +20,18 @@ export interface ParsedUrl {
 }
 
 /** Entries per memo generation: enough for the links of the documents in flight, small next to the URL set. */
-const MEMO_SIZE = 16_384;
+const MEMO_SIZE = 32_768;
 /** An absolute http(s) URL: `new URL` ignores any base for it. */
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 
 export class UrlSpace {
   readonly root: string;
   readonly rootParts: UrlParts;
-  /** Input (absolute) or base and input (relative) → canonical spelling. */
-  readonly #canonical = new Memo<string>(MEMO_SIZE);
-  /** Canonical spelling → parsed value. */
-  readonly #parsed = new Memo<ParsedUrl>(MEMO_SIZE);
+  /**
+   * Parsed URLs by what was asked: the input (absolute) or base and input (relative), and the canonical spelling.
+   * One memo, so that a link costs one lookup whether the crawl asks for its spelling, its scope or its location.
+   */
+  readonly #known = new Memo<ParsedUrl>(MEMO_SIZE);
   /** The last base found parsable: every link of a document is resolved against the same one. */
   #parsableBase: string | undefined;
 
@@ -40,45 +41,43 @@ export class UrlSpace {
     this.rootParts = Object.freeze(urlParts(root));
   }
 
-  /** The canonical spelling of `input` (resolved against `base` when relative); throws InvalidUrlError. */
-  canonical(input: string, base?: string): string {
+  /** `input` resolved (against `base` when relative), made canonical and parsed; throws InvalidUrlError. */
+  resolve(input: string, base?: string): ParsedUrl {
     // An absolute link means the same whatever document it is found in, so it is remembered by itself.
     const key =
       base === undefined || (ABSOLUTE_HTTP.test(input) && this.#isParsableBase(base)) ? input : `${base}\n${input}`;
-    const known = this.#canonical.get(key);
+    const known = this.#known.get(key);
     if (known !== undefined) return known;
+    // Parts always come from the canonicalization, so a query reads the same whether remembered or not.
     const { url, parts } = canonicalize(input, base);
-    this.#canonical.set(key, url);
-    // Whoever asks next about the canonical URL itself (scope, location, layout) parses nothing.
-    this.#canonical.set(url, url);
-    if (this.#parsed.get(url) === undefined) this.#parsed.set(url, this.#make(url, parts));
-    return url;
+    let parsed = url === key ? undefined : this.#known.get(url);
+    if (parsed === undefined) {
+      parsed = this.#make(url, parts);
+      // Whoever asks next about the canonical URL itself (scope, location, layout) parses nothing.
+      if (url !== key) this.#known.set(url, parsed);
+    }
+    this.#known.set(key, parsed);
+    return parsed;
   }
 
-  /** `input` resolved, made canonical and parsed; throws InvalidUrlError. */
-  resolve(input: string, base?: string): ParsedUrl {
-    return this.parse(this.canonical(input, base));
+  /** The canonical spelling of `input` (resolved against `base` when relative); throws InvalidUrlError. */
+  canonical(input: string, base?: string): string {
+    return this.resolve(input, base).url;
   }
 
   /** The parsed value of a canonical URL. */
   parse(canonical: string): ParsedUrl {
-    const known = this.#parsed.get(canonical);
-    if (known !== undefined) return known;
-    // Parts always come from the canonicalization, so a query reads the same whether remembered or not.
-    const { url, parts } = canonicalize(canonical);
-    const parsed = this.#make(url, parts);
-    this.#parsed.set(canonical, parsed);
-    return parsed;
+    return this.resolve(canonical);
   }
 
   /** Where a canonical URL sits in the API under this root. */
   locate(canonical: string): ApiLocation {
-    return this.parse(canonical).location;
+    return this.resolve(canonical).location;
   }
 
   /** Whether a canonical URL is in scope: the root's origin, and paths under the root's path. */
   inScope(canonical: string): boolean {
-    return this.parse(canonical).inScope;
+    return this.resolve(canonical).inScope;
   }
 
   #make(url: string, parts: UrlParts): ParsedUrl {
@@ -94,7 +93,7 @@ export class UrlSpace {
   /** Whether `base` parses as a URL, as `new URL(input, base)` requires even when `input` is absolute. */
   #isParsableBase(base: string): boolean {
     if (base === this.#parsableBase) return true;
-    if (this.#parsed.get(base) === undefined && !URL.canParse(base)) return false;
+    if (this.#known.get(base) === undefined && !URL.canParse(base)) return false;
     this.#parsableBase = base;
     return true;
   }
