@@ -2,8 +2,8 @@
  * The crawl's scheduler: which URL is fetched when, and when the crawl is over. URLs wait in the frontier as
  * strings; at most `concurrency` are fetched at once, and a fetch's slot is handed to the next URL the moment its
  * response has arrived, before that response is processed, so the connection is never idle while the CPU is busy.
- * Arrived responses are processed one at a time, in arrival order; at most `concurrency` of them wait, so memory
- * stays bounded when processing is slower than fetching.
+ * Arrived responses are processed one at a time, in arrival order, at most `concurrency` of them in one turn of the
+ * event loop; at most `concurrency` of them wait, so memory stays bounded when processing is slower than fetching.
  *
  * One mechanism bounds the fetches: the `#fetching` count checked in `#pump`. (A promise limiter such as p-limit
  * would queue a task and a promise per URL, where the frontier keeps a string, and cannot hold fetches back while the
@@ -13,6 +13,9 @@ import type { FetchedResponse } from './fetcher.js';
 import { Frontier } from './frontier.js';
 
 /** A response that has arrived and waits to be processed (or the error that came instead). */
+/** How long arrivals are processed before the event loop gets a turn (see #drain). */
+const TURN_MS = 1;
+
 export type Arrival =
   { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
 
@@ -100,6 +103,8 @@ export class Scheduler {
   async #drain(): Promise<void> {
     this.#drainScheduled = false;
     this.#draining = true;
+    let turnStart = performance.now();
+    let inTurn = 0;
     while (this.#arrivals.length > 0) {
       const arrival = this.#arrivals.shift()!;
       if (!this.signal.aborted) {
@@ -109,10 +114,16 @@ export class Scheduler {
           this.fail(error);
         }
       }
-      // One document per turn of the event loop: responses that arrive meanwhile are read, and the requests they
-      // free are started, without waiting for the whole backlog to be processed.
       this.#pump();
-      await new Promise(setImmediate);
+      // A few documents per turn of the event loop, for about a millisecond: responses that arrive meanwhile are
+      // read, and the requests they free are started, without waiting for the whole backlog to be processed, and
+      // the cost of a turn (polling, timers, the journal's write) is shared by the documents of the turn.
+      inTurn += 1;
+      if (inTurn >= this.#options.concurrency || performance.now() - turnStart >= TURN_MS) {
+        await new Promise(setImmediate);
+        turnStart = performance.now();
+        inTurn = 0;
+      }
     }
     this.#draining = false;
     if (this.#fetching === 0 && (this.signal.aborted || this.#frontier.size === 0)) this.#finished();

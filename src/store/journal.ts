@@ -1,10 +1,10 @@
 /**
  * The crawl journal: one JSON line per settled URL, appended to `<out>.staging/journal.ndjson`, so that `--resume`
  * can continue an interrupted crawl without refetching what is done. A line is written only after the document's
- * file is complete, each line is written at once and synced to disk in batches; after `kill -9` the last line may be
- * cut short, and a cut line is ignored. A `doc` line (and a `settled` one, for a redirect or a dead link) carries the
- * links the URL discovered, so the set of URLs still to fetch can be rebuilt from the journal alone. Lines are
- * checked against the schema below when they are read back.
+ * file is complete, the lines of one turn of the event loop are written at the end of that turn, and they are synced
+ * to disk in batches; after `kill -9` the last line may be cut short, and a cut line is ignored. A `doc` line (and a
+ * `settled` one, for a redirect or a dead link) carries the links the URL discovered, so the set of URLs still to
+ * fetch can be rebuilt from the journal alone. Lines are checked against the schema below when they are read back.
  */
 import { closeSync, createReadStream, existsSync, fdatasync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -79,12 +79,16 @@ function firstIssue(error: z.ZodError): string {
 
 export class Journal {
   private dirty = false;
+  /** Lines appended and not yet written. */
+  private pending = '';
+  private flushScheduled = false;
   private syncing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
 
   private constructor(private readonly fd: number) {
-    // Each entry is written at once, synchronously (a kill -9 loses none that were appended, and no thread-pool
-    // round trip per document); syncing to disk is batched.
+    // The entries of one turn of the event loop are written together, synchronously, at the end of that turn (a
+    // kill -9 loses at most those of the turn, and no thread-pool round trip per document); syncing to disk is
+    // batched too.
     this.timer = setInterval(() => void this.sync(), 500);
     this.timer.unref();
   }
@@ -126,13 +130,27 @@ export class Journal {
     }
   }
 
+  /** Adds an entry; it is written with the others of this turn of the event loop, in one call. */
   append(entry: JournalEntry): void {
-    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    this.pending += `${JSON.stringify(entry)}\n`;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Writes the entries appended since the last write. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.pending === '') return;
+    writeSync(this.fd, this.pending);
+    this.pending = '';
     this.dirty = true;
   }
 
   /** Syncs what was appended to disk. */
   sync(): Promise<void> {
+    this.flush();
     this.syncing = this.syncing.then(async () => {
       if (!this.dirty) return;
       this.dirty = false;
