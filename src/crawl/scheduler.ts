@@ -13,8 +13,13 @@ import type { FetchedResponse } from './fetcher.js';
 import { Frontier } from './frontier.js';
 
 /** A response that has arrived and waits to be processed (or the error that came instead). */
-/** How long arrivals are processed before the event loop gets a turn (see #drain). */
-const TURN_MS = 1;
+/**
+ * How long arrivals are processed before the event loop gets a turn (see #drain). undici writes a request to a
+ * reused connection from a setImmediate, which runs after a turn that was queued before it: a short turn keeps the
+ * source busy meanwhile (five alternating crawls of 50,937 documents, median wall time: 0.3 ms 10.3 s, 1 ms 11.2 s,
+ * one document per turn 12.5 s).
+ */
+const TURN_MS = 0.3;
 
 export type Arrival =
   { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
@@ -115,9 +120,9 @@ export class Scheduler {
         }
       }
       this.#pump();
-      // A few documents per turn of the event loop, for about a millisecond: responses that arrive meanwhile are
-      // read, and the requests they free are started, without waiting for the whole backlog to be processed, and
-      // the cost of a turn (polling, timers, the journal's write) is shared by the documents of the turn.
+      // A few documents per turn of the event loop, for a fraction of a millisecond: responses that arrive
+      // meanwhile are read, and the requests they free are written, without waiting for the whole backlog to be
+      // processed, and the cost of a turn (polling, timers, the journal's write) is shared by its documents.
       inTurn += 1;
       if (inTurn >= this.#options.concurrency || performance.now() - turnStart >= TURN_MS) {
         await new Promise(setImmediate);
