@@ -52,6 +52,8 @@ export type FetchHint = keyof typeof FETCH_HINTS;
  */
 export class FetchError extends CvSnapshotError {
   readonly reason: string;
+  /** What the message suggests. */
+  readonly hint: FetchHint;
   constructor(
     readonly url: string,
     reason: string,
@@ -67,6 +69,7 @@ export class FetchError extends CvSnapshotError {
         FETCH_HINTS[suggestion],
     );
     this.reason = safeReason;
+    this.hint = suggestion;
   }
 }
 

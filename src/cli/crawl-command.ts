@@ -33,12 +33,13 @@ export const CRAWL_OPTIONS = {
   workers: integer('workers', {
     placeholder: 'n',
     default: defaultWorkers(),
-    defaultText: 'the cores beyond two, at most 8',
+    defaultText: 'the cores beyond two when that is 2 or more, at most 6; else 0',
     min: 0,
     max: 64,
     description:
-      'Threads that read, validate and write documents beside the one that fetches (each about 40 MB); 0 does ' +
-      'everything on one. The snapshot is the same with any number. --derive uses none.',
+      'Threads that fetch, read, validate and write documents, each with its own connections (and about 40 MB), ' +
+      'while the main thread keeps the journal; 0 does everything on the main thread. The snapshot is the same ' +
+      'with any number. --derive uses none.',
   }),
   retries: integer('retries', {
     placeholder: 'n',

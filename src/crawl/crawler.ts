@@ -41,7 +41,8 @@ export interface SettledUrl {
 
 /** A document read and handled elsewhere (a worker thread): what the crawl needs of it, and the caller's result. */
 export interface ReadElsewhere {
-  /** The targets of its links, as `linkTargets` gives them. */
+  location: ApiLocation;
+  /** The targets of its links, as `documentTargets` gives them. */
   targets: DocumentTargets;
   prepared: unknown;
 }
@@ -64,11 +65,11 @@ export interface CrawlerOptions {
    */
   allowPartial?: boolean;
   /**
-   * Reads a 200 answer's body somewhere else than on this thread (parsing, and whatever the caller does with the
-   * document), or returns undefined to have it parsed here. Never asked for the root index. Rejects as
-   * `readDocument` throws: a RetryableBodyError fetches the URL again.
+   * Fetches a URL somewhere else than on this thread (a worker thread), where a 200 answer's document is also read
+   * and handled (whatever the caller does with it), and comes back as `elsewhere`. Never asked for the root index,
+   * whose checks need the document here. Rejects as the fetcher does, aborting `signal` at once.
    */
-  readElsewhere?(url: string, response: FetchedResponse): Promise<ReadElsewhere> | undefined;
+  fetchElsewhere?(url: string, signal: AbortSignal): Promise<FetchedResponse<ReadBody>>;
   /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
   onDocument(document: CrawledDocument): Promise<void> | void;
   /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
@@ -87,6 +88,14 @@ export interface CrawlerOptions {
   resume?: { seen: Set<string>; pending: Iterable<string> };
 }
 
+/**
+ * Whether the canonical `url` is the root index (or its slash-less spelling), as `locate` would say, without parsing
+ * it: in a crawl with workers this thread parses nothing else.
+ */
+function isRootIndexUrl(url: string, root: string): boolean {
+  return url === root || url === root.slice(0, -1);
+}
+
 export async function crawl(options: CrawlerOptions): Promise<void> {
   const { root, fetcher, concurrency } = options;
   const urls = options.urls ?? new UrlSpace(root);
@@ -101,11 +110,9 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     concurrency,
     ...(options.signal ? { signal: options.signal } : {}),
     fetch: (url, signal) =>
-      fetcher.fetch(url, signal, async (response): Promise<ReadBody> => {
-        // The root index is always read here: its checks need the document itself.
-        const elsewhere = urls.locate(url).kind === 'root' ? undefined : options.readElsewhere?.(url, response);
-        return elsewhere === undefined ? { json: readDocument(url, response) } : { elsewhere: await elsewhere };
-      }),
+      options.fetchElsewhere !== undefined && !isRootIndexUrl(url, root)
+        ? options.fetchElsewhere(url, signal)
+        : fetcher.fetch(url, signal, (response): ReadBody => ({ json: readDocument(url, response) })),
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
   });
   const handler = new ResponseHandler(options, urls, discovery, (url) => {

@@ -12,7 +12,7 @@ import { TooManyDocumentsError } from '../errors.js';
 import { resolveLink, type DocumentLink } from '../jsonapi/links.js';
 import type { ApiLocation } from '../url/api-location.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
-import type { UrlSpace } from '../url/url-space.js';
+import type { ParsedUrl, UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 
 /** A page of a list (a collection, or a related list the source paginates) and how many pages that list declares. */
@@ -67,6 +67,8 @@ export function documentTargets(
   from: string,
   root: string,
   declared?: DeclaredPages,
+  /** Leaves out targets known to be seen already (a worker thread's targets announced before). */
+  known?: (target: ParsedUrl) => boolean,
 ): DocumentTargets {
   const urls: string[] = [];
   const findings: Finding[] = [];
@@ -111,7 +113,7 @@ export function documentTargets(
       }
       continue;
     }
-    urls.push(target.url);
+    if (known?.(target) !== true) urls.push(target.url);
   }
   return { urls, findings };
 }

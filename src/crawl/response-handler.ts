@@ -69,9 +69,8 @@ export class ResponseHandler {
       throw new FetchError(url, `HTTP ${response.status}`, response.attempts, response.status);
     }
     const read = response.document as ReadBody;
-    const location = this.#urls.locate(url);
     if ('elsewhere' in read) {
-      const { targets, prepared } = read.elsewhere;
+      const { location, targets, prepared } = read.elsewhere;
       // Links are marked seen before the document is handed on, so that whoever records the document can record
       // what it discovered with it (--resume relies on that).
       const discovered = this.#discovery.admit(targets);
@@ -80,6 +79,7 @@ export class ResponseHandler {
       return;
     }
     const { json } = read;
+    const location = this.#urls.locate(url);
     if (location.kind === 'root') {
       assertRootIndex(url, json);
       assertRootLeadsInScope(url, json, this.#urls);

@@ -11,7 +11,7 @@ import type { DeriveRun } from '../derive/derive-run.js';
 import { derivedCrawl } from '../derive/derived-crawl.js';
 import { sampleSettings } from '../derive/sample.js';
 import type { Finding } from '../validate/finding.js';
-import { Fetcher, type FetchedResponse } from '../crawl/fetcher.js';
+import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import { StrictValidationError, UsageError } from '../errors.js';
@@ -26,6 +26,7 @@ import { prepareStaging, removeStaging, replayJournal, type OpenedStaging } from
 import { TreeWriter } from '../store/writer.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { formatSummary } from '../validate/report.js';
+import type { ApiLocation } from '../url/api-location.js';
 import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
 import { manifestOptions, rootOf } from './check-options.js';
@@ -118,8 +119,8 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   run.documents = resumed;
   run.started = true;
   const journal = Journal.open(paths.journal);
-  const record = (entry: JournalEntry): void => {
-    state.apply(entry);
+  const record = (entry: JournalEntry, location?: ApiLocation): void => {
+    state.apply(entry, location);
     journal.append(entry);
     if (entry.t === 'doc') {
       run.documents = state.documents;
@@ -127,13 +128,16 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     }
   };
 
-  const fetcher = new Fetcher({
+  const fetchOptions = {
     concurrency,
     retries: options.retries ?? DEFAULTS.retries,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
     userAgent: USER_AGENT,
     headers,
+  };
+  const fetcher = new Fetcher({
+    ...fetchOptions,
     ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
     ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
   });
@@ -142,13 +146,19 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   const workers = context.sample === null ? (options.workers ?? 0) : 0;
   const pool =
     workers > 0
-      ? new DocumentPool(workers, {
-          root,
-          links: recorded.links,
-          baseUrl: options.baseUrl,
-          tree: paths.stagedTree,
-          resuming: options.resume === true,
-        })
+      ? new DocumentPool(
+          workers,
+          concurrency,
+          {
+            root,
+            links: recorded.links,
+            baseUrl: options.baseUrl,
+            tree: paths.stagedTree,
+            resuming: options.resume === true,
+            fetch: { ...fetchOptions, rate: options.rate, backoffBaseMs: options.backoffBaseMs },
+          },
+          fetcher.stats,
+        )
       : undefined;
 
   const onDocument = (document: CrawledDocument): void =>
@@ -175,7 +185,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     fetcher,
     concurrency,
     onDocument,
-    ...(pool ? { readElsewhere: (url: string, response: FetchedResponse) => pool.read(url, response) } : {}),
+    ...(pool ? { fetchElsewhere: (url: string, signal: AbortSignal) => pool.fetch(url, signal) } : {}),
     onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
     onFinding: (finding: Finding) => record({ t: 'finding', finding }),
     ...(options.signal ? { signal: options.signal } : {}),

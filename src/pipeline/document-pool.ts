@@ -1,23 +1,29 @@
 /**
- * Worker threads for the per-document work of a crawl: reading the body, validating, rewriting links, serialising,
- * hashing and writing the file (document-worker.ts), so that it runs on every core while the main thread fetches,
- * discovers and journals. The main thread keeps everything that decides what the snapshot holds and in which order
- * it is recorded (the frontier, the URLs seen, the journal, SHA256SUMS), and a worker's output depends only on the
- * document and the run's settings: the snapshot is the same byte for byte with any number of workers, or none.
+ * Worker threads that fetch and store documents for a crawl (docs/architecture.md#worker-threads): each worker has
+ * its own HTTP client and runs, per URL the main thread hands it, what the main thread would otherwise run: the fetch
+ * with its retries, then reading the body, resolving its links, validating, rewriting, serialising, hashing and
+ * writing the file (document-worker.ts). It answers with the targets of the document's links and what the journal
+ * needs. The main thread keeps everything that decides what the snapshot holds and in which order it is recorded
+ * (the frontier, the URLs seen, the journal, SHA256SUMS), so the snapshot is the same byte for byte with any number
+ * of workers, or none.
  *
- * Each body is copied once into a buffer of its own and moved to the worker, not cloned with the rest of the pool
- * buffer it may sit in; a document goes to the worker with the fewest documents waiting.
+ * A URL goes to the worker with the fewest requests in flight, and no worker has more than its share of
+ * `--concurrency` (its HTTP client has that many connections), so the source never sees more than `--concurrency`
+ * requests at once nor many more connections. Messages in both directions are sent in batches, one per turn of the
+ * sender's event loop, so that a message costs a few microseconds of each thread rather than a wake-up per document.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ReadElsewhere } from '../crawl/crawler.js';
+import type { ReadBody } from '../crawl/crawler.js';
 import type { DocumentTargets } from '../crawl/discovery.js';
-import type { FetchedResponse } from '../crawl/fetcher.js';
+import type { FetchedResponse, FetchStats } from '../crawl/fetcher.js';
 import { readError, type ReadFailure } from '../crawl/read-document.js';
+import { FetchError, type FetchHint } from '../errors.js';
 import type { LinkMode } from '../format/rewrite-links.js';
+import type { ApiLocation } from '../url/api-location.js';
 import type { PreparedDocument } from './store-document.js';
 
-/** The run's fixed settings, from which each worker builds its own URLs, layout, rewriter and writer. */
+/** The run's fixed settings, from which each worker builds its own HTTP client, URLs, layout, rewriter and writer. */
 export interface WorkerSettings {
   root: string;
   links: LinkMode;
@@ -25,75 +31,122 @@ export interface WorkerSettings {
   /** The staged tree the files are written into. */
   tree: string;
   resuming: boolean;
+  fetch: {
+    /** Requests this worker may have in flight (its share of --concurrency), and its connections. */
+    concurrency: number;
+    retries: number;
+    timeoutMs: number;
+    maxBytes: number;
+    userAgent: string;
+    headers: Record<string, string>;
+    /** This worker's share of --rate, in requests per second. */
+    rate: number | undefined;
+    backoffBaseMs: number | undefined;
+  };
 }
 
-export interface PoolRequest {
-  id: number;
-  url: string;
-  contentType: string | undefined;
-  body: ArrayBuffer;
+/** Main thread to worker: URLs to fetch, or URLs whose fetch is abandoned (the crawl is stopping). */
+export type PoolRequest = { t: 'fetch'; id: number; url: string } | { t: 'abort' };
+
+/** A worker's errors cross as their fields, and the main thread rebuilds them. */
+export type CrossedError =
+  | { kind: 'fetch'; reason: string; attempts: number; status: number | undefined; hint: FetchHint }
+  | { kind: 'read'; failure: ReadFailure }
+  | {
+      kind: 'other';
+      message: string;
+      stack: string | undefined;
+      code: string | undefined;
+      syscall: string | undefined;
+      path: string | undefined;
+      errno: number | undefined;
+    };
+
+/** A document read and stored by a worker: what the main thread journals. */
+export interface StoredElsewhere {
+  location: ApiLocation;
+  targets: DocumentTargets;
+  prepared: PreparedDocument;
 }
 
-/** A worker's errors cross as their fields: the main thread rebuilds them. */
-interface CrossedError {
-  message: string;
-  stack: string | undefined;
-  code: string | undefined;
-  syscall: string | undefined;
-  path: string | undefined;
-  errno: number | undefined;
-}
+/** Worker to main thread, one per URL: the answer (a document stored, or another status), or why there is none. */
+export type PoolResponse = { id: number } & (
+  | { status: number; headers: Record<string, string>; attempts: number; stored: StoredElsewhere | undefined }
+  | { error: CrossedError }
+);
 
-export type PoolResponse =
-  | { id: number; targets: DocumentTargets; prepared: PreparedDocument }
-  | { id: number; failure: ReadFailure }
-  | { id: number; error: CrossedError };
+/** A worker's message: the answers of one turn of its event loop, and the requests and retries made since the last. */
+export interface PoolBatch {
+  answers: PoolResponse[];
+  requests: number;
+  retries: number;
+}
 
 interface Waiting {
   url: string;
-  resolve(read: ReadElsewhere): void;
+  resolve(response: FetchedResponse<ReadBody>): void;
   reject(error: unknown): void;
 }
 
 /**
- * The command line's default number of workers: the cores beyond two, at most 8. The main thread keeps one core
- * busy, and the second is left to what else a crawl needs (the kernel's file work, V8's collector, a local source):
- * on two cores a worker measured at most about 10 % faster, for about 40 MB more memory.
+ * The command line's default number of workers: the cores beyond two, at most 6, and none when that leaves fewer
+ * than 2 (docs/architecture.md#worker-threads has the measurements). One worker alone only moves the work off the
+ * main thread, at a cost; the cores left are for the main thread and what else a crawl needs (the kernel's file
+ * work, V8's collector, a source on the same machine); past about 6 workers the main thread is the limit.
  */
 export function defaultWorkers(): number {
-  return Math.max(0, Math.min(8, os.availableParallelism() - 2));
+  const workers = Math.min(6, os.availableParallelism() - 2);
+  return workers >= 2 ? workers : 0;
 }
 
-/** An error of a worker, as the main thread throws it: a file-system error keeps its code, call and path. */
-function rebuilt(crossed: CrossedError): Error {
-  const error = new Error(crossed.message) as NodeJS.ErrnoException;
-  for (const key of ['code', 'syscall', 'path', 'errno'] as const) {
-    if (crossed[key] !== undefined) Object.assign(error, { [key]: crossed[key] });
+/** The error a worker's failure is, on this thread: the same class as a fetch on this thread would throw. */
+function rebuilt(url: string, crossed: CrossedError): Error {
+  switch (crossed.kind) {
+    case 'fetch':
+      return new FetchError(url, crossed.reason, crossed.attempts, crossed.status, crossed.hint);
+    case 'read':
+      return readError(url, crossed.failure);
+    case 'other': {
+      const error = new Error(crossed.message) as NodeJS.ErrnoException;
+      for (const key of ['code', 'syscall', 'path', 'errno'] as const) {
+        if (crossed[key] !== undefined) Object.assign(error, { [key]: crossed[key] });
+      }
+      if (crossed.stack !== undefined) error.stack = crossed.stack;
+      return error;
+    }
   }
-  if (crossed.stack !== undefined) error.stack = crossed.stack;
-  return error;
 }
 
 class PoolWorker {
   readonly waiting = new Map<number, Waiting>();
   readonly #worker: Worker;
+  #outbox: PoolRequest[] = [];
 
-  constructor(settings: WorkerSettings, onStopped: (error: Error) => void) {
+  constructor(
+    settings: WorkerSettings,
+    private readonly stats: FetchStats,
+    onStopped: (error: Error) => void,
+  ) {
     this.#worker = new Worker(new URL('./document-worker.js', import.meta.url), { workerData: settings });
-    this.#worker.on('message', (response: PoolResponse) => this.#answer(response));
+    this.#worker.on('message', ({ answers, requests, retries }: PoolBatch) => {
+      this.stats.requests += requests;
+      this.stats.retries += retries;
+      for (const response of answers) this.#answer(response);
+    });
     this.#worker.on('error', (error) => onStopped(error));
     this.#worker.on('exit', (code) => {
       if (this.waiting.size > 0) onStopped(new Error(`it exited with code ${code}`));
     });
   }
 
-  send(request: PoolRequest, waiting: Waiting): void {
-    this.waiting.set(request.id, waiting);
-    this.#worker.postMessage(request, [request.body]);
+  send(request: PoolRequest, waiting?: Waiting): void {
+    if (request.t === 'fetch' && waiting !== undefined) this.waiting.set(request.id, waiting);
+    // Sent at the end of this task, with whatever else this task sends: one message for the URLs a turn starts.
+    if (this.#outbox.push(request) === 1) queueMicrotask(() => this.#flush());
   }
 
-  /** Rejects every document waiting on this worker. */
-  fail(error: Error): void {
+  /** Rejects every URL waiting on this worker with `error`. */
+  fail(error: unknown): void {
     for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
   }
@@ -102,39 +155,90 @@ class PoolWorker {
     return this.#worker.terminate();
   }
 
+  #flush(): void {
+    const outbox = this.#outbox;
+    this.#outbox = [];
+    this.#worker.postMessage(outbox);
+  }
+
   #answer(response: PoolResponse): void {
     const waiting = this.waiting.get(response.id);
     if (waiting === undefined) return;
     this.waiting.delete(response.id);
-    if ('failure' in response) waiting.reject(readError(waiting.url, response.failure));
-    else if ('error' in response) waiting.reject(rebuilt(response.error));
-    else waiting.resolve({ targets: response.targets, prepared: response.prepared });
+    if ('error' in response) {
+      waiting.reject(rebuilt(waiting.url, response.error));
+      return;
+    }
+    const { status, headers, attempts, stored } = response;
+    waiting.resolve({
+      status,
+      headers,
+      body: Buffer.alloc(0),
+      attempts,
+      ...(stored !== undefined ? { document: { elsewhere: stored } } : {}),
+    });
   }
 }
 
 export class DocumentPool {
   readonly #workers: PoolWorker[];
+  /** Requests one worker may have in flight: its share of --concurrency. */
+  readonly #share: number;
   #nextId = 0;
-  /** Set when a worker stopped unexpectedly: every later document fails with it. */
+  /** Set when a worker stopped unexpectedly: every later URL fails with it. */
   #broken: Error | undefined;
+  readonly #aborting = new WeakSet<AbortSignal>();
 
-  constructor(size: number, settings: WorkerSettings) {
-    this.#workers = Array.from({ length: size }, () => new PoolWorker(settings, (error) => this.#stopped(error)));
+  /**
+   * `size` workers sharing `concurrency` requests in flight (and `settings.fetch.rate`); the requests they make are
+   * counted in `stats`.
+   */
+  constructor(size: number, concurrency: number, settings: WorkerSettings, stats: FetchStats) {
+    this.#share = Math.ceil(concurrency / size);
+    const rate = settings.fetch.rate === undefined ? undefined : settings.fetch.rate / size;
+    const workerSettings = { ...settings, fetch: { ...settings.fetch, concurrency: this.#share, rate } };
+    this.#workers = Array.from(
+      { length: size },
+      () => new PoolWorker(workerSettings, stats, (error) => this.#stopped(error)),
+    );
   }
 
-  /** Reads, validates and writes the document `url` answered with `response` (a 200 answer) in a worker. */
-  read(url: string, response: FetchedResponse): Promise<ReadElsewhere> {
+  /**
+   * Fetches `url` in a worker; a 200 answer's document is read and stored there, and comes back as `elsewhere`.
+   * Rejects as the fetcher on this thread would, with the same error classes; aborting `signal` rejects at once.
+   */
+  fetch(url: string, signal: AbortSignal): Promise<FetchedResponse<ReadBody>> {
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    this.#watch(signal);
     let worker = this.#workers[0]!;
     for (const candidate of this.#workers) if (candidate.waiting.size < worker.waiting.size) worker = candidate;
-    // A copy of exactly the body's bytes, moved (not cloned) to the worker.
-    const body = new Uint8Array(response.body).buffer;
-    const request: PoolRequest = { id: this.#nextId++, url, contentType: response.headers['content-type'], body };
-    return new Promise((resolve, reject) => worker.send(request, { url, resolve, reject }));
+    if (worker.waiting.size >= this.#share) {
+      // The scheduler never has more than --concurrency URLs in flight, and the shares add up to at least that.
+      throw new Error(`every worker already has its ${this.#share} requests in flight`);
+    }
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => worker.send({ t: 'fetch', id, url }, { url, resolve, reject }));
   }
 
   async close(): Promise<void> {
     await Promise.all(this.#workers.map((worker) => worker.terminate()));
+  }
+
+  /** Once `signal` aborts, everything in flight settles at once, and the workers drop their requests. */
+  #watch(signal: AbortSignal): void {
+    if (this.#aborting.has(signal)) return;
+    this.#aborting.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const worker of this.#workers) {
+          worker.fail(signal.reason);
+          worker.send({ t: 'abort' });
+        }
+      },
+      { once: true },
+    );
   }
 
   #stopped(error: Error): void {

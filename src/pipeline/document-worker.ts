@@ -1,18 +1,30 @@
 /**
- * A worker thread of the document pool (document-pool.ts): it reads, validates, rewrites and writes the documents
- * that the main thread sends it, with the same code the main thread runs (`readBody`, `extractLinks`,
- * `prepareDocument`), and answers with what the main thread journals. It holds no state of the crawl: its URLs,
- * layout and writer are built from the run's fixed settings, so its output is the same whichever thread writes it.
+ * A worker thread of the document pool (document-pool.ts): it fetches the URLs the main thread sends it, with its
+ * own HTTP client, and reads, validates, rewrites and writes each document with the same code the main thread runs
+ * without workers (`readBody`, `resolveLinks`, `documentTargets`, `prepareDocument`). It answers with what the main
+ * thread needs to go on: the status, the targets of the document's links and what the journal records. It holds no
+ * state of the crawl: its URLs, layout and writer are built from the run's fixed settings, so its output is the same
+ * whichever thread writes it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { documentTargets, listPages } from '../crawl/discovery.js';
-import { readBody } from '../crawl/read-document.js';
+import { Fetcher, type FetchedResponse } from '../crawl/fetcher.js';
+import { RateLimiter } from '../crawl/rate-limiter.js';
+import { readBody, readError, type ReadFailure } from '../crawl/read-document.js';
+import { FetchError } from '../errors.js';
 import { Layout } from '../format/layout.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
 import { resolveLinks } from '../jsonapi/links.js';
 import { TreeWriter } from '../store/writer.js';
-import { UrlSpace } from '../url/url-space.js';
-import type { PoolRequest, PoolResponse, WorkerSettings } from './document-pool.js';
+import { UrlSpace, type ParsedUrl } from '../url/url-space.js';
+import type {
+  CrossedError,
+  PoolBatch,
+  PoolRequest,
+  PoolResponse,
+  StoredElsewhere,
+  WorkerSettings,
+} from './document-pool.js';
 import { prepareDocument, type DocumentContext } from './store-document.js';
 
 const settings = workerData as WorkerSettings;
@@ -26,21 +38,103 @@ const context: DocumentContext = {
   writer: new TreeWriter(settings.tree, { listing: false }),
   resuming: settings.resuming,
 };
+const { rate, ...fetchOptions } = settings.fetch;
+const fetcher = new Fetcher({
+  ...fetchOptions,
+  ...(rate !== undefined ? { rateLimiter: new RateLimiter(rate) } : {}),
+  ...(fetchOptions.backoffBaseMs !== undefined ? { backoffBaseMs: fetchOptions.backoffBaseMs } : {}),
+});
+/**
+ * Whether a target was announced to the main thread before, and marks it announced. The main thread marks every
+ * target it is told of as seen, so one announced before needs no message; the set holds what this thread's space of
+ * URLs still remembers.
+ */
+const announcedTargets = new WeakSet<ParsedUrl>();
+function announced(target: ParsedUrl): boolean {
+  if (announcedTargets.has(target)) return true;
+  announcedTargets.add(target);
+  return false;
+}
+/** Aborted when the main thread abandons the crawl's requests; replaced by a fresh one for later requests. */
+let abandon = new AbortController();
 
-function handle({ id, url, contentType, body }: PoolRequest): PoolResponse {
-  try {
-    const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
-    const read = readBody({ headers, body: Buffer.from(body) });
-    if ('failure' in read) return { id, failure: read.failure };
-    const location = urls.locate(url);
-    const links = resolveLinks(read.json, false, url, urls);
-    const targets = documentTargets(links, url, settings.root, listPages(location, read.json));
-    return { id, targets, prepared: prepareDocument(context, url, location, read.json, links) };
-  } catch (error) {
-    // Whatever else went wrong (a file-system call, a fault of ours) crosses as its message and errno fields.
-    const { message, stack, code, syscall, path, errno } = error as NodeJS.ErrnoException;
-    return { id, error: { message: String(message), stack, code, syscall, path, errno } };
+/** A body that does not read and is not to be fetched again: the main thread makes the error of it. */
+class ReadFailed extends Error {
+  constructor(readonly failure: ReadFailure) {
+    super(failure.detail);
   }
 }
 
-parentPort!.on('message', (request: PoolRequest) => parentPort!.postMessage(handle(request)));
+/** A 200 answer's document, read and stored; a body that may read when fetched again is fetched again. */
+function store(url: string, response: FetchedResponse): StoredElsewhere {
+  const read = readBody(response);
+  if ('failure' in read) {
+    throw read.failure.kind === 'retry' ? readError(url, read.failure) : new ReadFailed(read.failure);
+  }
+  const location = urls.locate(url);
+  const links = resolveLinks(read.json, location.kind === 'root', url, urls);
+  const targets = documentTargets(links, url, settings.root, listPages(location, read.json), announced);
+  return { location, targets, prepared: prepareDocument(context, url, location, read.json, links) };
+}
+
+/** A failure as it crosses to the main thread, which rebuilds the same error. */
+function crossed(error: unknown): CrossedError {
+  if (error instanceof FetchError) {
+    const { reason, attempts, status, hint } = error;
+    return { kind: 'fetch', reason, attempts, status, hint };
+  }
+  // Rebuilt on the main thread from the same reading of the same body, with the same sentence.
+  if (error instanceof ReadFailed) return { kind: 'read', failure: error.failure };
+  // Whatever else went wrong (a file-system call, a fault of ours) crosses as its message and errno fields.
+  const { message, stack, code, syscall, path, errno } = error as NodeJS.ErrnoException;
+  return { kind: 'other', message: String(message), stack, code, syscall, path, errno };
+}
+
+let outbox: PoolResponse[] = [];
+/** The requests and retries counted in the last message. */
+const reported = { requests: 0, retries: 0 };
+
+/**
+ * Answers are sent once per turn of this thread's event loop: the documents that arrived together, in one message,
+ * with the requests and retries made since the last one.
+ */
+function answer(response: PoolResponse): void {
+  if (outbox.push(response) === 1) {
+    setImmediate(() => {
+      const { requests, retries } = fetcher.stats;
+      const batch: PoolBatch = {
+        answers: outbox,
+        requests: requests - reported.requests,
+        retries: retries - reported.retries,
+      };
+      outbox = [];
+      Object.assign(reported, { requests, retries });
+      parentPort!.postMessage(batch);
+    });
+  }
+}
+
+async function fetchAndStore(id: number, url: string, signal: AbortSignal): Promise<void> {
+  try {
+    const response = await fetcher.fetch(url, signal, (fetched) => store(url, fetched));
+    const { status, headers, attempts, document } = response;
+    // Of the headers, the main thread reads a redirect's Location only.
+    const kept: Record<string, string> = {};
+    if (headers.location !== undefined) kept.location = headers.location;
+    answer({ id, status, headers: kept, attempts, stored: document });
+  } catch (error) {
+    if (signal.aborted) return;
+    answer({ id, error: crossed(error) });
+  }
+}
+
+parentPort!.on('message', (requests: PoolRequest[]) => {
+  for (const request of requests) {
+    if (request.t === 'abort') {
+      abandon.abort();
+      abandon = new AbortController();
+    } else {
+      void fetchAndStore(request.id, request.url, abandon.signal);
+    }
+  }
+});

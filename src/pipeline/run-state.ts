@@ -7,6 +7,7 @@ import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { FindingTally, type ValidationReport } from '../validate/report.js';
 import type { JournalEntry } from '../store/journal.js';
+import type { ApiLocation } from '../url/api-location.js';
 import type { CollectionCounts } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 
@@ -78,7 +79,8 @@ export class RunState {
     return this.#tally.report(undescribedTypes);
   }
 
-  apply(entry: JournalEntry): void {
+  /** Counts a journal entry; `location` is where its URL sits in the API, when the caller knows it. */
+  apply(entry: JournalEntry, location?: ApiLocation): void {
     if (entry.t === 'finding') {
       this.addFinding(entry.finding);
       return;
@@ -98,10 +100,11 @@ export class RunState {
     if (entry.source) this.source = entry.source;
     if (entry.file === null) return;
     // Only a stored document counts for the cross-document checks, as verify counts the files.
-    this.invariants.add(entry.url, entry.summary);
+    // Journal entries name canonical URLs: the crawl records nothing else.
+    this.invariants.add(entry.url, entry.summary, entry.url);
     // A replayed document's file was written by an earlier run; a live crawl's writer listed its file as it wrote it.
     if (this.#resume !== undefined) this.writer.record(entry.file.path, entry.file.sha256);
-    const location = this.#urls.locate(entry.url);
+    location ??= this.#urls.locate(entry.url);
     if (location.kind === 'root' || location.kind === 'other') return;
     const counts = this.collections.get(location.collection) ?? { records: 0, pages: 0, documents: 0 };
     counts.documents += 1;

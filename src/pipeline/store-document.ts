@@ -37,7 +37,8 @@ export interface PreparedDocument {
 }
 
 export interface DocumentStore extends DocumentContext {
-  record: (entry: JournalEntry) => void;
+  /** Journals an entry; `location` is where the entry's URL sits in the API. */
+  record: (entry: JournalEntry, location?: ApiLocation) => void;
 }
 
 /**
@@ -101,15 +102,18 @@ export function storeDocument(store: DocumentStore, document: CrawledDocument): 
     store.writer.record(prepared.file.path, prepared.file.sha256);
   }
   for (const finding of prepared.findings) store.record({ t: 'finding', finding });
-  store.record({
-    t: 'doc',
-    url,
-    file: prepared.file,
-    summary: prepared.summary,
-    records: prepared.records,
-    discovered,
-    ...(location.kind === 'root'
-      ? { source: { etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null } }
-      : {}),
-  });
+  store.record(
+    {
+      t: 'doc',
+      url,
+      file: prepared.file,
+      summary: prepared.summary,
+      records: prepared.records,
+      discovered,
+      ...(location.kind === 'root'
+        ? { source: { etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null } }
+        : {}),
+    },
+    location,
+  );
 }

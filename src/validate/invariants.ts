@@ -53,8 +53,8 @@ export class InvariantChecker {
     this.#urls = urls;
   }
 
-  add(url: string, summary: DocumentSummary): void {
-    const canonical = this.#urls.canonical(url);
+  /** Adds the summary of the document at `url`; `canonical` is its canonical spelling, when the caller knows it. */
+  add(url: string, summary: DocumentSummary, canonical = this.#urls.canonical(url)): void {
     if (summary.kind === 'root') {
       const collections = this.#rootIndex?.collections ?? new Set<string>();
       for (const name of summary.collections) collections.add(name);

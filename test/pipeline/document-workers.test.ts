@@ -197,4 +197,73 @@ describe('a crawl with worker threads', () => {
       expect(threaded).toBe(inline.replaceAll('failed-0', 'failed-2'));
     });
   });
+
+  describe('on a source that counts what it is asked', () => {
+    const records = 40;
+    let server: TestServer;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let arrivals: number[] = [];
+
+    beforeAll(async () => {
+      server = await startServer((req, res) => {
+        const base = `http://${req.headers.host}/api/`;
+        const unit = (id: number) => ({
+          type: 'Unit',
+          id: String(id),
+          attributes: { term: `unit ${id}` },
+          relationships: {},
+          links: { self: `${base}units/${id}/` },
+        });
+        const ids = Array.from({ length: records }, (_, i) => i + 1);
+        arrivals.push(performance.now());
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        // Every answer takes a while, so that requests overlap as much as the crawl lets them.
+        setTimeout(() => {
+          inFlight -= 1;
+          if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+          if (req.url === '/api/units/') {
+            return sendJson(res, 200, {
+              links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+              data: ids.map(unit),
+              meta: { pagination: { page: 1, pages: 1, count: records } },
+            });
+          }
+          const id = Number(/^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1]);
+          if (ids.includes(id)) return sendJson(res, 200, { data: unit(id) });
+          sendJson(res, 404, { errors: [{ status: '404' }] });
+        }, 10);
+      });
+    });
+    afterAll(() => server.close());
+
+    async function crawlCounting(name: string, options: { concurrency: number; workers: number; rate?: number }) {
+      [inFlight, mostInFlight, arrivals] = [0, 0, []];
+      const { value, started } = await countingWorkers(() =>
+        createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(base, name), catalogue: 'none', ...options }),
+      );
+      expect(started).toBe(options.workers);
+      return value;
+    }
+
+    it('never has more than --concurrency requests at the source, and counts every one', async () => {
+      // Three workers share 4 requests: their shares (2 each) add up to more, and the crawl's limit still holds.
+      const result = await crawlCounting('counted', { concurrency: 4, workers: 3 });
+      expect(result.documents).toBe(records + 2);
+      expect(mostInFlight).toBe(4);
+      expect(result.requests).toBe(arrivals.length);
+      expect(result.retries).toBe(0);
+    });
+
+    it('keeps to --rate across its workers', async () => {
+      const rate = 40;
+      const result = await crawlCounting('rated', { concurrency: 8, workers: 2, rate });
+      expect(result.requests).toBe(records + 2);
+      // Each of the two workers takes half the rate. Without waiting come only the root (fetched by the main thread)
+      // and each worker's first request.
+      const spanSeconds = (arrivals.at(-1)! - arrivals[0]!) / 1000;
+      expect(spanSeconds).toBeGreaterThanOrEqual((arrivals.length - 2 - 1) / rate);
+    });
+  });
 });
