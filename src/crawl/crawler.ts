@@ -114,6 +114,10 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
         ? options.fetchElsewhere(url, signal)
         : fetcher.fetch(url, signal, (response): ReadBody => ({ json: readDocument(url, response) })),
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
+    isListPage: (url) => {
+      const location = urls.locate(url);
+      return location.kind === 'list' || (location.kind === 'related' && location.page > 1);
+    },
   });
   const handler = new ResponseHandler(options, urls, discovery, (url) => {
     if (options.defer?.(url) !== true) scheduler.add(url);

@@ -1,5 +1,10 @@
-/** A first-in, first-out queue of URLs: strings in an array, not a task and a promise per URL. */
-export class Frontier {
+/**
+ * The URLs waiting to be fetched: strings in arrays, not a task and a promise per URL. Two queues, each first in,
+ * first out: the pages of lists go first. A list is a chain (page n names page n + 1), so a page that waits behind
+ * the thousands of records its predecessors listed holds back the rest of its list, and at the end of a crawl the
+ * last pages of the lists would be fetched one after another with the connections idle.
+ */
+class Queue {
   #urls: string[] = [];
   #head = 0;
 
@@ -21,5 +26,26 @@ export class Frontier {
       this.#head = 0;
     }
     return url;
+  }
+}
+
+export class Frontier {
+  readonly #pages = new Queue();
+  readonly #others = new Queue();
+
+  /** `isListPage` tells the pages of lists (collections, and related lists the source paginates). */
+  constructor(private readonly isListPage: (url: string) => boolean = () => false) {}
+
+  get size(): number {
+    return this.#pages.size + this.#others.size;
+  }
+
+  push(url: string): void {
+    (this.isListPage(url) ? this.#pages : this.#others).push(url);
+  }
+
+  /** The next URL to fetch; only called when size > 0. */
+  shift(): string {
+    return this.#pages.size > 0 ? this.#pages.shift() : this.#others.shift();
   }
 }

@@ -29,6 +29,8 @@ export interface SchedulerOptions {
   /** The caller's signal: aborting it stops the crawl as a failure does. */
   signal?: AbortSignal;
   fetch(url: string, signal: AbortSignal): Promise<FetchedResponse>;
+  /** Whether a URL is a page of a list: those are fetched first (see Frontier). */
+  isListPage?: (url: string) => boolean;
   /** Handles one arrival; a throw fails the crawl. Not called once the crawl is stopping. */
   process(arrival: Arrival): Promise<void>;
 }
@@ -37,7 +39,7 @@ export class Scheduler {
   /** Aborted when the caller's signal is, or at the first failure: requests in flight settle at once. */
   readonly signal: AbortSignal;
   readonly #options: SchedulerOptions;
-  readonly #frontier = new Frontier();
+  readonly #frontier: Frontier;
   readonly #arrivals: Arrival[] = [];
   readonly #failure = new AbortController();
   #fetching = 0;
@@ -50,6 +52,7 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions) {
     this.#options = options;
+    this.#frontier = new Frontier(options.isListPage);
     this.signal = options.signal ? AbortSignal.any([options.signal, this.#failure.signal]) : this.#failure.signal;
   }
 

@@ -8,6 +8,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startSampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
@@ -176,6 +177,25 @@ describe('two names a file system folds into one file', () => {
       expect(await readFile(path.join(out, 'api', 'units', 'a', 'index.html'), 'utf8')).toBe('{"written":"first"}');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('the order of fetching', () => {
+  it('fetches the pages of a list before the records its earlier pages listed', async () => {
+    // One request at a time: the sample API's collections are chains of pages, each naming the next.
+    const api = await startSampleApi({ records: 25, pageSize: 5 });
+    try {
+      await createSnapshot({ rootUrl: api.rootUrl, out: path.join(await tempDir(), 'ordered'), concurrency: 1 });
+      const paths = api.requestLog.filter((entry) => entry.status === 200).map((entry) => entry.url.split('?')[0]!);
+      const firstRecord = paths.findIndex((p) => /^\/sms\/cv\/api\/v1\/[a-z-]+\/\d+\/$/.test(p));
+      const isListPage = (p: string) => /^\/sms\/cv\/api\/v1\/[a-z-]+\/$/.test(p);
+      const lastPage = paths.findLastIndex(isListPage);
+      // Every list page (each collection has several) is fetched before the first record's document.
+      expect(paths.filter(isListPage).length).toBeGreaterThan(36 * 3);
+      expect(lastPage).toBeLessThan(firstRecord);
+    } finally {
+      await api.close();
     }
   });
 });
