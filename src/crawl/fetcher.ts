@@ -13,7 +13,7 @@ import { FetchError, type FetchHint } from '../errors.js';
 import { urlParts } from '../url/canonical-url.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RetryableBodyError } from './read-document.js';
-import { ResponseCollector, type ExchangeFailure, type RawResponse } from './response-collector.js';
+import { InFlight, ResponseCollector, type ExchangeFailure, type RawResponse } from './response-collector.js';
 
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
@@ -116,7 +116,7 @@ export class Fetcher {
   /** The same for every request, so built once. */
   private readonly requestHeaders: Record<string, string>;
   /** Exchanges in flight per abort signal: one listener per signal stops them all. */
-  private readonly inFlight = new WeakMap<AbortSignal, Set<ResponseCollector>>();
+  private readonly inFlight = new WeakMap<AbortSignal, InFlight>();
 
   constructor(private readonly options: FetcherOptions) {
     const agentOptions = {
@@ -204,7 +204,7 @@ export class Fetcher {
         bodyWanted,
         (failure, response) => {
           clearTimeout(deadline);
-          if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
+          if (signal !== undefined) this.inFlight.get(signal)?.remove(collector);
           if (failure === null) resolve(response);
           else reject(this.failureError(failure));
         },
@@ -218,7 +218,7 @@ export class Fetcher {
         );
       } catch (error) {
         clearTimeout(deadline);
-        if (signal !== undefined) this.inFlight.get(signal)?.delete(collector);
+        if (signal !== undefined) this.inFlight.get(signal)?.remove(collector);
         reject(networkError(error));
       }
     });
@@ -231,21 +231,14 @@ export class Fetcher {
   }
 
   private track(signal: AbortSignal, collector: ResponseCollector): void {
-    let collectors = this.inFlight.get(signal);
-    if (collectors === undefined) {
-      const set = new Set<ResponseCollector>();
-      collectors = set;
-      this.inFlight.set(signal, set);
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const inFlight of set) inFlight.abort(signal.reason);
-          set.clear();
-        },
-        { once: true },
-      );
+    let inFlight = this.inFlight.get(signal);
+    if (inFlight === undefined) {
+      const exchanges = new InFlight();
+      inFlight = exchanges;
+      this.inFlight.set(signal, exchanges);
+      signal.addEventListener('abort', () => exchanges.abortAll(signal.reason), { once: true });
     }
-    collectors.add(collector);
+    inFlight.add(collector);
   }
 
   private failureError(failure: ExchangeFailure): Error {

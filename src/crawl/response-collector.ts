@@ -30,6 +30,9 @@ const EMPTY = Buffer.alloc(0);
 const DISCARD_LIMIT = 64 * 1024;
 
 export class ResponseCollector implements Dispatcher.DispatchHandler {
+  /** Its neighbours in the list of exchanges in flight (InFlight). */
+  previous: ResponseCollector | undefined;
+  next: ResponseCollector | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #abortReason: unknown;
   #status = 0;
@@ -132,5 +135,44 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
           ? { kind: 'cut-off', error, status: this.#status }
           : { kind: 'network', error });
     this.settle(failure, { status: this.#status, headers: this.#headers, body: EMPTY });
+  }
+}
+
+/**
+ * The exchanges in flight under one abort signal, to stop them all when it aborts: a list linked through the
+ * collectors themselves. (A Set, the obvious choice, kept its deleted collectors reachable long enough for the
+ * garbage collector to move them, with their response headers, to the old generation: 3.5 KB a document, which made
+ * the old generation's collections several times as frequent.)
+ */
+export class InFlight {
+  #first: ResponseCollector | undefined;
+
+  add(collector: ResponseCollector): void {
+    collector.next = this.#first;
+    if (this.#first !== undefined) this.#first.previous = collector;
+    this.#first = collector;
+  }
+
+  remove(collector: ResponseCollector): void {
+    const { previous, next } = collector;
+    if (previous !== undefined) previous.next = next;
+    else if (this.#first === collector) this.#first = next;
+    else return; // Not in the list (removed before).
+    if (next !== undefined) next.previous = previous;
+    collector.previous = undefined;
+    collector.next = undefined;
+  }
+
+  /** Stops every exchange in the list, and empties it. */
+  abortAll(reason: unknown): void {
+    let collector = this.#first;
+    this.#first = undefined;
+    while (collector !== undefined) {
+      const next = collector.next;
+      collector.previous = undefined;
+      collector.next = undefined;
+      collector.abort(reason);
+      collector = next;
+    }
   }
 }
