@@ -144,6 +144,39 @@ export function canonicalize(input: string, base?: string): { url: string; parts
   return { url: `${url.origin}${pathname}${search}`, parts: { origin: url.origin, pathname, search } };
 }
 
+/** A path below the root as a canonical URL spells it raw: pchar (see RAW_SEGMENT) and slashes. */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+/** A `.` or `..` segment, which `new URL` resolves. */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+/** The queries of the links a CV API writes (spec 4.1): `format=api`, with or without a page number. */
+const PAGE = '(?:page(?:%5B|\\[)number(?:%5D|\\])=([1-9][0-9]{0,14}))';
+const PLAIN_QUERY = new RegExp(`^(?:format=api(?:&${PAGE})?|${PAGE}(?:&format=api)?)$`);
+
+/**
+ * `canonicalize` for the links a source writes nearly always: the canonical `root` followed by a path in the
+ * characters a canonical path keeps raw and, at most, `format=api` and a page number. Those need no parsing: the
+ * answer is the same string work `canonicalize` ends with. Undefined for anything else, which `canonicalize` parses.
+ */
+export function canonicalizeUnderRoot(input: string, root: UrlParts): { url: string; parts: UrlParts } | undefined {
+  const prefix = root.origin + root.pathname;
+  if (!input.startsWith(prefix) || !root.pathname.endsWith('/')) return undefined;
+  const question = input.indexOf('?', prefix.length);
+  const below = question === -1 ? input.slice(prefix.length) : input.slice(prefix.length, question);
+  // An empty segment (which the layout refuses) or a dot segment: parsed the long way.
+  if (!PLAIN_PATH.test(below) || below.startsWith('/') || below.includes('//') || DOT_SEGMENT.test(below)) {
+    return undefined;
+  }
+  let search = '';
+  if (question !== -1) {
+    const query = PLAIN_QUERY.exec(input.slice(question + 1));
+    if (query === null) return undefined;
+    const page = query[1] ?? query[2];
+    if (page !== undefined && page !== '1') search = `?${PAGE_NUMBER}=${page}`;
+  }
+  const pathname = root.pathname + below;
+  return { url: `${root.origin}${pathname}${search}`, parts: { origin: root.origin, pathname, search } };
+}
+
 /** The canonical root: a root URL always names a directory, so it ends in `/`. */
 export function canonicalRoot(input: string): string {
   const canonical = canonicalUrl(input);

@@ -7,7 +7,7 @@
  * (a remembered answer is the computed one, frozen).
  */
 import { locateParts, type ApiLocation } from './api-location.js';
-import { canonicalize, partsInScope, urlParts, type UrlParts } from './canonical-url.js';
+import { canonicalize, canonicalizeUnderRoot, partsInScope, urlParts, type UrlParts } from './canonical-url.js';
 import { Memo } from './memo.js';
 
 /** A canonical URL, parsed: where it sits in the API and whether it is in scope, computed once. */
@@ -19,8 +19,14 @@ export interface ParsedUrl {
   readonly location: ApiLocation;
 }
 
-/** Entries per memo generation: enough for the links of the documents in flight, small next to the URL set. */
-const MEMO_SIZE = 32_768;
+/**
+ * Entries per memo generation: the links of a few documents. Links of the source's own form are canonicalised without
+ * parsing (canonicalizeUnderRoot), so what the memo saves is small, and a memo that held its entries longer than a
+ * young-generation collection or two had the garbage collector move every parsed URL to the old generation, where
+ * they died: 256 entries measured fastest (50,937 documents, median CPU time 8.9 s against 9.8 s with 32,768) and
+ * 40 MB lighter.
+ */
+const MEMO_SIZE = 256;
 /** An absolute http(s) URL: `new URL` ignores any base for it. */
 const ABSOLUTE_HTTP = /^https?:\/\//i;
 
@@ -48,8 +54,10 @@ export class UrlSpace {
       base === undefined || (ABSOLUTE_HTTP.test(input) && this.#isParsableBase(base)) ? input : `${base}\n${input}`;
     const known = this.#known.get(key);
     if (known !== undefined) return known;
-    // Parts always come from the canonicalization, so a query reads the same whether remembered or not.
-    const { url, parts } = canonicalize(input, base);
+    // Parts always come from the canonicalization, so a query reads the same whether remembered or not. A link
+    // that means the same in any document can take the short way, which gives the same answer.
+    const { url, parts } =
+      (key === input ? canonicalizeUnderRoot(input, this.rootParts) : undefined) ?? canonicalize(input, base);
     let parsed = url === key ? undefined : this.#known.get(url);
     if (parsed === undefined) {
       parsed = this.#make(url, parts);

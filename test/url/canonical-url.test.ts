@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalRoot, canonicalUrl, InvalidUrlError, isInScope, pageNumberOf } from '../../src/url/canonical-url.js';
+import {
+  canonicalize,
+  canonicalizeUnderRoot,
+  canonicalRoot,
+  canonicalUrl,
+  InvalidUrlError,
+  isInScope,
+  pageNumberOf,
+  urlParts,
+} from '../../src/url/canonical-url.js';
 
 const root = 'http://127.0.0.1:8080/sms/cv/api/v1/';
 
@@ -109,5 +118,78 @@ describe('isInScope (docs/architecture.md#crawling-rules)', () => {
     expect(pageNumberOf(`${root}units/`)).toBe(1);
     expect(pageNumberOf(canonicalUrl(`${root}units/?page%5Bnumber%5D=7`))).toBe(7);
     expect(pageNumberOf(canonicalUrl(`${root}units/?page%5Bnumber%5D=7&sort=term`))).toBeNull();
+  });
+});
+
+describe('canonicalizeUnderRoot', () => {
+  const rootParts = urlParts(root);
+  /** Pieces of links below the root: plain names, and every character or spelling the short way must leave alone. */
+  const piece = fc.constantFrom(
+    'units',
+    '7',
+    'relationships',
+    'action_types',
+    'a.b',
+    '...',
+    '.',
+    '..',
+    '',
+    '%41',
+    '%2e',
+    "A~!$&'()*+,;=:@",
+    ' ',
+    '"',
+    '#x',
+    '<',
+    '\\',
+    'é',
+    '\t',
+    '?',
+    '%5B',
+    '[a]',
+    'page',
+  );
+  const query = fc.constantFrom(
+    '',
+    '?',
+    '?format=api',
+    '?format=api&page%5Bnumber%5D=2',
+    '?page%5Bnumber%5D=2&format=api',
+    '?page[number]=1',
+    '?page%5Bnumber%5D=01',
+    '?page%5bnumber%5d=3',
+    '?format=json',
+    '?format=api&format=api',
+    '?page[number]=2&x=1',
+    '?format=api&page%5Bnumber%5D=999999999999999',
+    '?format=api&page%5Bnumber%5D=1#top',
+    '#top',
+  );
+
+  it('gives exactly what canonicalize gives, whenever it gives anything', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 5 }), fc.boolean(), query, (pieces, slash, q) => {
+        const input = `${root}${pieces.join('/')}${slash ? '/' : ''}${q}`;
+        const short = canonicalizeUnderRoot(input, rootParts);
+        if (short !== undefined) expect(short).toEqual(canonicalize(input));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('takes the links the sample API writes, and nothing outside the root', () => {
+    for (const link of [
+      `${root}units/7/`,
+      `${root}units/7/relationships/quantities?format=api`,
+      `${root}units/7/quantities/?format=api`,
+      `${root}units/?format=api&page%5Bnumber%5D=3`,
+      `${root}units/?format=api&page%5Bnumber%5D=1`,
+      root,
+    ]) {
+      expect(canonicalizeUnderRoot(link, rootParts), link).toEqual(canonicalize(link));
+    }
+    for (const link of ['http://127.0.0.1:8080/sms/cv/api/v2/units/', 'HTTP://127.0.0.1:8080/sms/cv/api/v1/units/']) {
+      expect(canonicalizeUnderRoot(link, rootParts), link).toBeUndefined();
+    }
   });
 });
