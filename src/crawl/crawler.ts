@@ -8,6 +8,7 @@
  */
 import type { DocumentLink } from '../jsonapi/links.js';
 import type { ApiLocation } from '../url/api-location.js';
+import type { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import { Discovery, type DocumentTargets } from './discovery.js';
@@ -85,7 +86,7 @@ export interface CrawlerOptions {
    * Continue an earlier crawl: `seen` are the URLs known to it (the crawl takes the set over and adds to it),
    * `pending` those of them still to fetch. Without it the crawl starts at the root.
    */
-  resume?: { seen: Set<string>; pending: Iterable<string> };
+  resume?: { seen: UrlSet; pending: Iterable<string> };
 }
 
 /**

@@ -12,6 +12,7 @@ import { TooManyDocumentsError } from '../errors.js';
 import { resolveLink, type DocumentLink } from '../jsonapi/links.js';
 import type { ApiLocation } from '../url/api-location.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
+import { UrlSet } from '../url/url-set.js';
 import type { ParsedUrl, UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 
@@ -122,18 +123,18 @@ export interface DiscoveryOptions {
   root: string;
   urls: UrlSpace;
   /** URLs known to an earlier crawl, taken over (not copied: the largest structure of a crawl is not held twice). */
-  seen?: Set<string>;
+  seen?: UrlSet;
   maxDocuments?: number;
   onFinding(finding: Finding): void;
 }
 
 export class Discovery {
   readonly #options: DiscoveryOptions;
-  readonly #seen: Set<string>;
+  readonly #seen: UrlSet;
 
   constructor(options: DiscoveryOptions) {
     this.#options = options;
-    this.#seen = options.seen ?? new Set<string>();
+    this.#seen = options.seen ?? new UrlSet(options.root);
   }
 
   /** Marks a URL seen without discovering it (the root, which the crawl starts from). */

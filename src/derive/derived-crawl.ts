@@ -10,6 +10,7 @@ import { OutputDirError } from '../errors.js';
 import { Discovery, documentTargets } from '../crawl/discovery.js';
 import { resolveLinks } from '../jsonapi/links.js';
 import { parseJson } from '../json/parse-json.js';
+import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import { DERIVE_JOURNAL_FILE, DeriveJournal, readDeriveJournal } from './derive-journal.js';
 import { DeriveRun, isDerivableLocation, type DeriveHost } from './derive-run.js';
@@ -21,7 +22,7 @@ export interface DerivedCrawlOptions {
   /** The staging directory: the derive journal lives there. */
   staging: string;
   /** What an interrupted run left (from the crawl journal), with --resume. */
-  resume?: { seen: Set<string>; pending: string[] };
+  resume?: { seen: UrlSet; pending: string[] };
   /** The sample's seed (default: a random one, recorded). */
   seed?: number;
   sample?: SampleSize;
@@ -74,7 +75,7 @@ export async function derivedCrawl(options: DerivedCrawlOptions): Promise<Derive
 
 async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: UrlSpace): Promise<void> {
   const { root, signal } = options.crawl;
-  const seen = options.resume?.seen ?? new Set([root]);
+  const seen = options.resume?.seen ?? new UrlSet(root, [root]);
   // Only a resumed run has settled URLs before it starts; within a run, DeriveRun never asks for one URL twice.
   let settled: Set<string> | null = null;
   if (options.resume) {

@@ -2,6 +2,7 @@
  * What a crawl has done so far, built from journal entries only: the same code path serves a live crawl (each
  * entry as it happens) and `--resume` (every entry of the journal replayed). Holds compact figures, never documents.
  */
+import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
@@ -33,7 +34,7 @@ export class RunState {
    * Every URL known and every URL settled: kept only while a journal is replayed for --resume, to tell the
    * continued crawl where to start. A live crawl does not need them (the crawler has its own set of URLs seen).
    */
-  #resume: { seen: Set<string>; settled: Set<string> } | undefined;
+  #resume: { seen: UrlSet; settled: UrlSet } | undefined;
 
   readonly #urls: UrlSpace;
 
@@ -44,7 +45,7 @@ export class RunState {
     options: { resuming: boolean; urls?: UrlSpace },
   ) {
     this.#urls = options.urls ?? new UrlSpace(root);
-    if (options.resuming) this.#resume = { seen: new Set([root]), settled: new Set() };
+    if (options.resuming) this.#resume = { seen: new UrlSet(root, [root]), settled: new UrlSet(root) };
   }
 
   /** Validation errors counted so far (for the progress line). */
@@ -127,7 +128,7 @@ export class RunState {
    * After a replay: the URLs the journal knows, and those of them still to fetch (sorted). The sets are handed over
    * and no longer kept here.
    */
-  takeResume(): { seen: Set<string>; pending: string[] } {
+  takeResume(): { seen: UrlSet; pending: string[] } {
     if (this.#resume === undefined) throw new Error('takeResume() needs a RunState made with resuming: true.');
     const { seen, settled } = this.#resume;
     this.#resume = undefined;
