@@ -144,12 +144,14 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
   const { opened, before } = await prepareOutput(paths, clock);
   /** Whether the staging directory holds this run's work only (not an interrupted crawl's). */
   let ours = !opened.leftover;
+  /** The staged tree's writer, once there is one. */
+  let writer: TreeWriter | undefined;
   try {
     if (before instanceof Error) throw before;
     await assertInputSurvives(options.input, paths, before);
     await prepareCatalogueStaging(paths, opened, options.input);
     ours = true;
-    const writer = new TreeWriter(paths.stagedTree);
+    writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
     let copied = 0;
     options.progress?.(`Copying the ${sums.size} files of ${options.input}, each checked against SHA256SUMS…`);
     const unsound = (file: string, what: string) =>
@@ -198,11 +200,13 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     const options_ = { ...raw.options, catalogue: pages === null ? 'none' : 'html' };
     writer.write(MANIFEST_PATH, serializeManifest({ ...raw, options: options_ } as Manifest));
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
+    writer.close();
     throwIfStopped(options.signal);
     await publish(paths, before, opened.lock);
     await removeStaging(paths, opened.lock).catch(() => undefined);
     return { out: paths.out, copied, pages };
   } catch (error) {
+    writer?.close();
     if (ours) await removeStaging(paths, opened.lock).catch(() => undefined);
     else await opened.lock.release().catch(() => undefined);
     throw fileSystemError(error, `Building the catalogue into ${paths.out}`);

@@ -110,160 +110,167 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   // The run's URLs, parsed once and shared by the crawl, validation, the layout and the link rewriter.
   const urls = new UrlSpace(root);
   const layout = new Layout(root, urls);
-  const writer = new TreeWriter(paths.stagedTree);
-  const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
-  const invariants = new InvariantChecker(root, urls);
-  const state = new RunState(root, invariants, writer, { resuming: options.resume === true, urls });
-  if (options.resume) await replayJournal(paths, state);
-  const resumed = state.documents;
-  run.documents = resumed;
-  run.started = true;
-  const journal = Journal.open(paths.journal);
-  const record = (entry: JournalEntry, location?: ApiLocation): void => {
-    state.apply(entry, location);
-    journal.append(entry);
-    if (entry.t === 'doc') {
-      run.documents = state.documents;
-      run.keep = true;
-    }
-  };
+  const writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
+  try {
+    const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
+    const invariants = new InvariantChecker(root, urls);
+    const state = new RunState(root, invariants, writer, { resuming: options.resume === true, urls });
+    if (options.resume) await replayJournal(paths, state);
+    const resumed = state.documents;
+    run.documents = resumed;
+    run.started = true;
+    const journal = Journal.open(paths.journal);
+    const record = (entry: JournalEntry, location?: ApiLocation): void => {
+      state.apply(entry, location);
+      journal.append(entry);
+      if (entry.t === 'doc') {
+        run.documents = state.documents;
+        run.keep = true;
+      }
+    };
 
-  const fetchOptions = {
-    concurrency,
-    retries: options.retries ?? DEFAULTS.retries,
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
-    userAgent: USER_AGENT,
-    headers,
-  };
-  const fetcher = new Fetcher({
-    ...fetchOptions,
-    ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
-    ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
-  });
+    const fetchOptions = {
+      concurrency,
+      retries: options.retries ?? DEFAULTS.retries,
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+      userAgent: USER_AGENT,
+      headers,
+    };
+    const fetcher = new Fetcher({
+      ...fetchOptions,
+      ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
+      ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
+    });
 
-  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
-  const workers = context.sample === null ? (options.workers ?? 0) : 0;
-  const pool =
-    workers > 0
-      ? new DocumentPool(
-          workers,
-          concurrency,
-          {
-            root,
-            links: recorded.links,
-            baseUrl: options.baseUrl,
-            tree: paths.stagedTree,
-            resuming: options.resume === true,
-            fetch: { ...fetchOptions, rate: options.rate, backoffBaseMs: options.backoffBaseMs },
-          },
-          fetcher.stats,
+    // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
+    const workers = context.sample === null ? (options.workers ?? 0) : 0;
+    const pool =
+      workers > 0
+        ? new DocumentPool(
+            workers,
+            concurrency,
+            {
+              root,
+              links: recorded.links,
+              baseUrl: options.baseUrl,
+              tree: paths.stagedTree,
+              resuming: options.resume === true,
+              fetch: { ...fetchOptions, rate: options.rate, backoffBaseMs: options.backoffBaseMs },
+            },
+            fetcher.stats,
+          )
+        : undefined;
+
+    const onDocument = (document: CrawledDocument): void =>
+      storeDocument({ root, layout, rewriter, writer, resuming: options.resume === true, record }, document);
+
+    let derived: DeriveRun | undefined;
+    const progress = options.progress
+      ? new ProgressLine(
+          options.progress.stream,
+          options.progress.mode,
+          () => ({
+            ...fetcher.stats,
+            done: state.documents,
+            discovered: state.discovered,
+            errors: state.errors,
+            ...(derived ? { derived: derived.derived } : {}),
+          }),
+          options.progress.intervalMs,
         )
       : undefined;
-
-  const onDocument = (document: CrawledDocument): void =>
-    storeDocument({ root, layout, rewriter, writer, resuming: options.resume === true, record }, document);
-
-  let derived: DeriveRun | undefined;
-  const progress = options.progress
-    ? new ProgressLine(
-        options.progress.stream,
-        options.progress.mode,
-        () => ({
-          ...fetcher.stats,
-          done: state.documents,
-          discovered: state.discovered,
-          errors: state.errors,
-          ...(derived ? { derived: derived.derived } : {}),
-        }),
-        options.progress.intervalMs,
-      )
-    : undefined;
-  const crawlOptions = {
-    root,
-    urls,
-    fetcher,
-    concurrency,
-    onDocument,
-    ...(pool ? { fetchElsewhere: (url: string, signal: AbortSignal) => pool.fetch(url, signal) } : {}),
-    onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
-    onFinding: (finding: Finding) => record({ t: 'finding', finding }),
-    ...(options.signal ? { signal: options.signal } : {}),
-    maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
-    allowPartial: options.allowPartial === true,
-  };
-  try {
-    if (context.sample !== null) {
-      await derivedCrawl({
-        crawl: crawlOptions,
-        staging: paths.staging,
-        ...(options.resume ? { resume: state.takeResume() } : {}),
-        sample: context.sample.sample,
-        ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
-        onStart: (started) => (derived = started),
-      });
-    } else {
-      await crawl({ ...crawlOptions, ...(options.resume ? { resume: state.takeResume() } : {}) });
-    }
-  } catch (error) {
-    progress?.stop();
-    await journal.close().catch(() => undefined);
-    await fetcher.close().catch(() => undefined);
-    throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
-  } finally {
-    progress?.stop();
-    await pool?.close();
-  }
-  await fetcher.close();
-  let finished: ReturnType<typeof finalizeSnapshot>;
-  try {
-    await journal.close();
-    const derive = derived && {
-      manifest: deriveManifest(derived, fetcher.stats.requests - fetcher.stats.retries),
-      mismatches: [...derived.mismatches],
+    const crawlOptions = {
+      root,
+      urls,
+      fetcher,
+      concurrency,
+      onDocument,
+      ...(pool ? { fetchElsewhere: (url: string, signal: AbortSignal) => pool.fetch(url, signal) } : {}),
+      onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
+      onFinding: (finding: Finding) => record({ t: 'finding', finding }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+      allowPartial: options.allowPartial === true,
     };
-    finished = finalizeSnapshot({
-      layout,
-      writer,
-      state,
-      invariants,
-      clock,
-      options: recorded,
-      ...(derive ? { derive } : {}),
-    });
-  } catch (error) {
-    throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
+    try {
+      if (context.sample !== null) {
+        await derivedCrawl({
+          crawl: crawlOptions,
+          staging: paths.staging,
+          ...(options.resume ? { resume: state.takeResume() } : {}),
+          sample: context.sample.sample,
+          ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
+          onStart: (started) => (derived = started),
+        });
+      } else {
+        await crawl({ ...crawlOptions, ...(options.resume ? { resume: state.takeResume() } : {}) });
+      }
+    } catch (error) {
+      progress?.stop();
+      await journal.close().catch(() => undefined);
+      await fetcher.close().catch(() => undefined);
+      throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
+    } finally {
+      progress?.stop();
+      await pool?.close();
+    }
+    await fetcher.close();
+    let finished: ReturnType<typeof finalizeSnapshot>;
+    try {
+      await journal.close();
+      const derive = derived && {
+        manifest: deriveManifest(derived, fetcher.stats.requests - fetcher.stats.retries),
+        mismatches: [...derived.mismatches],
+      };
+      finished = finalizeSnapshot({
+        layout,
+        writer,
+        state,
+        invariants,
+        clock,
+        options: recorded,
+        ...(derive ? { derive } : {}),
+      });
+    } catch (error) {
+      throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
+    }
+    const { manifest, report } = finished;
+    // The list of files is in SHA256SUMS now.
+    writer.close();
+    run.keep = true;
+    if (options.strict && report.errors > 0) {
+      throw new StrictValidationError(
+        report.errors,
+        path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
+        `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults ` +
+          'included), run the same command without --strict and with --resume (nothing is fetched again); --fresh ' +
+          'discards it.',
+      );
+    }
+    // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
+    if (options.signal?.aborted) throw options.signal.reason;
+    try {
+      await publish(paths, context.before, context.opened.lock);
+    } catch (error) {
+      throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
+    }
+    await removeStaging(paths, context.opened.lock).catch(() => undefined);
+    return {
+      out: paths.out,
+      root,
+      documents: manifest.documents,
+      collections: manifest.collections,
+      report,
+      summary: formatSummary(report),
+      resumed,
+      missing: manifest.missing,
+      requests: fetcher.stats.requests,
+      retries: fetcher.stats.retries,
+      elapsedMs: clock.monotonicMs() - context.startedMs,
+      ...(manifest.derive ? { derive: manifest.derive } : {}),
+    };
+  } finally {
+    writer.close();
   }
-  const { manifest, report } = finished;
-  run.keep = true;
-  if (options.strict && report.errors > 0) {
-    throw new StrictValidationError(
-      report.errors,
-      path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
-      `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults included), ` +
-        'run the same command without --strict and with --resume (nothing is fetched again); --fresh discards it.',
-    );
-  }
-  // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
-  if (options.signal?.aborted) throw options.signal.reason;
-  try {
-    await publish(paths, context.before, context.opened.lock);
-  } catch (error) {
-    throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
-  }
-  await removeStaging(paths, context.opened.lock).catch(() => undefined);
-  return {
-    out: paths.out,
-    root,
-    documents: manifest.documents,
-    collections: manifest.collections,
-    report,
-    summary: formatSummary(report),
-    resumed,
-    missing: manifest.missing,
-    requests: fetcher.stats.requests,
-    retries: fetcher.stats.retries,
-    elapsedMs: clock.monotonicMs() - context.startedMs,
-    ...(manifest.derive ? { derive: manifest.derive } : {}),
-  };
 }

@@ -27,6 +27,8 @@ export const DELETING = /^deleting-([1-9]\d{0,14})$/;
 /** The settings a staging directory was started with; a resumed crawl must use the same. */
 export const RUN_FILE = 'run.json';
 export const TREE_DIR = 'tree';
+/** The list of files written into the tree, for SHA256SUMS (store/writer.ts). */
+export const FILE_LIST = 'files.list';
 
 export interface OutputPaths {
   out: string;
@@ -37,6 +39,8 @@ export interface OutputPaths {
   staging: string;
   stagedTree: string;
   journal: string;
+  /** The list of the files written into the staged tree. */
+  fileList: string;
   /** Where published snapshots live (`<out>.cv-snapshot`); --out links to one of them. */
   generations: string;
 }
@@ -58,6 +62,7 @@ export function outputPaths(out: string): OutputPaths {
     staging,
     stagedTree: path.join(staging, TREE_DIR),
     journal: path.join(staging, JOURNAL_FILE),
+    fileList: path.join(staging, FILE_LIST),
     generations: `${resolved}${GENERATIONS_SUFFIX}`,
   };
 }

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import { OutputDirError } from '../errors.js';
 import { DERIVE_JOURNAL_FILE, Journal, JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE, StagingLock } from './lock.js';
-import { RUN_FILE, TREE_DIR, type OutputPaths } from './output-dir.js';
+import { FILE_LIST, RUN_FILE, TREE_DIR, type OutputPaths } from './output-dir.js';
 import type { RunState } from '../pipeline/run-state.js';
 
 /** Where a new generations directory is prepared, to appear beside --out in one rename (publish.ts). */
@@ -22,9 +22,16 @@ const LINK_CHECK = 'link-check';
 /** What this tool writes in a staging directory; anything else there means the directory is not ours. */
 function isOurs(name: string): boolean {
   return (
-    [RUN_FILE, JOURNAL_FILE, DERIVE_JOURNAL_FILE, TREE_DIR, LOCK_FILE, NEW_GENERATIONS_DIR, LINK_CHECK].includes(
-      name,
-    ) || /^lock\.json\.(?:[0-9a-f]{32}\.tmp|stale-[0-9a-f]{32})$/.test(name)
+    [
+      RUN_FILE,
+      JOURNAL_FILE,
+      DERIVE_JOURNAL_FILE,
+      TREE_DIR,
+      FILE_LIST,
+      LOCK_FILE,
+      NEW_GENERATIONS_DIR,
+      LINK_CHECK,
+    ].includes(name) || /^lock\.json\.(?:[0-9a-f]{32}\.tmp|stale-[0-9a-f]{32})$/.test(name)
   );
 }
 

@@ -7,7 +7,7 @@
  * thread-pool round trips (open, write, close), which profiling showed to dominate the crawl's CPU time.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, lstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Memo } from '../url/memo.js';
 
@@ -48,58 +48,186 @@ export function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Size of one piece of the file log. */
-const LOG_CHUNK = 1024 * 1024;
+/** Bytes of the file log kept in memory before they are written to its file. */
+const LOG_BUFFER = 1024 * 1024;
 
 /**
- * Path and SHA-256 of every file written, for SHA256SUMS. There is one entry per document, so they are kept off the
- * JavaScript heap, in an append-only log of 1 MB buffers (path length, path, 32 bytes of digest), rather than as a
- * string, a map entry and a hex string per file: the heap stays small and the garbage collector never walks them.
+ * Path and SHA-256 of every file written, for SHA256SUMS. There is one entry per document, so they are kept in a file
+ * (path length, path, 32 bytes of digest, appended), with only the last megabyte in memory: as a string, a map entry
+ * and a hex string per file they took about 140 bytes of heap an entry, and as buffers in memory 22 MB at 200,000
+ * documents, an eighth of the crawl's memory.
  */
 class FileLog {
-  /** Full pieces, each cut to the bytes used. */
-  readonly #full: Buffer[] = [];
-  #chunk = Buffer.alloc(0);
+  readonly #fd: number;
+  #buffer = Buffer.allocUnsafe(LOG_BUFFER);
   #used = 0;
+  /** Bytes written to the file so far. */
+  #written = 0;
+  #closed = false;
+
+  /** Starts an empty log in `file` (a file the crawl owns; anything there is replaced). */
+  constructor(file: string) {
+    this.#fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  }
 
   add(file: string, digest: Buffer | string): void {
     const length = Buffer.byteLength(file);
     const need = 4 + length + 32;
-    if (this.#used + need > this.#chunk.length) {
-      if (this.#used > 0) this.#full.push(this.#chunk.subarray(0, this.#used));
-      this.#chunk = Buffer.allocUnsafe(Math.max(LOG_CHUNK, need));
-      this.#used = 0;
+    if (this.#used + need > this.#buffer.length) {
+      this.#flush();
+      if (need > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(need);
     }
-    const chunk = this.#chunk;
-    let at = chunk.writeUInt32LE(length, this.#used);
-    at += chunk.write(file, at, 'utf8');
-    if (typeof digest === 'string') chunk.write(digest, at, 32, 'hex');
-    else digest.copy(chunk, at, 0, 32);
+    const buffer = this.#buffer;
+    let at = buffer.writeUInt32LE(length, this.#used);
+    at += buffer.write(file, at, 'utf8');
+    if (typeof digest === 'string') buffer.write(digest, at, 32, 'hex');
+    else digest.copy(buffer, at, 0, 32);
     this.#used = at + 32;
   }
 
   /**
-   * Every file and its SHA-256 (hex), sorted by path (byte order, so independent of locale), each path once with
-   * the digest it was last written with (a document fetched again after --resume is written again).
+   * Every file and its SHA-256 (hex), sorted by path (as JavaScript compares strings, so independent of locale), each
+   * path once with the digest it was last written with (a document fetched again after --resume is written again).
+   *
+   * The entries are sorted a group at a time, so that only one group's paths are strings at once: at 240,000 files
+   * one array of them all held about 30 MB, the peak of a whole crawl. A group is the files below one directory some
+   * levels down (a collection's documents), or one file nearer the top; no group's key is a prefix of a path in
+   * another group, so the groups in key order, each sorted, are the whole list sorted.
    */
   *sorted(): Generator<[string, string]> {
-    const entries: Array<{ file: string; chunk: Buffer; digestAt: number }> = [];
-    for (const chunk of [...this.#full, this.#chunk.subarray(0, this.#used)]) {
-      for (let at = 0; at < chunk.length;) {
-        const length = chunk.readUInt32LE(at);
-        const file = chunk.toString('utf8', at + 4, at + 4 + length);
-        entries.push({ file, chunk, digestAt: at + 4 + length });
-        at += 4 + length + 32;
+    this.#flush();
+    let depth = GROUP_DEPTH;
+    let groups = this.#group(depth);
+    while (largest(groups) > GROUP_SIZE && groups.size < MAX_GROUPS && depth < MAX_GROUP_DEPTH) {
+      depth += 1;
+      groups = this.#group(depth);
+    }
+    const keys = [...groups.keys()].sort(byCodeUnits);
+    let record = Buffer.allocUnsafe(4096);
+    for (const key of keys) {
+      const refs = groups.get(key)!;
+      groups.delete(key);
+      const entries: Array<{ file: string; digest: string }> = [];
+      for (let i = 0; i < refs.length; i += 2) {
+        const length = refs[i + 1]!;
+        if (record.length < length) record = Buffer.allocUnsafe(length);
+        readFully(this.#fd, record, length, refs[i]!);
+        entries.push({
+          file: record.toString('utf8', 4, length - 32),
+          digest: record.toString('hex', length - 32, length),
+        });
+      }
+      // Stable: of the entries for one path, the last one written is the last of its run.
+      entries.sort((a, b) => byCodeUnits(a.file, b.file));
+      for (let i = 0; i < entries.length; i += 1) {
+        const { file, digest } = entries[i]!;
+        if (entries[i + 1]?.file === file) continue;
+        yield [file, digest];
       }
     }
-    // Stable: of the entries for one path, the last one written is the last of its run.
-    entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    for (let i = 0; i < entries.length; i += 1) {
-      const { file, chunk, digestAt } = entries[i]!;
-      if (entries[i + 1]?.file === file) continue;
-      yield [file, chunk.toString('hex', digestAt, digestAt + 32)];
-    }
   }
+
+  /** Closes the log's file; the log takes nothing more. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    closeSync(this.#fd);
+  }
+
+  #flush(): void {
+    for (let offset = 0; offset < this.#used;) {
+      offset += writeSync(this.#fd, this.#buffer, offset, this.#used - offset, this.#written + offset);
+    }
+    this.#written += this.#used;
+    this.#used = 0;
+  }
+
+  /**
+   * The entries of the log by group: a group's key is a path's text through its `depth`-th slash, or the whole path
+   * when it has fewer; each entry as its offset in the file and its length.
+   */
+  #group(depth: number): Map<string, number[]> {
+    const groups = new Map<string, number[]>();
+    let block = Buffer.allocUnsafe(LOG_BUFFER);
+    /** Where in the file the block starts, and how much of it is read. */
+    let blockStart = 0;
+    let filled = 0;
+    const load = (at: number, need: number): void => {
+      if (block.length < need) block = Buffer.allocUnsafe(need);
+      blockStart = at;
+      filled = Math.min(block.length, this.#written - at);
+      readFully(this.#fd, block, filled, at);
+    };
+    for (let at = 0; at < this.#written;) {
+      if (at + 4 > blockStart + filled) load(at, 4);
+      const size = 4 + block.readUInt32LE(at - blockStart) + 32;
+      if (at + size > blockStart + filled) load(at, size);
+      const start = at - blockStart + 4;
+      const end = start + size - 36;
+      let keyEnd = end;
+      for (let i = start, slashes = 0; i < end; i += 1) {
+        if (block[i] === SLASH && ++slashes === depth) {
+          keyEnd = i + 1;
+          break;
+        }
+      }
+      // A slash never occurs inside a multi-byte UTF-8 character, so the key decodes as a prefix of the path.
+      const key = block.toString('utf8', start, keyEnd);
+      let refs = groups.get(key);
+      if (refs === undefined) groups.set(key, (refs = []));
+      refs.push(at, size);
+      at += size;
+    }
+    return groups;
+  }
+}
+
+/** Reads `length` bytes at `position` of `fd` into `buffer`. */
+function readFully(fd: number, buffer: Buffer, length: number, position: number): void {
+  for (let done = 0; done < length;) {
+    const read = readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) throw new Error('the file log ended early');
+    done += read;
+  }
+}
+
+/** Path segments above a group's directory: `sms/cv/api/v1/<collection>/` for the usual root. */
+const GROUP_DEPTH = 5;
+/** A group larger than this is split a level further down, while the groups stay fewer than MAX_GROUPS. */
+const GROUP_SIZE = 65_536;
+const MAX_GROUPS = 65_536;
+const MAX_GROUP_DEPTH = 32;
+const SLASH = 0x2f;
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function largest(groups: Map<string, number[]>): number {
+  let size = 0;
+  for (const refs of groups.values()) size = Math.max(size, refs.length / 2);
+  return size;
+}
+
+/**
+ * Writes a part of a file; its size in bytes. A string is written as it is (Node encodes it into memory of its own
+ * and frees it at once), not through a Buffer made for it: such Buffers, one or more per document, are memory
+ * outside the heap that only a garbage collection gives back, and they made the resident size climb by tens of
+ * megabytes in a run of writes.
+ */
+function writePart(fd: number, part: Buffer | string): number {
+  if (typeof part !== 'string') {
+    for (let offset = 0; offset < part.length;) offset += writeSync(fd, part, offset);
+    return part.length;
+  }
+  const size = Buffer.byteLength(part);
+  const written = writeSync(fd, part);
+  // A short write (a file system that takes part of it): the rest goes as bytes.
+  if (written < size) {
+    const bytes = Buffer.from(part);
+    for (let offset = written; offset < size;) offset += writeSync(fd, bytes, offset);
+  }
+  return size;
 }
 
 export class TreeWriter {
@@ -108,16 +236,18 @@ export class TreeWriter {
    * be one, which costs a system call, not memory that grows with the snapshot.
    */
   private readonly createdDirs = new Memo<true>(4096);
-  private readonly files = new FileLog();
+  /** The files written, for SHA256SUMS; none for a worker thread's writer, whose caller lists its files. */
+  readonly #files: FileLog | undefined;
 
-  readonly #listing: boolean;
-
-  /** `listing: false`: the files written are not listed (a worker thread's writer; its caller lists them). */
+  /**
+   * Writes into `dir`. `listing` is the file (outside the tree, owned by the run) where the list of files written is
+   * kept for SHA256SUMS; false for a writer whose caller lists the files (a worker thread's).
+   */
   constructor(
     readonly dir: string,
-    options: { listing?: boolean } = {},
+    options: { listing: string | false },
   ) {
-    this.#listing = options.listing !== false;
+    this.#files = options.listing === false ? undefined : new FileLog(options.listing);
   }
 
   /** Writes `bytes` at the relative POSIX path `file`. */
@@ -148,22 +278,20 @@ export class TreeWriter {
     let size = 0;
     try {
       for (const part of parts) {
-        const bytes = typeof part === 'string' ? Buffer.from(part) : part;
-        for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
-        hash.update(bytes);
-        size += bytes.length;
+        size += writePart(fd, part);
+        hash.update(part);
       }
     } finally {
       closeSync(fd);
     }
     const digest = hash.digest();
-    if (this.#listing) this.files.add(file, digest);
+    this.#files?.add(file, digest);
     return { size, sha256: digest.toString('hex') };
   }
 
   /** Lists a file written elsewhere (by an earlier run, or a worker thread), so that it is in SHA256SUMS. */
   record(file: string, sha256: string): void {
-    this.files.add(file, sha256);
+    this.#listed().add(file, sha256);
   }
 
   ensureDir(dir: string): void {
@@ -195,6 +323,16 @@ export class TreeWriter {
 
   /** Every file written and its SHA-256 (hex), sorted by path (byte order, so independent of locale); lazy. */
   listing(): Generator<[string, string]> {
-    return this.files.sorted();
+    return this.#listed().sorted();
+  }
+
+  /** Closes the list's file (the writer lists nothing more). */
+  close(): void {
+    this.#files?.close();
+  }
+
+  #listed(): FileLog {
+    if (this.#files === undefined) throw new Error('this writer keeps no list of the files it writes');
+    return this.#files;
   }
 }

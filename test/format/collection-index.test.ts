@@ -6,8 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCollectionIndex } from '../../src/format/collection-index.js';
-import { TreeWriter } from '../../src/store/writer.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { tempDir, tempWriter } from '../helpers/temp-dir.js';
 
 const self = '/api/units/';
 const unit = (id: number) => ({ type: 'Unit', id: String(id), attributes: { term: `unit ${id}` } });
@@ -22,7 +21,7 @@ function page(n: number, pages: number, ids: number[], meta: Record<string, unkn
 
 async function build(pages: unknown[]): Promise<string> {
   const dir = await tempDir();
-  const writer = new TreeWriter(dir);
+  const writer = await tempWriter(dir);
   const files = pages.map((_, i) => `api/units/page/${i + 1}/index.html`);
   pages.forEach((document, i) => writer.write(files[i]!, JSON.stringify(document)));
   const file = 'api/units/index.html';

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { TreeWriter } from '../../src/store/writer.js';
 
 const made: string[] = [];
 
@@ -21,3 +22,8 @@ export async function suiteDir(prefix = 'cv-snapshot-suite-'): Promise<{ dir: st
 afterEach(async () => {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
+
+/** A tree writer into `dir` (a fresh temporary directory by default), its list of files kept in another one. */
+export async function tempWriter(dir?: string): Promise<TreeWriter> {
+  return new TreeWriter(dir ?? (await tempDir()), { listing: path.join(await tempDir(), 'files.list') });
+}

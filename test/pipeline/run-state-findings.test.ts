@@ -6,10 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/store/journal.js';
 import { RunState } from '../../src/pipeline/run-state.js';
-import { TreeWriter } from '../../src/store/writer.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { InvariantChecker } from '../../src/validate/invariants.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { tempWriter } from '../helpers/temp-dir.js';
 
 const root = 'http://127.0.0.1:8080/api/';
 const unit = (id: number) => `${root}units/${id}/`;
@@ -28,7 +27,7 @@ const finding = (url: string, rule: Finding['rule'], message = `${rule} at ${url
 });
 
 async function replay(entries: JournalEntry[]): Promise<RunState> {
-  const state = new RunState(root, new InvariantChecker(root), new TreeWriter(await tempDir()), { resuming: true });
+  const state = new RunState(root, new InvariantChecker(root), await tempWriter(), { resuming: true });
   for (const entry of entries) state.apply(entry);
   return state;
 }
@@ -63,7 +62,7 @@ describe('RunState findings', () => {
   });
 
   it('in a live crawl, count a failure at once and findings added after the crawl (cross-document) too', async () => {
-    const state = new RunState(root, new InvariantChecker(root), new TreeWriter(await tempDir()), { resuming: false });
+    const state = new RunState(root, new InvariantChecker(root), await tempWriter(), { resuming: false });
     state.apply(doc(root));
     state.apply(finding(unit(2), 'fetch.failed'));
     expect(state.errors).toBe(1);

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/store/journal.js';
 import { RunState } from '../../src/pipeline/run-state.js';
-import { TreeWriter } from '../../src/store/writer.js';
+import type { TreeWriter } from '../../src/store/writer.js';
 import { InvariantChecker } from '../../src/validate/invariants.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { tempWriter } from '../helpers/temp-dir.js';
 
 const root = 'http://127.0.0.1:8080/sms/cv/api/v1/';
 const units = `${root}units/`;
@@ -29,7 +29,7 @@ const failed = (url: string): JournalEntry => ({
 });
 
 async function state(resuming: boolean): Promise<{ state: RunState; writer: TreeWriter }> {
-  const writer = new TreeWriter(await tempDir());
+  const writer = await tempWriter();
   return { state: new RunState(root, new InvariantChecker(root), writer, { resuming }), writer };
 }
 

@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FileCollisionError, TreeWriter } from '../../src/store/writer.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { tempDir, tempWriter } from '../helpers/temp-dir.js';
 
 function hashOf(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -16,7 +17,7 @@ function hashOf(bytes: Buffer | string): string {
 describe('TreeWriter listing', () => {
   it('lists each file once, with the hash of what is on disk, sorted by path', async () => {
     const dir = await tempDir();
-    const writer = new TreeWriter(dir);
+    const writer = await tempWriter(dir);
     writer.write('b/index.html', '{"first":true}');
     writer.write('a', 'alpha');
     writer.writeParts('b/c', ['{"data":', '[1,2]', '}']);
@@ -32,7 +33,7 @@ describe('TreeWriter listing', () => {
   });
 
   it('keeps every entry across the 1 MB pieces of its log, the last one of a path winning', async () => {
-    const writer = new TreeWriter(await tempDir());
+    const writer = await tempWriter();
     const files = 12_000; // about 1.7 MB of log entries
     const name = (i: number): string =>
       `sms/cv/api/v1/collection-with-a-long-name/${String(i).padStart(6, '0')}/relationships/${'r'.repeat(60)}`;
@@ -48,10 +49,46 @@ describe('TreeWriter listing', () => {
   });
 });
 
+describe('TreeWriter listing in groups (one directory a few levels down at a time)', () => {
+  it('gives the order of one sort of every path, whatever the depths and characters', async () => {
+    const dir = await tempDir();
+    let runs = 0;
+    // Segments that sort around the slash and across UTF-16 (an astral character and one just below the surrogates).
+    const segment = fc.constantFrom('a', 'a-b', 'a.b', 'b', 'ä', '\u{1D11E}', '\uFFFD', 'page', '1', '10', '2');
+    const entry = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 8 }), fc.nat(3));
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 60 }), (entries) => {
+        const writer = new TreeWriter(dir, { listing: path.join(dir, `files-${(runs += 1)}.list`) });
+        const last = new Map<string, string>();
+        for (const [segments, version] of entries) {
+          const file = segments.join('/');
+          const sha = hashOf(`${file} ${version}`);
+          writer.record(file, sha);
+          last.set(file, sha);
+        }
+        const expected = [...last].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        expect([...writer.listing()]).toEqual(expected);
+        writer.close();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('splits a directory with more files than a group holds a level further down', async () => {
+    const writer = await tempWriter();
+    const name = (i: number) => `sms/cv/api/v1/units/${i % 1000}/relationships/r${Math.floor(i / 1000)}`;
+    const files = 70_000;
+    for (let i = 0; i < files; i += 1) writer.record(name(i), hashOf(String(i)));
+    const listing = [...writer.listing()].map(([file]) => file);
+    expect(listing).toHaveLength(files);
+    expect(listing).toEqual([...listing].sort());
+  });
+});
+
 describe('TreeWriter exclusive writes (a fresh crawl writes each document once)', () => {
   it('refuses to write over a file that exists, keeps its bytes, and lists it once', async () => {
     const dir = await tempDir();
-    const writer = new TreeWriter(dir);
+    const writer = await tempWriter(dir);
     writer.write('units/a/index.html', '{"first":true}', { exclusive: true });
     // What a case-folding file system does with units/A/ and units/a/: one file for two names.
     const second = () => writer.write('units/a/index.html', '{"second":true}', { exclusive: true });
