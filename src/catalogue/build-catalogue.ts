@@ -12,6 +12,7 @@ import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, STYLE, statusBadge } from './html.js';
 import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 import { PAGE_SCRIPT, rowEntry, rowsScript, TABLE_TOOLS } from './page-script.js';
+import { CatalogueRecords } from './records.js';
 
 const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -30,11 +31,6 @@ interface Resource {
   id?: unknown;
   attributes?: Record<string, unknown>;
   relationships?: Record<string, { data?: unknown }>;
-}
-
-interface Known {
-  collection: string;
-  label: string;
 }
 
 /** A file name for a collection or a record id: the name itself when plainly safe, else a stable digest. */
@@ -99,11 +95,8 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     const doc = JSON.parse(readFileSync(path.join(writer.dir, file), 'utf8')) as { data?: unknown };
     return Array.isArray(doc.data) ? (doc.data as Resource[]) : [];
   };
-  const key = (type: string, id: string) => `${type}\u0000${id}`;
-
   // Pass 1: where each record lives, what it is called, who points at it.
-  const known = new Map<string, Known>();
-  const referencedBy = new Map<string, Array<{ from: string; relationship: string }>>();
+  const records = new CatalogueRecords();
   const counts = new Map<string, { records: number; statuses: Map<string, number> }>();
   for (const [collection, files] of collections) {
     const count = { records: 0, statuses: new Map<string, number>() };
@@ -114,21 +107,15 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         count.records++;
         const status = resource.attributes?.status;
         if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
-        const self = key(resource.type, resource.id);
-        if (!known.has(self)) known.set(self, { collection, label: labelOf(resource, resource.id) });
+        const self = records.add(resource.type, resource.id, collection, labelOf(resource, resource.id));
         for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
-          for (const target of linkages(relationship.data)) {
-            const list = referencedBy.get(key(target.type, target.id)) ?? [];
-            list.push({ from: self, relationship: name });
-            referencedBy.set(key(target.type, target.id), list);
-          }
+          for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
         }
       }
     }
   }
 
   let pages = 0;
-  const written = new Set<string>();
   const write = (file: string, html: string) => {
     writer.write(file, html);
     pages++;
@@ -184,8 +171,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         const a = resource.attributes ?? {};
         const label = labelOf(resource, id);
         const listedOn = n;
-        const self = key(resource.type, id);
-        const owner = known.get(self)?.collection ?? collection;
+        const owner = records.find(resource.type, id)?.collection ?? collection;
         const href = owner === collection ? `r-${fileName(id)}.html` : `../${fileName(owner)}/r-${fileName(id)}.html`;
         const row = {
           id,
@@ -202,8 +188,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         );
         if (rows.length === ROWS_PER_PAGE) flush();
         // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
-        if (owner !== collection || written.has(self)) continue;
-        written.add(self);
+        if (!records.takePage(resource.type, id, collection)) continue;
         write(
           recordPage(collection, id),
           recordHtml({
@@ -213,9 +198,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
             label,
             layout,
             writer,
-            known,
-            referencedBy,
-            key,
+            records,
             n: listedOn,
             linkTo,
           }),
@@ -227,29 +210,26 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   }
 
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
-  writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexParts(collections, readPage, written, known, key));
+  writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexParts(collections, readPage, records));
   write(FRONT_PAGE, frontHtml(input, counts));
   return pages;
 }
 
 /**
- * The search index's text, one entry per record page, in the order of the pages: `pages` holds the record keys that
- * got a page, and each is taken out as its entry is made (so a record listed twice gets one entry).
+ * The search index's text, one entry per record page, in the order of the pages (a record listed twice gets one
+ * entry).
  */
 function* searchIndexParts(
   collections: CatalogueInput['collections'],
   readPage: (file: string) => Resource[],
-  pages: Set<string>,
-  known: Map<string, Known>,
-  key: (type: string, id: string) => string,
+  records: CatalogueRecords,
 ): Generator<string> {
   function* entries(): Generator<string> {
     for (const [collection, files] of collections) {
       for (const file of files) {
         for (const resource of readPage(file)) {
           if (typeof resource.type !== 'string' || typeof resource.id !== 'string') continue;
-          const self = key(resource.type, resource.id);
-          if (known.get(self)?.collection !== collection || !pages.delete(self)) continue;
+          if (!records.takeSearchEntry(resource.type, resource.id, collection)) continue;
           const a = resource.attributes ?? {};
           const searchable = Object.entries(a)
             .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
@@ -277,16 +257,14 @@ interface RecordContext {
   label: string;
   layout: Layout;
   writer: TreeWriter;
-  known: Map<string, Known>;
-  referencedBy: Map<string, Array<{ from: string; relationship: string }>>;
-  key: (type: string, id: string) => string;
+  records: CatalogueRecords;
   /** The collection page that lists the record. */
   n: number;
   linkTo: (target: string) => string;
 }
 
 function recordHtml(c: RecordContext): string {
-  const { resource, layout, writer, known } = c;
+  const { resource, layout, writer, records } = c;
   const a = resource.attributes ?? {};
   const sourceUrl = `${layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
   const place = layout.place(sourceUrl);
@@ -315,7 +293,7 @@ function recordHtml(c: RecordContext): string {
     )
     .join('\n');
   const recordLink = (target: { type: string; id: string }): string => {
-    const found = known.get(c.key(target.type, target.id));
+    const found = records.find(target.type, target.id);
     return found
       ? `<a href="${c.linkTo(recordPage(found.collection, target.id))}">${esc(found.label)}</a> ` +
           `<span class="muted">(${esc(found.collection)} ${esc(target.id)})</span>`
@@ -338,9 +316,9 @@ function recordHtml(c: RecordContext): string {
       return `<dt>${esc(humanName(name))}</dt><dd>${shown}</dd>`;
     })
     .join('\n');
-  const reverse = (c.referencedBy.get(c.key(String(resource.type), c.id)) ?? [])
-    .map(({ from, relationship }) => {
-      const [type, id] = from.split('\u0000') as [string, string];
+  const reverse = records
+    .referrers(String(resource.type), c.id)
+    .map(({ type, id, relationship }) => {
       return `<li>${recordLink({ type, id })} <span class="muted">as ${esc(humanName(relationship))}</span></li>`;
     })
     .join('');

@@ -31,6 +31,14 @@ const MISSING_PAGES_LISTED = 10;
 
 const SEP = '\u0000';
 
+/**
+ * A key of the maps below, as one flat string: `a + SEP + b` would be a tree of concatenations that the maps keep as
+ * such, three or four objects a key, for the whole crawl.
+ */
+function keyOf(...parts: string[]): string {
+  return parts.join(SEP);
+}
+
 function isBefore(url: string, pointer: string, than: Referrer): boolean {
   return url < than.url || (url === than.url && pointer < than.pointer);
 }
@@ -39,6 +47,8 @@ export class InvariantChecker {
   readonly #root: string;
   /** "type\0id" of every resource seen anywhere. */
   readonly #resources = new Set<string>();
+  /** Type → how many distinct resources of it were seen. */
+  readonly #typeCounts = new Map<string, number>();
   /** "rule\0type\0id" → first referrer, for targets not (yet) seen as resources. */
   readonly #targets = new Map<string, Referrer>();
   /** collection → page number → tally. */
@@ -62,12 +72,13 @@ export class InvariantChecker {
       return;
     }
     for (const [type, id] of summary.resources) {
-      const key = type + SEP + id;
+      const key = keyOf(type, id);
       if (this.#resources.has(key)) continue;
       this.#resources.add(key);
+      this.#typeCounts.set(type, (this.#typeCounts.get(type) ?? 0) + 1);
       // A present target needs no referrer any more: only the dangling ones are kept.
-      this.#targets.delete(`reference.target${SEP}${key}`);
-      this.#targets.delete(`community.root${SEP}${key}`);
+      this.#targets.delete(keyOf('reference.target', key));
+      this.#targets.delete(keyOf('community.root', key));
     }
     for (const [type, id, pointer] of summary.targets)
       this.#reference('reference.target', type, id, canonical, pointer);
@@ -81,8 +92,8 @@ export class InvariantChecker {
   }
 
   #reference(rule: RuleName, type: string, id: string, url: string, pointer: string): void {
-    if (this.#resources.has(type + SEP + id)) return;
-    const key = rule + SEP + type + SEP + id;
+    if (this.#resources.has(keyOf(type, id))) return;
+    const key = keyOf(rule, type, id);
     const referrer = this.#targets.get(key);
     if (referrer === undefined) {
       this.#targets.set(key, { url, pointer, references: 1 });
@@ -95,7 +106,10 @@ export class InvariantChecker {
     }
   }
 
-  /** The cross-document findings, sorted by url, pointer and rule. */
+  /**
+   * The cross-document findings, sorted by url, pointer and rule. The tallies are released afterwards (finalize goes
+   * on to build the catalogue, and 200,000 documents' tallies are megabytes): the checker is spent.
+   */
   finish(): Finding[] {
     const findings: Finding[] = [];
     this.#checkRootIndex(findings);
@@ -115,6 +129,9 @@ export class InvariantChecker {
       }
     }
     this.#checkTargets(findings);
+    this.#resources.clear();
+    this.#targets.clear();
+    this.#lists.clear();
     return sortFindings(findings);
   }
 
@@ -123,12 +140,8 @@ export class InvariantChecker {
    * the report (buildReport).
    */
   undescribedTypes(): Record<string, number> {
-    const counts = new Map<string, number>();
-    for (const key of this.#resources) {
-      const type = key.slice(0, key.indexOf(SEP));
-      if (!isDescribedType(type)) counts.set(type, (counts.get(type) ?? 0) + 1);
-    }
-    return Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const undescribed = [...this.#typeCounts].filter(([type]) => !isDescribedType(type));
+    return Object.fromEntries(undescribed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   #checkRootIndex(findings: Finding[]): void {
@@ -178,7 +191,7 @@ export class InvariantChecker {
   #checkTargets(findings: Finding[]): void {
     for (const [key, referrer] of this.#targets) {
       const [rule, type, id] = key.split(SEP) as [RuleName, string, string];
-      if (this.#resources.has(type + SEP + id)) continue;
+      if (this.#resources.has(keyOf(type, id))) continue;
       const others = referrer.references - 1;
       const elsewhere = others === 0 ? '' : ` (referenced ${others} more time${others === 1 ? '' : 's'} elsewhere)`;
       const what = rule === 'community.root' ? `the community record's root ${type} ${id}` : `${type} ${id}`;

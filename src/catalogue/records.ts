@@ -1,0 +1,113 @@
+/**
+ * The catalogue's index of the records its lists hold (build-catalogue.ts, pass 1): where each record has its page,
+ * what it is called, which records point at it, and whether its page is written. A record is a number here; what
+ * is kept per record and per reference is numbers in arrays and one key string per record or target, because at
+ * 38,000 records and 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
+ */
+
+/**
+ * A record's key: its type and id, which no JSON:API type or id can make ambiguous. Joined, so that the key is one
+ * flat string rather than a tree of concatenations kept as such by the maps.
+ */
+function keyOf(type: string, id: string): string {
+  return [type, id].join('\u0000');
+}
+
+/** A record that points at another one, and under which relationship. */
+export interface Referrer {
+  type: string;
+  id: string;
+  relationship: string;
+}
+
+export class CatalogueRecords {
+  readonly #numbers = new Map<string, number>();
+  readonly #types: string[] = [];
+  readonly #typeNames = new Map<string, string>();
+  readonly #ids: string[] = [];
+  readonly #collections: string[] = [];
+  readonly #labels: string[] = [];
+  /** Target key → referrer number and relationship number, in turn. */
+  readonly #referrers = new Map<string, number[]>();
+  readonly #relationships: string[] = [];
+  readonly #relationshipNumbers = new Map<string, number>();
+  /** Per record: 0 no page yet, 1 its page is written, 2 its search entry is made too. */
+  #pages = new Uint8Array(0);
+
+  /** Adds a record found in `collection`'s lists (the first collection that lists it keeps it); its number. */
+  add(type: string, id: string, collection: string, label: string): number {
+    const key = keyOf(type, id);
+    const known = this.#numbers.get(key);
+    if (known !== undefined) return known;
+    const n = this.#types.length;
+    this.#numbers.set(key, n);
+    // One string per type, not one per record (each record's comes from parsing its page).
+    let shared = this.#typeNames.get(type);
+    if (shared === undefined) this.#typeNames.set(type, (shared = type));
+    this.#types.push(shared);
+    this.#ids.push(id);
+    this.#collections.push(collection);
+    this.#labels.push(label);
+    return n;
+  }
+
+  /** Record `from` points at the record of `type` and `id` (listed or not) under `relationship`. */
+  addReference(type: string, id: string, from: number, relationship: string): void {
+    let name = this.#relationshipNumbers.get(relationship);
+    if (name === undefined) {
+      name = this.#relationships.length;
+      this.#relationships.push(relationship);
+      this.#relationshipNumbers.set(relationship, name);
+    }
+    const key = keyOf(type, id);
+    const list = this.#referrers.get(key);
+    if (list === undefined) this.#referrers.set(key, [from, name]);
+    else list.push(from, name);
+  }
+
+  /** Where the record of `type` and `id` has its page, and what it is called; undefined when no list holds it. */
+  find(type: string, id: string): { collection: string; label: string } | undefined {
+    const n = this.#numbers.get(keyOf(type, id));
+    return n === undefined ? undefined : { collection: this.#collections[n]!, label: this.#labels[n]! };
+  }
+
+  /** The records that point at the record of `type` and `id`, in the order the lists gave them. */
+  referrers(type: string, id: string): Referrer[] {
+    const list = this.#referrers.get(keyOf(type, id)) ?? [];
+    const referrers: Referrer[] = [];
+    for (let i = 0; i < list.length; i += 2) {
+      const from = list[i]!;
+      referrers.push({
+        type: this.#types[from]!,
+        id: this.#ids[from]!,
+        relationship: this.#relationships[list[i + 1]!]!,
+      });
+    }
+    return referrers;
+  }
+
+  /**
+   * Marks the page of the record of `type` and `id` written, when `collection` keeps it and it is not written yet;
+   * whether it is to be written now.
+   */
+  takePage(type: string, id: string, collection: string): boolean {
+    const n = this.#numbers.get(keyOf(type, id));
+    if (n === undefined || this.#collections[n] !== collection) return false;
+    if (this.#pages.length < this.#types.length) {
+      const grown = new Uint8Array(this.#types.length);
+      grown.set(this.#pages);
+      this.#pages = grown;
+    }
+    if (this.#pages[n] !== 0) return false;
+    this.#pages[n] = 1;
+    return true;
+  }
+
+  /** Whether the record's search entry is to be made now: its page is written, and its entry not yet. */
+  takeSearchEntry(type: string, id: string, collection: string): boolean {
+    const n = this.#numbers.get(keyOf(type, id));
+    if (n === undefined || this.#collections[n] !== collection || this.#pages[n] !== 1) return false;
+    this.#pages[n] = 2;
+    return true;
+  }
+}
