@@ -61,27 +61,35 @@ function readJson<T>(file: string): T | null {
 }
 
 /**
- * The Node options on the first line of the executable (`#!/usr/bin/env -S node …`), which `cv-snapshot` runs with
- * when installed; `node dist/cli.js` does not read that line, so the benchmark gives them as the executable would.
+ * What the first line of the executable (`#!/usr/bin/env -S NAME=value … node …`) gives Node, which `cv-snapshot`
+ * runs with when installed: variables of its environment and its options. `node dist/cli.js` does not read that
+ * line, so the benchmark gives them as the executable would.
  */
-export function executableFlags(cli: string): string[] {
+export function executableSettings(cli: string): { env: Record<string, string>; flags: string[] } {
   const first = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
-  const match = /^#!\/usr\/bin\/env -S node(.*)$/.exec(first);
-  return match === null
-    ? []
-    : match[1]!
-        .trim()
-        .split(/\s+/)
-        .filter((flag) => flag !== '');
+  const match = /^#!\/usr\/bin\/env -S (.*)$/.exec(first);
+  const words = match === null ? [] : match[1]!.trim().split(/\s+/);
+  const node = words.indexOf('node');
+  const env: Record<string, string> = {};
+  for (const word of words.slice(0, Math.max(0, node))) {
+    const at = word.indexOf('=');
+    if (at > 0) env[word.slice(0, at)] = word.slice(at + 1);
+  }
+  return { env, flags: node === -1 ? [] : words.slice(node + 1) };
 }
 
 /** Runs `node <args>` with the usage preload; `scratch` holds the usage file. */
-export async function runNode(args: string[], scratch: string, cwd: string): Promise<ChildRun> {
+export async function runNode(
+  args: string[],
+  scratch: string,
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<ChildRun> {
   const file = usageFile(scratch);
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', PRELOAD, ...args], {
     cwd,
-    env: { ...process.env, BENCH_USAGE_FILE: file },
+    env: { ...process.env, ...env, BENCH_USAGE_FILE: file },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);

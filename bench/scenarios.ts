@@ -11,7 +11,7 @@ import { Layout } from '../src/format/layout.js';
 import { canonicalUrl } from '../src/url/canonical-url.js';
 import {
   cpuMsOf,
-  executableFlags,
+  executableSettings,
   runNode,
   runProgram,
   startSampleApiProcess,
@@ -158,8 +158,9 @@ async function crawlOnce(
   const { name } = variant;
   extra = [...variant.extra, ...extra];
   const dir = freshDir(context, 'crawl');
+  const executable = executableSettings(context.cli);
   const args = [
-    ...executableFlags(context.cli),
+    ...executable.flags,
     context.cli,
     'crawl',
     api.rootUrl,
@@ -171,7 +172,7 @@ async function crawlOnce(
     '--json',
     ...extra,
   ];
-  const { run, serverCpuMs } = await measured(api, () => runNode(args, context.base, context.repo));
+  const { run, serverCpuMs } = await measured(api, () => runNode(args, context.base, context.repo, executable.env));
   discard(context, dir);
   assertExited('cv-snapshot crawl', run);
   const summary = JSON.parse(run.stdout) as CrawlSummary;

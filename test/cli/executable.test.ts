@@ -1,6 +1,6 @@
 /**
  * The executable starts Node with the heap settings of src/cli/lean-heap.ts on its first line (before V8 starts, as
- * Node supports), the built file runs as a program through that line, and `npm start` gives node the same flags.
+ * Node supports), the built file runs as a program through that line, and `npm start` gives node the same V8 flags.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { LEAN_HEAP_FLAGS, SHEBANG } from '../../src/cli/lean-heap.js';
+import { LEAN_HEAP_ENV, LEAN_HEAP_FLAGS, SHEBANG } from '../../src/cli/lean-heap.js';
 import { TOOL_VERSION } from '../../src/version.js';
 import { CLI } from '../helpers/cli.js';
 
@@ -17,7 +17,7 @@ const firstLine = async (file: string) => (await readFile(file, 'utf8')).split('
 
 describe('the cv-snapshot executable', () => {
   it('carries the heap flags on its first line, in the source and in the build', async () => {
-    expect(SHEBANG).toBe(`#!/usr/bin/env -S node ${LEAN_HEAP_FLAGS.join(' ')}`);
+    expect(SHEBANG).toBe(`#!/usr/bin/env -S ${LEAN_HEAP_ENV.join(' ')} node ${LEAN_HEAP_FLAGS.join(' ')}`);
     expect(await firstLine(path.join(REPO, 'src', 'cli.ts'))).toBe(SHEBANG);
     expect(await firstLine(CLI)).toBe(SHEBANG);
     const scripts = (
