@@ -21,11 +21,13 @@ import { curlVersion, hasGnuTime } from './children.js';
 import { helpText, parseOptions, type BenchOptions } from './options.js';
 import { runTable, verdict, type RunFigures } from './report.js';
 import {
+  coresScenario,
   cpuScenario,
   deriveScenario,
   latencyScenario,
   memoryScenario,
   type BenchContext,
+  type CoresScenario,
   type DeriveScenario,
   type CpuScenario,
   type LatencyScenario,
@@ -136,6 +138,16 @@ function printMemory(result: MemoryScenario): void {
   );
 }
 
+function printCores(result: CoresScenario | null): void {
+  if (result === null) return;
+  console.log(
+    `\nCores: ${result.documents} documents, no latency, concurrency ${result.concurrency}; the crawl and the sample ` +
+      'API share the CPUs given (taskset)',
+  );
+  console.log(runTable(result.runs));
+  console.log(`documents/s on every CPU ÷ on one (the fastest worker count): ${result.speedup ?? 'n/a'}`);
+}
+
 function printDerive(result: DeriveScenario): void {
   console.log(
     `\ncrawl --derive against a full crawl: ${result.latencyMs} ms per response, concurrency ${result.concurrency}`,
@@ -214,6 +226,7 @@ async function main(): Promise<number> {
     disk?: CpuScenario & { fileSystem: string | null };
     latency?: LatencyScenario;
     memory?: MemoryScenario;
+    cores?: CoresScenario | null;
     derive?: DeriveScenario;
   } = {};
   const loads: Record<string, number> = {};
@@ -243,6 +256,7 @@ async function main(): Promise<number> {
       }
       if (scenario === 'latency') printLatency((results.latency = await latencyScenario(context)));
       if (scenario === 'memory') printMemory((results.memory = await memoryScenario(context)));
+      if (scenario === 'cores') printCores((results.cores = await coresScenario(context)));
       if (scenario === 'derive') printDerive((results.derive = await deriveScenario(context)));
     }
   } finally {

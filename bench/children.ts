@@ -84,10 +84,15 @@ export async function runNode(
   scratch: string,
   cwd: string,
   env: Record<string, string> = {},
+  /** Run on these CPUs only (taskset's list, such as `0`). */
+  cpus?: string,
 ): Promise<ChildRun> {
   const file = usageFile(scratch);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', PRELOAD, ...args], {
+  const node = [process.execPath, '--import', PRELOAD, ...args];
+  // taskset starts node in its own place (exec): the usage measured is node's.
+  const [command, ...rest] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
+  const child = spawn(command!, rest, {
     cwd,
     env: { ...process.env, ...env, BENCH_USAGE_FILE: file },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -116,6 +121,17 @@ export function hasGnuTime(): boolean {
     gnuTime = probe !== undefined && /GNU/.test(`${probe.stdout ?? ''}${probe.stderr ?? ''}`);
   }
   return gnuTime;
+}
+
+/** Whether `taskset` (util-linux) can pin processes to CPUs here. */
+export function hasTaskset(): boolean {
+  return spawnSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }).status === 0;
+}
+
+/** Pins every thread of a running process to `cpus` (taskset's list). */
+export function pin(pid: number, cpus: string): void {
+  const result = spawnSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`taskset could not pin process ${pid}: ${result.stderr.trim()}`);
 }
 
 /** The first line of `curl --version`, or null when curl is not installed. */

@@ -1,8 +1,8 @@
 /** The benchmark's command line: one option table, from which both the parser and --help are made. */
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'derive';
-const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'derive'];
+export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'cores' | 'derive';
+const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'cores', 'derive'];
 
 export interface BenchOptions {
   scenarios: Scenario[];
@@ -36,7 +36,7 @@ interface OptionSpec {
 const SPECS: OptionSpec[] = [
   {
     name: 'scenario',
-    value: 'cpu|disk|latency|memory|derive|all',
+    value: 'cpu|disk|latency|memory|cores|derive|all',
     default: 'all',
     description: 'Which scenario to run; repeat or comma-separate to run several.',
   },
@@ -120,8 +120,9 @@ export function helpText(): string {
     '',
     'Measures cv-snapshot against curl --parallel and a sequential fetch loop on the embedded sample API, which runs',
     'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency, output in memory),',
-    'disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes) and',
-    'derive (crawl --derive against a full crawl: requests and wall time).',
+    'disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes), cores',
+    '(the cpu scenario on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset) and derive (crawl',
+    '--derive against a full crawl: requests and wall time).',
     '',
     'Options:',
     ...SPECS.map(
@@ -162,7 +163,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
   for (const name of asked) {
     if (name === 'all') SCENARIOS.forEach((s) => scenarios.add(s));
     else if ((SCENARIOS as readonly string[]).includes(name)) scenarios.add(name as Scenario);
-    else throw new Error(`--scenario takes cpu, disk, latency, memory, derive or all, not "${name}".`);
+    else throw new Error(`--scenario takes cpu, disk, latency, memory, cores, derive or all, not "${name}".`);
   }
   return {
     scenarios: SCENARIOS.filter((s) => scenarios.has(s)),

@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSampleData, listDocumentUrls } from '../src/sample-api/index.js';
@@ -12,6 +13,8 @@ import { canonicalUrl } from '../src/url/canonical-url.js';
 import {
   cpuMsOf,
   executableSettings,
+  hasTaskset,
+  pin,
   runNode,
   runProgram,
   startSampleApiProcess,
@@ -151,7 +154,7 @@ function crawlRun(
 async function crawlOnce(
   context: BenchContext,
   api: SampleApiProcess,
-  variant: { name: string; extra: string[] },
+  variant: { name: string; extra: string[]; cpus?: string },
   concurrency: number,
   extra: string[] = [],
 ): Promise<{ figures: RunFigures; summary: CrawlSummary }> {
@@ -172,7 +175,9 @@ async function crawlOnce(
     '--json',
     ...extra,
   ];
-  const { run, serverCpuMs } = await measured(api, () => runNode(args, context.base, context.repo, executable.env));
+  const { run, serverCpuMs } = await measured(api, () =>
+    runNode(args, context.base, context.repo, executable.env, variant.cpus),
+  );
   discard(context, dir);
   assertExited('cv-snapshot crawl', run);
   const summary = JSON.parse(run.stdout) as CrawlSummary;
@@ -409,4 +414,66 @@ export async function deriveScenario(context: BenchContext): Promise<DeriveScena
     }
   }
   return { latencyMs, concurrency, sizes };
+}
+
+export interface CoresScenario {
+  documents: number;
+  concurrency: number;
+  /** One row per setting: the CPUs the crawl and the sample API share, and the crawl's worker threads. */
+  runs: Array<RunFigures & { cpus: number; workers: number }>;
+  /** Documents per second on all CPUs ÷ on one, for the fastest worker count; null when not measured. */
+  speedup: number | null;
+}
+
+/**
+ * How the crawl's throughput scales with the cores it has: the CPU-bound scenario's source and crawl pinned together
+ * to one CPU (taskset), then on every CPU, with each worker count of --workers (default 0, 1 and 2). Medians of
+ * --runs, the settings alternating.
+ */
+export async function coresScenario(context: BenchContext): Promise<CoresScenario | null> {
+  if (!hasTaskset()) {
+    context.log('cores: taskset is not installed (util-linux); skipped');
+    return null;
+  }
+  const { records, pageSize, concurrency, runs } = context.options;
+  const all = `0-${os.availableParallelism() - 1}`;
+  const settings: Array<{ cpus: number; workers: number }> = [{ cpus: 1, workers: 0 }];
+  for (const workers of context.options.workers ?? [0, 1, 2]) {
+    settings.push({ cpus: os.availableParallelism(), workers });
+  }
+  const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, 0), context.base);
+  try {
+    const documents = documentUrls(api.rootUrl, records, pageSize).length;
+    context.log(`cores: ${documents} documents, on 1 and ${os.availableParallelism()} CPUs`);
+    const measured: RunFigures[][] = settings.map(() => []);
+    for (let i = 1; i <= runs; i += 1) {
+      for (const [s, { cpus, workers }] of settings.entries()) {
+        context.log(`cores: ${cpus} CPU${cpus === 1 ? '' : 's'}, ${workers} workers, run ${i} of ${runs}`);
+        // The source shares the crawl's CPUs, as it shares the machine in the other scenarios.
+        pin(api.pid, cpus === 1 ? '0' : all);
+        const variant = {
+          name: `crawl on ${cpus} CPU${cpus === 1 ? '' : 's'}, ${workers} worker${workers === 1 ? '' : 's'}`,
+          extra: ['--workers', String(workers)],
+          ...(cpus === 1 ? { cpus: '0' } : {}),
+        };
+        const crawl = await crawlOnce(context, api, variant, concurrency);
+        if (crawl.summary.documents !== documents) {
+          throw new Error(`the crawl found ${crawl.summary.documents} documents; the sample API serves ${documents}.`);
+        }
+        measured[s]!.push(crawl.figures);
+      }
+    }
+    pin(api.pid, all);
+    const rows = measured.map((figures, s) => ({ ...median(figures), ...settings[s]! }));
+    const single = rows[0]!;
+    const best = rows.slice(1).reduce((a, b) => (b.docsPerS > a.docsPerS ? b : a), rows[1]!);
+    return {
+      documents,
+      concurrency,
+      runs: rows,
+      speedup: single.docsPerS > 0 ? Number((best.docsPerS / single.docsPerS).toFixed(2)) : null,
+    };
+  } finally {
+    await api.stop();
+  }
 }
