@@ -65,13 +65,6 @@ export function visitLinks(document: unknown, isRootIndex: boolean, visit: LinkV
   });
 }
 
-/** Every link in `document`, in document order. */
-export function extractLinks(document: unknown, isRootIndex: boolean): string[] {
-  const found: string[] = [];
-  visitSlots(document, isRootIndex, (_holder, _key, link) => found.push(link));
-  return found;
-}
-
 /**
  * A link of a document, resolved once against the document's URL: discovery reads its target, and the link
  * rewriter writes the new text into its place.

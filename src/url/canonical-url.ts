@@ -29,8 +29,6 @@ const PAGE_NUMBER = 'page[number]';
 const PAGE_NUMBER_TEXT = /^[1-9][0-9]{0,14}$/;
 /** The characters a path segment may hold raw (RFC 3986 pchar: unreserved, sub-delims, `:` and `@`). */
 const RAW_SEGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@]*$/;
-/** An absolute http(s) URL: `new URL` ignores any base for it. */
-const ABSOLUTE_HTTP = /^https?:\/\//i;
 
 /** The parts of a URL that scope, location and layout read, as `new URL` gives them. */
 export interface UrlParts {
@@ -50,11 +48,6 @@ function partsOf(url: URL): UrlParts {
 /** Origin, path and query of `url` (throws as `new URL` does). */
 export function urlParts(url: string): UrlParts {
   return partsOf(new URL(url));
-}
-
-/** Whether `link` is an absolute http(s) URL, whose meaning does not depend on the document it is found in. */
-export function isAbsoluteHttpUrl(link: string): boolean {
-  return ABSOLUTE_HTTP.test(link);
 }
 
 /** Thrown for text that is not an absolute http(s) URL. Its message never shows a password or a control character. */
