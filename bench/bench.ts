@@ -248,7 +248,7 @@ async function main(): Promise<number> {
         const diskBase = mkdtempSync(path.join(diskParent, 'cv-snapshot-bench-'));
         try {
           const fileSystem = fileSystemOf(diskBase);
-          results.disk = { ...(await cpuScenario({ ...context, base: diskBase })), fileSystem };
+          results.disk = { ...(await cpuScenario({ ...context, base: diskBase, keepRuns: true })), fileSystem };
           printCpu(results.disk, options, `, output on ${diskParent}: ${fileSystem ?? 'file system unknown'}`);
         } finally {
           if (!options.keep) rmSync(diskBase, { recursive: true, force: true });

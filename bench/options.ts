@@ -105,7 +105,7 @@ const SPECS: OptionSpec[] = [
     value: 'path',
     description:
       'Disk scenario: where its runs write, on the disk users write snapshots to (default: .bench/disk in the ' +
-      'repository).',
+      'repository); every run is kept until the scenario ends, about 2.5 GB at the default size.',
   },
   { name: 'json', value: 'path', description: 'Also write the figures as JSON to this file.' },
   { name: 'keep', description: 'Keep what the runs wrote.' },

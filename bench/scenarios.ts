@@ -33,6 +33,12 @@ export interface BenchContext {
   cli: string;
   /** Directory every run writes under (on the file system the bench reports). */
   base: string;
+  /**
+   * Keep each run's output until `base` is removed, instead of removing it after the run. The disk scenario does:
+   * on ext4 without a journal, creating files in the minutes after tens of thousands were deleted costs many times
+   * more system time (the kernel skips recently deleted inodes one by one), so a removed run would slow the next.
+   */
+  keepRuns?: boolean;
   curl: boolean;
   log(message: string): void;
 }
@@ -103,7 +109,7 @@ function freshDir(context: BenchContext, name: string): string {
 }
 
 function discard(context: BenchContext, dir: string): void {
-  if (!context.options.keep) rmSync(dir, { recursive: true, force: true });
+  if (!context.options.keep && context.keepRuns !== true) rmSync(dir, { recursive: true, force: true });
 }
 
 function assertExited(what: string, run: ChildRun): void {
