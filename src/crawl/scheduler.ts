@@ -12,7 +12,6 @@
 import type { FetchedResponse } from './fetcher.js';
 import { Frontier } from './frontier.js';
 
-/** A response that has arrived and waits to be processed (or the error that came instead). */
 /**
  * How long arrivals are processed before the event loop gets a turn (see #drain). undici writes a request to a
  * reused connection from a setImmediate, which runs after a turn that was queued before it: a short turn keeps the
@@ -21,6 +20,7 @@ import { Frontier } from './frontier.js';
  */
 const TURN_MS = 0.3;
 
+/** A response that has arrived and waits to be processed (or the error that came instead). */
 export type Arrival =
   { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
 
