@@ -37,7 +37,7 @@ export const CRAWL_OPTIONS = {
     min: 0,
     max: 64,
     description:
-      'Threads that fetch, read, validate and write documents, each with its own connections (and about 40 MB), ' +
+      'Threads that fetch, read, validate and write documents, each with its own connections (and about 50 MB), ' +
       'while the main thread keeps the journal; 0 does everything on the main thread. The snapshot is the same ' +
       'with any number. --derive uses none.',
   }),
