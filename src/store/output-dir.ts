@@ -12,6 +12,7 @@ import path from 'node:path';
 import { OutputDirError, UsageError } from '../errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
+import { byCodeUnits } from './writer.js';
 import { SUMS_PATH } from '../format/manifest.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
@@ -106,11 +107,6 @@ function count(n: number, what: string): string {
   return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
 }
 
-/** Orders as SHA256SUMS does (the writer sorts paths with `<`). */
-function byPath(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 const SUMS_LINE = /[0-9a-f]{64} [ *]/y;
 
 /**
@@ -132,12 +128,12 @@ function listedPaths(dir: string): string[] {
     SUMS_LINE.lastIndex = at;
     if (SUMS_LINE.test(text) && end > at + 66) {
       const file = text.slice(at + 66, end);
-      if (paths.length > 0 && byPath(paths.at(-1)!, file) > 0) sorted = false;
+      if (paths.length > 0 && byCodeUnits(paths.at(-1)!, file) > 0) sorted = false;
       paths.push(file);
     }
     at = end + 1;
   }
-  return sorted ? paths : paths.sort(byPath);
+  return sorted ? paths : paths.sort(byCodeUnits);
 }
 
 /** Files (anything but directories) below `dir`, or 1 for a tree of empty directories: it is there all the same. */
@@ -161,7 +157,7 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
   let next = 0;
   /** Moves past the listed paths that sort before `key`. */
   const skipTo = (key: string) => {
-    while (next < listed.length && byPath(listed[next]!, key) < 0) next += 1;
+    while (next < listed.length && byCodeUnits(listed[next]!, key) < 0) next += 1;
   };
   let count = 0;
   const examples: string[] = [];
@@ -173,7 +169,7 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
     // A directory sorts as its name and a slash: that is where its files come in the sorted list.
     const entries = readdirSync(abs, { withFileTypes: true })
       .map((entry) => ({ entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name }))
-      .sort((a, b) => byPath(a.key, b.key));
+      .sort((a, b) => byCodeUnits(a.key, b.key));
     for (const { entry, key } of entries) {
       const child = `${rel}${key}`;
       skipTo(child);

@@ -199,7 +199,8 @@ const MAX_GROUPS = 65_536;
 const MAX_GROUP_DEPTH = 32;
 const SLASH = 0x2f;
 
-function byCodeUnits(a: string, b: string): number {
+/** Orders paths as SHA256SUMS lists them: by UTF-16 code units, as `<` compares strings, whatever the locale. */
+export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -73,11 +73,6 @@ export class UrlSpace {
     return this.resolve(input, base).url;
   }
 
-  /** The parsed value of a canonical URL. */
-  parse(canonical: string): ParsedUrl {
-    return this.resolve(canonical);
-  }
-
   /** Where a canonical URL sits in the API under this root. */
   locate(canonical: string): ApiLocation {
     return this.resolve(canonical).location;

@@ -37,11 +37,11 @@ describe('UrlSpace', () => {
         for (const input of links) {
           const canonical = canonicalUrl(input, root);
           expect(space.canonical(input, root)).toBe(canonical);
-          const parsed = space.parse(canonical);
+          const parsed = space.resolve(canonical);
           expect(parsed.inScope).toBe(isInScope(canonical, root));
           expect(parsed.location).toEqual(locate(canonical, root));
           // The query of a canonical URL is its own spelling, whether or not the space had seen the URL.
-          const fresh = new UrlSpace(root).parse(canonical);
+          const fresh = new UrlSpace(root).resolve(canonical);
           expect(parsed.parts).toEqual(fresh.parts);
           expect(canonical.endsWith(parsed.parts.search)).toBe(true);
         }
@@ -55,8 +55,8 @@ describe('UrlSpace', () => {
     const made = new UrlSpace(root);
     made.canonical(canonical);
     // `new URL` would spell the quote %27; the parts must not depend on which path filled the space.
-    expect(new UrlSpace(root).parse(canonical).parts.search).toBe(made.parse(canonical).parts.search);
-    expect(made.parse(canonical).parts.search).toBe("?filter[term]=it's");
+    expect(new UrlSpace(root).resolve(canonical).parts.search).toBe(made.resolve(canonical).parts.search);
+    expect(made.resolve(canonical).parts.search).toBe("?filter[term]=it's");
   });
 
   it('remembers nothing across spaces: two roots on one origin locate the same URL each their own way', () => {
