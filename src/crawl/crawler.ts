@@ -91,7 +91,7 @@ export interface CrawlerOptions {
 
 /**
  * Whether the canonical `url` is the root index (or its slash-less spelling), as `locate` would say, without parsing
- * it: in a crawl with workers this thread parses nothing else.
+ * it: with workers, the main thread locates each URL once, for the frontier, and parses no document.
  */
 function isRootIndexUrl(url: string, root: string): boolean {
   return url === root || url === root.slice(0, -1);
