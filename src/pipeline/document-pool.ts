@@ -94,8 +94,8 @@ interface Waiting {
  * main thread, at a cost; the cores left are for the main thread and what else a crawl needs (the kernel's file
  * work, V8's collector, a source on the same machine); past about 6 workers the main thread is the limit.
  */
-export function defaultWorkers(): number {
-  const workers = Math.min(6, os.availableParallelism() - 2);
+export function defaultWorkers(cores = os.availableParallelism()): number {
+  const workers = Math.min(6, cores - 2);
   return workers >= 2 ? workers : 0;
 }
 

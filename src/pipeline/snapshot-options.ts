@@ -16,9 +16,10 @@ export interface SnapshotOptions {
   /** Requests in flight at once (default `DEFAULTS.concurrency`). */
   concurrency?: number;
   /**
-   * Worker threads that read, validate and write documents beside the main thread (default 0 here: a library call
-   * starts no threads unasked; the command line defaults to `defaultWorkers()`, one per further core). The snapshot
-   * is the same with any number. Derive mode uses none.
+   * Worker threads that fetch, read, validate and write documents while the main thread keeps the journal (default
+   * 0 here: a library call starts no threads unasked; the command line defaults to `defaultWorkers()`: the cores
+   * beyond two, at most 6, and none below four cores). The snapshot is the same with any number. Derive mode uses
+   * none.
    */
   workers?: number;
   /** Retries per URL after the first attempt (default `DEFAULTS.retries`). */

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Library from '../../src/index.js';
 import { createClock } from '../../src/clock.js';
+import { defaultWorkers } from '../../src/pipeline/document-pool.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
@@ -265,5 +266,22 @@ describe('a crawl with worker threads', () => {
       const spanSeconds = (arrivals.at(-1)! - arrivals[0]!) / 1000;
       expect(spanSeconds).toBeGreaterThanOrEqual((arrivals.length - 2 - 1) / rate);
     });
+  });
+});
+
+describe('the command line default number of workers', () => {
+  it('is the cores beyond two, at most 6, and none below four cores', () => {
+    const byCores = [1, 2, 3, 4, 5, 8, 9, 16, 64].map((cores) => [cores, defaultWorkers(cores)]);
+    expect(byCores).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 2],
+      [5, 3],
+      [8, 6],
+      [9, 6],
+      [16, 6],
+      [64, 6],
+    ]);
   });
 });
