@@ -22,6 +22,7 @@ import { learnKind, type Mismatch, type Sample } from './learn.js';
 import { sampleRank, selectSample, type SampleSize } from './sample.js';
 import { derivationOf, type Derivation, type FetchReason } from './sources.js';
 import { describeTemplate, fillTemplate, type Template } from './template.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 /** A line of the derive journal: what `--resume` needs to take up a derived crawl where it stopped. */
 export type DeriveRecord =
@@ -125,15 +126,14 @@ export class DeriveRun {
   }
 
   get mismatches(): readonly Mismatch[] {
-    return [...this.#mismatches].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    return [...this.#mismatches].sort((a, b) => byCodeUnits(a.url, b.url));
   }
 
   /** Per kind and collection, sorted. */
   get accounts(): KindAccount[] {
     return [...this.#accounts.values()].sort(
       (a, b) =>
-        (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0) ||
-        DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind),
+        byCodeUnits(a.collection, b.collection) || DOCUMENT_KINDS.indexOf(a.kind) - DOCUMENT_KINDS.indexOf(b.kind),
     );
   }
 

@@ -6,6 +6,7 @@ import { parseJson, stringifyJson } from '../json/parse-json.js';
 import { firstDifference, type Difference } from './compare.js';
 import type { DocumentKind } from './kinds.js';
 import { fillTemplate, hasLiteral, learnTemplate, type Sources, type Template } from './template.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export interface Sample {
   readonly url: string;
@@ -70,7 +71,7 @@ const CANDIDATES = 3;
  * tell a constant from a value of its own.
  */
 export function learnKind(kind: DocumentKind, samples: readonly Sample[], documents: number): Verdict {
-  const ordered = [...samples].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const ordered = [...samples].sort((a, b) => byCodeUnits(a.url, b.url));
   if (ordered.length === 0) return { ok: true, template: defaultTemplate(kind), needsAnotherSample: false };
   // The usual shape first: when samples disagree evenly, it is the likelier one.
   const candidates: Template[] = [defaultTemplate(kind)];

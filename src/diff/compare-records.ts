@@ -14,23 +14,20 @@ import type {
 } from './diff-format.js';
 import { exactObject, sameMember } from './exact-values.js';
 import type { DiffRecord } from './read-records.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function byName(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** Ids in numeric order when both are numbers (spec 2.1: numeric text), else in code-unit order. */
 export function byId(a: string, b: string): number {
   if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
-  return byName(a, b);
+  return byCodeUnits(a, b);
 }
 
 export function byIdentity(a: { type: string; id: string }, b: { type: string; id: string }): number {
-  return byId(a.id, b.id) || byName(a.type, b.type);
+  return byId(a.id, b.id) || byCodeUnits(a.type, b.type);
 }
 
 /** The attribute a record is known by: `term` (spec 2.3), or `name` for types without one (global provenances). */
@@ -82,7 +79,7 @@ function sameLinkage(a: Linkage | undefined, b: Linkage | undefined): boolean {
 }
 
 function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChange[] {
-  const names = [...new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)])].sort(byName);
+  const names = [...new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)])].sort(byCodeUnits);
   const changes: AttributeChange[] = [];
   for (const name of names) {
     const had = Object.hasOwn(before.attributes, name);
@@ -101,7 +98,9 @@ function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChan
 }
 
 function compareRelationships(before: DiffRecord, after: DiffRecord): RelationshipChange[] {
-  const names = [...new Set([...Object.keys(before.relationships), ...Object.keys(after.relationships)])].sort(byName);
+  const names = [...new Set([...Object.keys(before.relationships), ...Object.keys(after.relationships)])].sort(
+    byCodeUnits,
+  );
   const changes: RelationshipChange[] = [];
   for (const name of names) {
     const old = linkageOf(before.relationships[name]);

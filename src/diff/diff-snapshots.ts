@@ -4,7 +4,7 @@
  */
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
 import { throwIfStopped } from '../errors.js';
-import { byIdentity, byName, compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
+import { byIdentity, compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
 import { DIFF_FORMAT_VERSION, type CollectionDiff, type DiffSide, type SnapshotDiff } from './diff-format.js';
 import {
   openSnapshot,
@@ -13,6 +13,7 @@ import {
   type DiffRecord,
   type OpenSnapshot,
 } from './read-records.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 const NO_RECORDS: ReadonlyMap<string, DiffRecord> = new Map();
 
@@ -99,7 +100,7 @@ export async function diffSnapshotDirs(
   const after = openSnapshot(names.new, newDir);
   const collections = [
     ...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)]),
-  ].sort(byName);
+  ].sort(byCodeUnits);
   const diffs: CollectionDiff[] = [];
   let oldRecords = 0;
   let newRecords = 0;

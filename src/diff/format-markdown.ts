@@ -15,6 +15,7 @@ import type {
   RelationshipChange,
   SnapshotDiff,
 } from './diff-format.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {
@@ -158,7 +159,7 @@ function importance(c: CollectionDiff): number[] {
 function byImportance(a: CollectionDiff, b: CollectionDiff): number {
   const [x, y] = [importance(a), importance(b)];
   for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return (y[i] ?? 0) - (x[i] ?? 0);
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return byCodeUnits(a.name, b.name);
 }
 
 function sourceLine(label: string, side: SnapshotDiff['old']): string {

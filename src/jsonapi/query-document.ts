@@ -4,6 +4,7 @@
  * parameters by name and encodes them as Python's urlencode does (`[` `]` as %5B %5D, `,` as %2C, space as `+`).
  */
 import { PAGE_NUMBER } from './query.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 /** Python's quote_plus: only letters, digits and `_.-~` stay as they are. */
 function encodeQueryPart(text: string): string {
@@ -21,7 +22,7 @@ export function pageLinkQuery(params: ReadonlyArray<readonly [string, string]>, 
     ...params.filter(([key]) => key !== PAGE_NUMBER),
     [PAGE_NUMBER, String(page)],
   ];
-  all.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  all.sort(([a], [b]) => byCodeUnits(a, b));
   return all.map(([key, value]) => `${encodeQueryPart(key)}=${encodeQueryPart(value)}`).join('&');
 }
 

@@ -14,6 +14,7 @@
  */
 import { QueryError, invalidParameter } from './query-error.js';
 import { PAGE_NUMBER, type FilterSpec, type ListQuery, type SortKey } from './query.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export type RelationshipKind = 'to-one' | 'to-many' | 'links-only';
 
@@ -72,7 +73,7 @@ export function resolvePageNumber(raw: string | undefined, pages: number): numbe
 function compareIds(a: string, b: string): number {
   const numeric = /^\d+$/.test(a) && /^\d+$/.test(b);
   if (numeric && a.length !== b.length) return a.length - b.length;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byCodeUnits(a, b);
 }
 
 /** JSON text to order objects and arrays by; one nested too deep to write orders as empty text, never a failure. */
@@ -93,7 +94,7 @@ function compareValues(a: unknown, b: unknown): number {
   if (typeof a !== typeof b) return typeof a < typeof b ? -1 : 1;
   const x = typeof a === 'string' ? a : sortText(a);
   const y = typeof b === 'string' ? b : sortText(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  return byCodeUnits(x, y);
 }
 
 function matches(value: unknown, filter: FilterSpec): boolean {
@@ -203,7 +204,7 @@ class Runner<R> {
     }
     // Django REST framework JSON:API: sorted(type), then sorted(id) — ids are text there, so "10" < "9".
     return [...found.values()]
-      .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .sort((a, b) => byCodeUnits(a.type, b.type) || byCodeUnits(a.id, b.id))
       .map(({ collection, record }) => ({ collection, record }));
   }
 }

@@ -24,6 +24,7 @@ import {
 import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export interface FinalizeInput {
   layout: Layout;
@@ -37,7 +38,7 @@ export interface FinalizeInput {
 }
 
 function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
-  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...entries].sort(([a], [b]) => byCodeUnits(a, b));
 }
 
 export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; report: ValidationReport } {

@@ -6,6 +6,7 @@
  */
 import { hash32, unitHash } from './hash.js';
 import { FORMAT, PAGE_NUMBER } from './list-query.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export type FaultKind = 500 | 503 | 429 | 'reset' | 'stall' | 'truncated' | 'corrupt-gzip';
 
@@ -27,7 +28,7 @@ export function faultKey(path: string, rawQuery: string): string {
     params.push([key, key === PAGE_NUMBER && /^\d+$/.test(value) ? String(Number.parseInt(value, 10)) : value]);
   }
   if (params.length === 0) return path;
-  params.sort(([ka, va], [kb, vb]) => (ka < kb ? -1 : ka > kb ? 1 : va < vb ? -1 : va > vb ? 1 : 0));
+  params.sort(([ka, va], [kb, vb]) => byCodeUnits(ka, kb) || byCodeUnits(va, vb));
   return `${path}?${params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
 }
 

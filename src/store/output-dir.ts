@@ -12,7 +12,7 @@ import path from 'node:path';
 import { OutputDirError, UsageError } from '../errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
-import { byCodeUnits } from './writer.js';
+import { byCodeUnits } from '../code-unit-order.js';
 import { SUMS_PATH } from '../format/manifest.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';

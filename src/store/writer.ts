@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Memo } from '../url/memo.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export interface WrittenFile {
   size: number;
@@ -198,11 +199,6 @@ const GROUP_SIZE = 65_536;
 const MAX_GROUPS = 65_536;
 const MAX_GROUP_DEPTH = 32;
 const SLASH = 0x2f;
-
-/** Orders paths as SHA256SUMS lists them: by UTF-16 code units, as `<` compares strings, whatever the locale. */
-export function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function largest(groups: Map<string, number[]>): number {
   let size = 0;

@@ -17,6 +17,7 @@
  */
 
 import { quoteUntrusted } from '../safe-text.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 const PAGE_NUMBER = 'page[number]';
 /**
@@ -108,7 +109,7 @@ function canonicalParams(searchParams: URLSearchParams): Array<[string, string]>
     if (key === 'format' || (firstPage && key === PAGE_NUMBER)) continue;
     params.push([key, value]);
   }
-  params.sort(([ka, va], [kb, vb]) => (ka < kb ? -1 : ka > kb ? 1 : va < vb ? -1 : va > vb ? 1 : 0));
+  params.sort(([ka, va], [kb, vb]) => byCodeUnits(ka, kb) || byCodeUnits(va, vb));
   return params;
 }
 

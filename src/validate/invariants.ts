@@ -9,6 +9,7 @@ import { isDescribedType, SPEC_COLLECTIONS } from './cv-types.js';
 import type { Finding } from './finding.js';
 import { escapePointerSegment, finding, sortFindings, type RuleName } from './rules.js';
 import type { DocumentSummary, ListSummary } from './summary.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 interface PageTally {
   url: string;
@@ -141,7 +142,7 @@ export class InvariantChecker {
    */
   undescribedTypes(): Record<string, number> {
     const undescribed = [...this.#typeCounts].filter(([type]) => !isDescribedType(type));
-    return Object.fromEntries(undescribed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Object.fromEntries(undescribed.sort(([a], [b]) => byCodeUnits(a, b)));
   }
 
   #checkRootIndex(findings: Finding[]): void {

@@ -5,6 +5,7 @@
 import { printable } from '../safe-text.js';
 import type { Finding } from './finding.js';
 import { compareFindings } from './rules.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 /**
  * How many findings of one rule the report lists: the first ones in report order. A source can break one rule
@@ -45,7 +46,7 @@ export interface ValidationReport {
 }
 
 function byKey<T>(entries: Iterable<[string, T]>): Record<string, T> {
-  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries([...entries].sort(([a], [b]) => byCodeUnits(a, b)));
 }
 
 /**

@@ -4,6 +4,7 @@
  * meaning.
  */
 import type { Finding } from './finding.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 type Severity = Finding['severity'];
 
@@ -66,18 +67,14 @@ export function escapePointerSegment(segment: string): string {
   return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The one order findings are reported in: url, pointer, rule, then severity and message so ties are stable too. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
-    compareText(a.url, b.url) ||
-    compareText(a.pointer, b.pointer) ||
-    compareText(a.rule, b.rule) ||
-    compareText(a.severity, b.severity) ||
-    compareText(a.message, b.message)
+    byCodeUnits(a.url, b.url) ||
+    byCodeUnits(a.pointer, b.pointer) ||
+    byCodeUnits(a.rule, b.rule) ||
+    byCodeUnits(a.severity, b.severity) ||
+    byCodeUnits(a.message, b.message)
   );
 }
 

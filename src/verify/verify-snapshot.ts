@@ -41,6 +41,7 @@ import {
 } from '../format/read-snapshot.js';
 import { sha256 } from '../store/writer.js';
 import { linkPrefix } from '../format/rewrite-links.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export interface VerifyResult {
   manifest: Manifest;
@@ -198,7 +199,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
     signal,
   );
   files.delete(SUMS_PATH);
-  for (const [file, kind] of [...specials].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [file, kind] of [...specials].sort(([a], [b]) => byCodeUnits(a, b))) {
     problems.push(`${file} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`);
   }
 
