@@ -5,14 +5,17 @@
  * after the root (canonical URLs are ASCII, one byte a character) in buffers outside the heap, found through an
  * open-addressing table of offsets and hashes: about 70 bytes an entry, none of them on the heap. The set is
  * exact: a hash only narrows the search, and the bytes are compared. Other URLs (another origin, the root without
- * its slash, a character beyond Latin-1) go to an ordinary Set.
+ * its slash, a character beyond Latin-1, and any added once the byte store is full) go to an ordinary Set.
  */
 
 /** Bytes per piece of the byte store: entries are appended, and a piece is never moved once full. */
 const PIECE = 1 << 20;
 /** An entry longer than this (in characters after the root) is kept in the ordinary Set. */
 const MAX_STORED = 0xffff;
-/** Positions are kept in 32 bits (with 1 added): the byte store ends before 4 GB, and the ordinary Set takes over. */
+/**
+ * Positions are kept in 32 bits (with 1 added): the byte store ends before 4 GB, and the ordinary Set takes the URLs
+ * added after that (those stored before stay where they are).
+ */
 const MAX_POSITION = 2 ** 32 - PIECE - 1;
 
 /** FNV-1a over the characters of `text` from `start`, as a 32-bit integer. */
@@ -34,10 +37,16 @@ export class UrlSet implements Iterable<string> {
   #hashes = new Int32Array(1 << 12);
   #stored = 0;
   readonly #others = new Set<string>();
+  /** Bytes the byte store may reach before the ordinary Set takes new URLs. */
+  readonly #capacity: number;
 
-  /** URLs that start with `prefix` (the crawl's root) are kept compactly. */
-  constructor(prefix: string, urls: Iterable<string> = []) {
+  /**
+   * URLs that start with `prefix` (the crawl's root) are kept compactly, in a byte store of at most `capacity` bytes
+   * (rounded up to a megabyte; the default is what 32-bit positions allow).
+   */
+  constructor(prefix: string, urls: Iterable<string> = [], capacity = MAX_POSITION) {
     this.#prefix = prefix;
+    this.#capacity = Math.min(capacity, MAX_POSITION);
     for (const url of urls) this.add(url);
   }
 
@@ -46,23 +55,25 @@ export class UrlSet implements Iterable<string> {
   }
 
   has(url: string): boolean {
-    if (!this.#storable(url)) return this.#others.has(url);
-    return this.#find(url, hashOf(url, this.#prefix.length)) >= 0;
+    if (this.#storable(url) && this.#find(url, hashOf(url, this.#prefix.length)) >= 0) return true;
+    return this.#others.size > 0 && this.#others.has(url);
   }
 
   add(url: string): this {
-    if (!this.#storable(url)) {
-      this.#others.add(url);
-      return this;
+    if (this.#storable(url)) {
+      const hash = hashOf(url, this.#prefix.length);
+      const slot = this.#find(url, hash);
+      if (slot >= 0) return this;
+      if (!this.#full()) {
+        this.#slots[-slot - 1] = 1 + this.#append(url);
+        this.#hashes[-slot - 1] = hash;
+        this.#stored += 1;
+        // At most half full, so that a search ends soon at an empty slot.
+        if (this.#stored * 2 > this.#slots.length) this.#grow();
+        return this;
+      }
     }
-    const hash = hashOf(url, this.#prefix.length);
-    const slot = this.#find(url, hash);
-    if (slot >= 0) return this;
-    this.#slots[-slot - 1] = 1 + this.#append(url);
-    this.#hashes[-slot - 1] = hash;
-    this.#stored += 1;
-    // At most half full, so that a search ends soon at an empty slot.
-    if (this.#stored * 2 > this.#slots.length) this.#grow();
+    this.#others.add(url);
     return this;
   }
 
@@ -80,12 +91,16 @@ export class UrlSet implements Iterable<string> {
     yield* this.#others;
   }
 
-  /** Whether `url` goes to the byte store: below the prefix, Latin-1 only, not too long, and room left. */
+  /** Whether `url` can be in the byte store: below the prefix, Latin-1 only, not too long. */
   #storable(url: string): boolean {
     if (!url.startsWith(this.#prefix) || url.length - this.#prefix.length > MAX_STORED) return false;
-    if (this.#pieces.length * PIECE >= MAX_POSITION) return false;
     for (let i = this.#prefix.length; i < url.length; i += 1) if (url.charCodeAt(i) > 0xff) return false;
     return true;
+  }
+
+  /** Whether the byte store takes no more URLs. */
+  #full(): boolean {
+    return this.#pieces.length * PIECE >= this.#capacity;
   }
 
   /** The slot that holds `url` (≥ 0), or −1 − the empty slot where it would go. */

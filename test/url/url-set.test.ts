@@ -48,4 +48,17 @@ describe('UrlSet', () => {
     expect(set.has(`${urls[5]}x`)).toBe(false);
     expect(set.has(urls[5]!.slice(0, -1))).toBe(false);
   });
+
+  it('stays exact once its byte store is full: URLs stored before are found, later ones are kept aside', () => {
+    const count = 60_000; // about 2 MB of entries: the store of two 1 MB pieces fills up part way
+    const urls = Array.from({ length: count }, (_, i) => `${root}collection-${i % 37}/${i}/relationships/r`);
+    const set = new UrlSet(root, [], 2 * 1024 * 1024);
+    for (const url of urls) set.add(url);
+    for (const url of urls) set.add(url);
+    expect(set.size).toBe(count);
+    expect(new Set(set)).toEqual(new Set(urls));
+    expect([...set]).toHaveLength(count);
+    for (const url of urls) expect(set.has(url)).toBe(true);
+    expect(set.has(`${root}collection-1/1/`)).toBe(false);
+  });
 });
