@@ -309,6 +309,9 @@ describe('catalogue of hostile and unusual sources', () => {
       expect(existsSync(path.join(out, '_catalogue/units/r-1.html'))).toBe(false);
       const units = await readFile(path.join(out, '_catalogue/units/page-1.html'), 'utf8');
       expect(units).toContain('href="../more/r-1.html"');
+      // And one search entry, pointing at that page.
+      const index = await readFile(path.join(out, '_catalogue/search-index.js'), 'utf8');
+      expect(index.match(/"_catalogue\/[^"]*r-1\.html"/g)).toEqual(['"_catalogue/more/r-1.html"']);
       expect((await verifySnapshot(out)).problems).toEqual([]);
     } finally {
       await server.close();
