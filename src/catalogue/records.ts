@@ -4,14 +4,7 @@
  * is kept per record and per reference is numbers in arrays and one key string per record or target, because at
  * 38,000 records and 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
  */
-
-/**
- * A record's key: its type and id, which no JSON:API type or id can make ambiguous. Joined, so that the key is one
- * flat string rather than a tree of concatenations kept as such by the maps.
- */
-function keyOf(type: string, id: string): string {
-  return [type, id].join('\u0000');
-}
+import { flatKey } from '../flat-key.js';
 
 /** A record that points at another one, and under which relationship. */
 export interface Referrer {
@@ -36,7 +29,7 @@ export class CatalogueRecords {
 
   /** Adds a record found in `collection`'s lists (the first collection that lists it keeps it); its number. */
   add(type: string, id: string, collection: string, label: string): number {
-    const key = keyOf(type, id);
+    const key = flatKey(type, id);
     const known = this.#numbers.get(key);
     if (known !== undefined) return known;
     const n = this.#types.length;
@@ -59,7 +52,7 @@ export class CatalogueRecords {
       this.#relationships.push(relationship);
       this.#relationshipNumbers.set(relationship, name);
     }
-    const key = keyOf(type, id);
+    const key = flatKey(type, id);
     const list = this.#referrers.get(key);
     if (list === undefined) this.#referrers.set(key, [from, name]);
     else list.push(from, name);
@@ -67,13 +60,13 @@ export class CatalogueRecords {
 
   /** Where the record of `type` and `id` has its page, and what it is called; undefined when no list holds it. */
   find(type: string, id: string): { collection: string; label: string } | undefined {
-    const n = this.#numbers.get(keyOf(type, id));
+    const n = this.#numbers.get(flatKey(type, id));
     return n === undefined ? undefined : { collection: this.#collections[n]!, label: this.#labels[n]! };
   }
 
   /** The records that point at the record of `type` and `id`, in the order the lists gave them. */
   referrers(type: string, id: string): Referrer[] {
-    const list = this.#referrers.get(keyOf(type, id)) ?? [];
+    const list = this.#referrers.get(flatKey(type, id)) ?? [];
     const referrers: Referrer[] = [];
     for (let i = 0; i < list.length; i += 2) {
       const from = list[i]!;
@@ -91,7 +84,7 @@ export class CatalogueRecords {
    * whether it is to be written now.
    */
   takePage(type: string, id: string, collection: string): boolean {
-    const n = this.#numbers.get(keyOf(type, id));
+    const n = this.#numbers.get(flatKey(type, id));
     if (n === undefined || this.#collections[n] !== collection) return false;
     if (this.#pages.length < this.#types.length) {
       const grown = new Uint8Array(this.#types.length);
@@ -105,7 +98,7 @@ export class CatalogueRecords {
 
   /** Whether the record's search entry is to be made now: its page is written, and its entry not yet. */
   takeSearchEntry(type: string, id: string, collection: string): boolean {
-    const n = this.#numbers.get(keyOf(type, id));
+    const n = this.#numbers.get(flatKey(type, id));
     if (n === undefined || this.#collections[n] !== collection || this.#pages[n] !== 1) return false;
     this.#pages[n] = 2;
     return true;

@@ -10,6 +10,7 @@ import type { Finding } from './finding.js';
 import { escapePointerSegment, finding, sortFindings, type RuleName } from './rules.js';
 import type { DocumentSummary, ListSummary } from './summary.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { flatKey, KEY_SEPARATOR } from '../flat-key.js';
 
 interface PageTally {
   url: string;
@@ -29,16 +30,6 @@ interface Referrer {
 
 /** How many missing page numbers a finding names before it summarises the rest. */
 const MISSING_PAGES_LISTED = 10;
-
-const SEP = '\u0000';
-
-/**
- * A key of the maps below, as one flat string: `a + SEP + b` would be a tree of concatenations that the maps keep as
- * such, three or four objects a key, for the whole crawl.
- */
-function keyOf(...parts: string[]): string {
-  return parts.join(SEP);
-}
 
 function isBefore(url: string, pointer: string, than: Referrer): boolean {
   return url < than.url || (url === than.url && pointer < than.pointer);
@@ -73,13 +64,13 @@ export class InvariantChecker {
       return;
     }
     for (const [type, id] of summary.resources) {
-      const key = keyOf(type, id);
+      const key = flatKey(type, id);
       if (this.#resources.has(key)) continue;
       this.#resources.add(key);
       this.#typeCounts.set(type, (this.#typeCounts.get(type) ?? 0) + 1);
       // A present target needs no referrer any more: only the dangling ones are kept.
-      this.#targets.delete(keyOf('reference.target', key));
-      this.#targets.delete(keyOf('community.root', key));
+      this.#targets.delete(flatKey('reference.target', key));
+      this.#targets.delete(flatKey('community.root', key));
     }
     for (const [type, id, pointer] of summary.targets)
       this.#reference('reference.target', type, id, canonical, pointer);
@@ -93,8 +84,8 @@ export class InvariantChecker {
   }
 
   #reference(rule: RuleName, type: string, id: string, url: string, pointer: string): void {
-    if (this.#resources.has(keyOf(type, id))) return;
-    const key = keyOf(rule, type, id);
+    if (this.#resources.has(flatKey(type, id))) return;
+    const key = flatKey(rule, type, id);
     const referrer = this.#targets.get(key);
     if (referrer === undefined) {
       this.#targets.set(key, { url, pointer, references: 1 });
@@ -191,8 +182,8 @@ export class InvariantChecker {
 
   #checkTargets(findings: Finding[]): void {
     for (const [key, referrer] of this.#targets) {
-      const [rule, type, id] = key.split(SEP) as [RuleName, string, string];
-      if (this.#resources.has(keyOf(type, id))) continue;
+      const [rule, type, id] = key.split(KEY_SEPARATOR) as [RuleName, string, string];
+      if (this.#resources.has(flatKey(type, id))) continue;
       const others = referrer.references - 1;
       const elsewhere = others === 0 ? '' : ` (referenced ${others} more time${others === 1 ? '' : 's'} elsewhere)`;
       const what = rule === 'community.root' ? `the community record's root ${type} ${id}` : `${type} ${id}`;
