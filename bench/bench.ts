@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: the performance figures of docs/architecture.md#performance, side by side with curl --parallel and a
- * sequential fetch loop, printed as tables and (with --json) written as JSON so that commits can be compared. Timings
- * are never asserted in the test suite; this is where they are measured.
+ * `npm run bench`: the performance figures of docs/architecture.md#performance, side by side with curl --parallel, a
+ * bare Node loop and a sequential fetch loop, printed as tables and (with --json) written as JSON so that commits can
+ * be compared. Timings are never asserted in the test suite; this is where they are measured.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -98,6 +98,16 @@ function printCpu(result: CpuScenario, options: BenchOptions, where = ''): void 
       `${verdict(met)}); its GC: ${result.crawlGcPercent ?? 'n/a'} % of its CPU (target ≤ ${TARGETS.gcPercent} %: ` +
       `${verdict(result.crawlGcPercent === null ? null : result.crawlGcPercent <= TARGETS.gcPercent)})`,
   );
+  printNodeLoop(result);
+}
+
+/** The bare Node loop against curl and the crawl against the loop, when the loop ran. */
+function printNodeLoop(result: { nodeLoopToCurl: number | null; crawlToNodeLoop: number | null }): void {
+  if (result.crawlToNodeLoop === null) return;
+  console.log(
+    `bare Node loop's wall ÷ curl's: ${result.nodeLoopToCurl ?? 'n/a (curl not run)'} (what a client in Node pays ` +
+      `here); the crawl's ÷ the loop's: ${result.crawlToNodeLoop} (what the crawl's own work costs)`,
+  );
 }
 
 function printLatency(result: LatencyScenario): void {
@@ -121,6 +131,7 @@ function printLatency(result: LatencyScenario): void {
     `crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} ` +
       `(target ≤ ${TARGETS.latencyCrawlToCurl}: ${verdict(met)})`,
   );
+  printNodeLoop(result);
 }
 
 function printMemory(result: MemoryScenario): void {

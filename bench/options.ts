@@ -18,6 +18,8 @@ export interface BenchOptions {
   /** Worker counts the cpu and disk scenarios crawl with, each in every run; undefined: the crawl's default. */
   workers: number[] | undefined;
   sequential: boolean;
+  /** Run the bare Node loop (parallel-fetch.ts) beside curl in the cpu, disk and latency scenarios. */
+  nodeLoop: boolean;
   curl: boolean;
   dir: string | undefined;
   /** Where the disk scenario writes (a real disk); undefined: .bench/disk in the repository. */
@@ -93,6 +95,12 @@ const SPECS: OptionSpec[] = [
       'Worker threads of the crawl (its --workers); the cpu and disk scenarios crawl once with each in every run, ' +
       "the others with the first. Default: the crawl's own default.",
   },
+  {
+    name: 'no-node-loop',
+    description:
+      'Skip the bare Node loop of the cpu, disk and latency scenarios (the same files as curl, fetched on undici ' +
+      'as the crawl fetches, nothing checked): the floor for a client written in Node.',
+  },
   { name: 'no-curl', description: 'Skip curl even when it is installed.' },
   {
     name: 'dir',
@@ -118,10 +126,10 @@ export function helpText(): string {
   return [
     'Usage: npm run bench -- [options]',
     '',
-    'Measures cv-snapshot against curl --parallel and a sequential fetch loop on the embedded sample API, which runs',
-    'in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency, output in memory),',
-    'disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes), cores',
-    '(the cpu scenario on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset) and derive (crawl',
+    'Measures cv-snapshot against curl --parallel, a bare Node loop and a sequential fetch loop on the embedded sample',
+    'API, which runs in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency, output in',
+    'memory), disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes),',
+    'cores (the cpu scenario on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset) and derive (crawl',
     '--derive against a full crawl: requests and wall time).',
     '',
     'Options:',
@@ -182,6 +190,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     workers:
       typeof values.workers === 'string' ? values.workers.split(',').map((n) => whole('workers', n, 0)) : undefined,
     sequential: values['no-sequential'] !== true,
+    nodeLoop: values['no-node-loop'] !== true,
     curl: values['no-curl'] !== true,
     dir: typeof values.dir === 'string' ? values.dir : undefined,
     diskDir: typeof values['disk-dir'] === 'string' ? values['disk-dir'] : undefined,

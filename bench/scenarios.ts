@@ -25,6 +25,7 @@ import type { BenchOptions } from './options.js';
 import { figures, median, type RunFigures } from './report.js';
 
 const SEQUENTIAL = fileURLToPath(new URL('./sequential-fetch.js', import.meta.url));
+const PARALLEL = fileURLToPath(new URL('./parallel-fetch.js', import.meta.url));
 
 export interface BenchContext {
   options: BenchOptions;
@@ -51,6 +52,10 @@ export interface CpuScenario {
   runs: RunFigures[];
   /** The fastest crawl's wall time ÷ curl's (target ≤ 1.5); null without curl. */
   crawlToCurl: number | null;
+  /** The bare Node loop's wall time ÷ curl's: what being a Node client costs; null without one of them. */
+  nodeLoopToCurl: number | null;
+  /** The fastest crawl's wall time ÷ the bare Node loop's: what the crawl's own work costs; null without the loop. */
+  crawlToNodeLoop: number | null;
   /** Garbage collection as a share of the fastest crawl's CPU, in percent (target ≤ 8). */
   crawlGcPercent: number | null;
   /** Sample API process over the whole scenario. */
@@ -71,6 +76,8 @@ export interface LatencyScenario {
   curlFraction: number | null;
   /** Crawl wall time ÷ curl wall time, medians (target ≤ 1.05); null without curl. */
   crawlToCurl: number | null;
+  nodeLoopToCurl: number | null;
+  crawlToNodeLoop: number | null;
 }
 
 export interface MemoryScenario {
@@ -226,6 +233,34 @@ async function curlOnce(
   return figures(`curl --parallel-max ${concurrency}`, written, run, serverCpuMs);
 }
 
+/** The bare Node loop (parallel-fetch.ts): the same files as curl's, fetched on undici as the crawl fetches. */
+async function nodeLoopOnce(
+  context: BenchContext,
+  api: SampleApiProcess,
+  urls: string[],
+  concurrency: number,
+): Promise<RunFigures> {
+  const dir = freshDir(context, 'node-loop');
+  const out = path.join(dir, 'files');
+  const list = path.join(dir, 'urls.txt');
+  mkdirSync(out);
+  const files = treeFiles(api.rootUrl, urls);
+  writeFileSync(list, urls.map((url, i) => `${url}\t${files[i]!}\n`).join(''));
+  const { run, serverCpuMs } = await measured(api, () =>
+    runNode([PARALLEL, list, out, String(concurrency)], context.base, context.repo),
+  );
+  discard(context, dir);
+  assertExited('the bare Node loop', run);
+  const written = Number(run.stdout.trim());
+  if (written !== urls.length) throw new Error(`the bare Node loop wrote ${written} files for ${urls.length} URLs.`);
+  return figures(`bare Node loop -c ${concurrency}`, written, run, serverCpuMs);
+}
+
+/** a ÷ b to three places, or null when either is missing. */
+function ratio(a: RunFigures | undefined, b: RunFigures | undefined): number | null {
+  return a === undefined || b === undefined ? null : Number((a.wallS / b.wallS).toFixed(3));
+}
+
 async function sequentialOnce(context: BenchContext, api: SampleApiProcess, urls: string[]): Promise<RunFigures> {
   const dir = freshDir(context, 'sequential');
   const out = path.join(dir, 'files');
@@ -252,8 +287,9 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
     const variants = (context.options.workers ?? [undefined]).map((workers) => crawlRun(context, concurrency, workers));
     const crawls: RunFigures[][] = variants.map(() => []);
     const curls: RunFigures[] = [];
+    const loops: RunFigures[] = [];
     for (let i = 1; i <= runs; i += 1) {
-      // Alternated, so that neither profits from a warmer server.
+      // Alternated, so that none profits from a warmer server.
       for (const [v, variant] of variants.entries()) {
         context.log(`cpu: ${variant.name}, run ${i} of ${runs}`);
         const crawl = await crawlOnce(context, api, variant, concurrency);
@@ -268,17 +304,21 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
         context.log(`cpu: curl --parallel, run ${i} of ${runs}`);
         curls.push(await curlOnce(context, api, urls, concurrency));
       }
+      if (context.options.nodeLoop) {
+        context.log(`cpu: bare Node loop, run ${i} of ${runs}`);
+        loops.push(await nodeLoopOnce(context, api, urls, concurrency));
+      }
     }
     const crawlRows = crawls.map((figures) => median(figures));
-    const rows = [...crawlRows];
-    if (curls.length > 0) rows.push(median(curls));
+    const curl = curls.length > 0 ? median(curls) : undefined;
+    const loop = loops.length > 0 ? median(loops) : undefined;
+    const rows = [...crawlRows, ...(curl ? [curl] : []), ...(loop ? [loop] : [])];
     if (context.options.sequential) {
       context.log('cpu: sequential fetch loop');
       rows.push(await sequentialOnce(context, api, urls));
     }
     // With several worker counts, the ratio is the fastest one's.
     const crawl = crawlRows.reduce((best, row) => (row.wallS < best.wallS ? row : best));
-    const curl = curls.length > 0 ? rows[crawlRows.length]! : undefined;
     const server = await api.stop();
     return {
       records,
@@ -286,7 +326,9 @@ export async function cpuScenario(context: BenchContext): Promise<CpuScenario> {
       concurrency,
       documents: urls.length,
       runs: rows,
-      crawlToCurl: curl === undefined ? null : Number((crawl.wallS / curl.wallS).toFixed(3)),
+      crawlToCurl: ratio(crawl, curl),
+      nodeLoopToCurl: ratio(loop, curl),
+      crawlToNodeLoop: ratio(crawl, loop),
       crawlGcPercent: crawl.gcPercent,
       server: {
         cpuS:
@@ -310,6 +352,7 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
     context.log(`latency: ${urls.length} documents at ${latencyMs} ms each; ideal ${idealPerS} req/s`);
     const crawls: Array<{ figures: RunFigures; summary: CrawlSummary }> = [];
     const curls: RunFigures[] = [];
+    const loops: RunFigures[] = [];
     for (let i = 1; i <= runs; i += 1) {
       context.log(`latency: cv-snapshot crawl, run ${i} of ${runs}`);
       crawls.push(await crawlOnce(context, api, crawlRun(context, concurrency), concurrency));
@@ -317,19 +360,17 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
         context.log(`latency: curl --parallel, run ${i} of ${runs}`);
         curls.push(await curlOnce(context, api, urls, concurrency));
       }
+      if (context.options.nodeLoop) {
+        context.log(`latency: bare Node loop, run ${i} of ${runs}`);
+        loops.push(await nodeLoopOnce(context, api, urls, concurrency));
+      }
     }
     // The median run by wall time, with its own request count and in-process time.
     const middle = median(crawls.map((run) => run.figures));
     const crawl = crawls.find((run) => run.figures.wallS === middle.wallS)!;
-    const rows = [middle];
-    let curlFraction: number | null = null;
-    let crawlToCurl: number | null = null;
-    if (curls.length > 0) {
-      const curl = median(curls);
-      rows.push(curl);
-      curlFraction = Number((curl.documents / curl.wallS / idealPerS).toFixed(3));
-      crawlToCurl = Number((middle.wallS / curl.wallS).toFixed(3));
-    }
+    const curl = curls.length > 0 ? median(curls) : undefined;
+    const loop = loops.length > 0 ? median(loops) : undefined;
+    const rows = [middle, ...(curl ? [curl] : []), ...(loop ? [loop] : [])];
     return {
       latencyMs,
       records,
@@ -339,8 +380,10 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
       runs: rows,
       crawlFraction: Number((crawl.summary.requests / crawl.figures.wallS / idealPerS).toFixed(3)),
       crawlFractionInProcess: Number((crawl.summary.requests / crawl.summary.seconds / idealPerS).toFixed(3)),
-      curlFraction,
-      crawlToCurl,
+      curlFraction: curl === undefined ? null : Number((curl.documents / curl.wallS / idealPerS).toFixed(3)),
+      crawlToCurl: ratio(middle, curl),
+      nodeLoopToCurl: ratio(loop, curl),
+      crawlToNodeLoop: ratio(middle, loop),
     };
   } finally {
     await api.stop();
