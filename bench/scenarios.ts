@@ -197,63 +197,70 @@ async function crawlOnce(
   return { figures: figures(name, summary.documents, run, serverCpuMs), summary };
 }
 
-async function curlOnce(
+/**
+ * One run of a program that mirrors `urls` into the files of the snapshot's tree (directories and all), as a mirror
+ * made without cv-snapshot would be: `start` is handed the directory to write in and each URL's file, and the files
+ * are counted on disk afterwards.
+ */
+async function mirrorOnce(
+  context: BenchContext,
+  api: SampleApiProcess,
+  urls: string[],
+  name: string,
+  start: (dir: string, out: string, files: string[]) => Promise<ChildRun>,
+): Promise<RunFigures> {
+  const dir = freshDir(context, 'mirror');
+  const out = path.join(dir, 'files');
+  mkdirSync(out);
+  const files = treeFiles(api.rootUrl, urls);
+  const { run, serverCpuMs } = await measured(api, () => start(dir, out, files));
+  const written = files.filter((file) => existsSync(path.join(out, file))).length;
+  discard(context, dir);
+  assertExited(name, run);
+  if (written !== urls.length) throw new Error(`${name} wrote ${written} files for ${urls.length} URLs.`);
+  return figures(name, written, run, serverCpuMs);
+}
+
+function curlOnce(
   context: BenchContext,
   api: SampleApiProcess,
   urls: string[],
   concurrency: number,
 ): Promise<RunFigures> {
-  const dir = freshDir(context, 'curl');
-  const out = path.join(dir, 'files');
-  const config = path.join(dir, 'urls.curl');
-  mkdirSync(out);
-  // The same files as the crawl's tree (directories and all), as a mirror made with curl would be.
-  const files = treeFiles(api.rootUrl, urls);
-  writeFileSync(config, urls.map((url, i) => `url = "${url}"\noutput = "${path.join(out, files[i]!)}"\n`).join(''));
-  const args = [
-    '--globoff', // the URLs hold page[number]
-    '--create-dirs',
-    '--parallel',
-    '--parallel-max',
-    String(concurrency),
-    '--silent',
-    '--show-error',
-    '--fail',
-    '--compressed',
-    '-H',
-    'Accept: application/vnd.api+json',
-    '-K',
-    config,
-  ];
-  const { run, serverCpuMs } = await measured(api, () => runProgram('curl', args, context.base, context.repo));
-  const written = files.filter((file) => existsSync(path.join(out, file))).length;
-  discard(context, dir);
-  assertExited('curl', run);
-  if (written !== urls.length) throw new Error(`curl wrote ${written} files for ${urls.length} URLs.`);
-  return figures(`curl --parallel-max ${concurrency}`, written, run, serverCpuMs);
+  return mirrorOnce(context, api, urls, `curl --parallel-max ${concurrency}`, (dir, out, files) => {
+    const config = path.join(dir, 'urls.curl');
+    writeFileSync(config, urls.map((url, i) => `url = "${url}"\noutput = "${path.join(out, files[i]!)}"\n`).join(''));
+    const args = [
+      '--globoff', // the URLs hold page[number]
+      '--create-dirs',
+      '--parallel',
+      '--parallel-max',
+      String(concurrency),
+      '--silent',
+      '--show-error',
+      '--fail',
+      '--compressed',
+      '-H',
+      'Accept: application/vnd.api+json',
+      '-K',
+      config,
+    ];
+    return runProgram('curl', args, context.base, context.repo);
+  });
 }
 
 /** The bare Node loop (parallel-fetch.ts): the same files as curl's, fetched on undici as the crawl fetches. */
-async function nodeLoopOnce(
+function nodeLoopOnce(
   context: BenchContext,
   api: SampleApiProcess,
   urls: string[],
   concurrency: number,
 ): Promise<RunFigures> {
-  const dir = freshDir(context, 'node-loop');
-  const out = path.join(dir, 'files');
-  const list = path.join(dir, 'urls.txt');
-  mkdirSync(out);
-  const files = treeFiles(api.rootUrl, urls);
-  writeFileSync(list, urls.map((url, i) => `${url}\t${files[i]!}\n`).join(''));
-  const { run, serverCpuMs } = await measured(api, () =>
-    runNode([PARALLEL, list, out, String(concurrency)], context.base, context.repo),
-  );
-  discard(context, dir);
-  assertExited('the bare Node loop', run);
-  const written = Number(run.stdout.trim());
-  if (written !== urls.length) throw new Error(`the bare Node loop wrote ${written} files for ${urls.length} URLs.`);
-  return figures(`bare Node loop -c ${concurrency}`, written, run, serverCpuMs);
+  return mirrorOnce(context, api, urls, `bare Node loop -c ${concurrency}`, (dir, out, files) => {
+    const list = path.join(dir, 'urls.txt');
+    writeFileSync(list, urls.map((url, i) => `${url}\t${files[i]!}\n`).join(''));
+    return runNode([PARALLEL, list, out, String(concurrency)], context.base, context.repo);
+  });
 }
 
 /** a ÷ b to three places, or null when either is missing. */
