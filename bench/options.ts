@@ -81,8 +81,8 @@ const SPECS: OptionSpec[] = [
     value: 'n',
     default: '3',
     description:
-      'CPU-bound, disk and latency-bound scenarios: repetitions of the crawl and of curl, alternating; the median ' +
-      'is reported.',
+      'CPU-bound, disk and latency-bound scenarios: repetitions of the crawl, curl and the bare Node loop, ' +
+      'alternating; the median is reported.',
   },
   {
     name: 'no-sequential',
@@ -113,7 +113,7 @@ const SPECS: OptionSpec[] = [
     value: 'path',
     description:
       'Disk scenario: where its runs write, on the disk users write snapshots to (default: .bench/disk in the ' +
-      'repository); every run is kept until the scenario ends, about 2.5 GB at the default size.',
+      'repository); every run is kept until the scenario ends, about 3.5 GB at the default size.',
   },
   { name: 'json', value: 'path', description: 'Also write the figures as JSON to this file.' },
   { name: 'keep', description: 'Keep what the runs wrote.' },
