@@ -76,6 +76,7 @@ export interface LatencyScenario {
   curlFraction: number | null;
   /** Crawl wall time ÷ curl wall time, medians (target ≤ 1.05); null without curl. */
   crawlToCurl: number | null;
+  /** As in the cpu scenario, with the median crawl. */
   nodeLoopToCurl: number | null;
   crawlToNodeLoop: number | null;
 }
