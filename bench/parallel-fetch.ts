@@ -4,7 +4,7 @@
  * nothing parsed, checked or recorded. Its wall time against curl's is what being a Node client costs on the machine;
  * the crawl's against it is what the crawl's own work costs.
  * Usage: node parallel-fetch.js <list-file> <out-dir> <concurrency>, where each line of the list is
- * `<url>\t<file>`. Prints the number of files written.
+ * `<url>\t<file>`. The bench counts the files it finds written.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,7 +60,6 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
 
 const made = new Set<string>();
 let next = 0;
-let written = 0;
 
 async function lane(): Promise<void> {
   while (next < entries.length) {
@@ -74,10 +73,8 @@ async function lane(): Promise<void> {
       made.add(dir);
     }
     writeFileSync(target, decode(body, encoding));
-    written += 1;
   }
 }
 
 await Promise.all(Array.from({ length: concurrency }, lane));
 await agent.close();
-process.stdout.write(`${written}\n`);
