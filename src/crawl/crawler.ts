@@ -114,6 +114,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
       options.fetchElsewhere !== undefined && !isRootIndexUrl(url, root)
         ? options.fetchElsewhere(url, signal)
         : fetcher.fetch(url, signal, (response): ReadBody => ({ json: readDocument(url, response) })),
+    unsent: () => fetcher.unsent,
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
     isListPage: (url) => {
       const location = urls.locate(url);

@@ -117,6 +117,7 @@ export class Fetcher {
   private readonly requestHeaders: Record<string, string>;
   /** Exchanges in flight per abort signal: one listener per signal stops them all. */
   private readonly inFlight = new WeakMap<AbortSignal, InFlight>();
+  #unsent = 0;
 
   constructor(private readonly options: FetcherOptions) {
     const agentOptions = {
@@ -134,6 +135,15 @@ export class Fetcher {
       'accept-encoding': 'gzip, br',
       'user-agent': options.userAgent,
     };
+  }
+
+  /**
+   * Requests handed to undici that it has not yet written to their connection. undici writes a request to a
+   * kept-alive connection only from a later turn of the event loop (setImmediate), so CPU work done meanwhile holds
+   * the request back (the crawl's scheduler waits for this to reach 0 first).
+   */
+  get unsent(): number {
+    return this.#unsent;
   }
 
   async close(): Promise<void> {
@@ -208,15 +218,19 @@ export class Fetcher {
           if (failure === null) resolve(response);
           else reject(this.failureError(failure));
         },
+        () => (this.#unsent -= 1),
       );
       const deadline = setTimeout(() => collector.expire(), this.deadlineMs);
       if (signal !== undefined) this.track(signal, collector);
+      this.#unsent += 1;
       try {
         this.dispatcher.dispatch(
           { origin, path: url.slice(origin.length), method: 'GET', headers: this.requestHeaders },
           collector,
         );
       } catch (error) {
+        // Refused before undici took it (so the collector hears nothing of it).
+        this.#unsent -= 1;
         clearTimeout(deadline);
         if (signal !== undefined) this.inFlight.get(signal)?.remove(collector);
         reject(networkError(error));

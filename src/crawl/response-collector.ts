@@ -44,12 +44,18 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
   #discarded = 0;
   #expired = false;
   #settled = false;
+  #sent = false;
 
   constructor(
     private readonly maxBytes: number,
     /** Whether the body of a response with this status is wanted. */
     private readonly wanted: (status: number) => boolean,
     private readonly settle: (failure: ExchangeFailure | null, response: RawResponse) => void,
+    /**
+     * Called once: when undici writes the request to its connection, or when the exchange ends without that (it
+     * failed to connect, or was aborted first).
+     */
+    private readonly sent: () => void = () => undefined,
   ) {}
 
   /** Stops the exchange (the crawl was aborted); it then fails as a network error. */
@@ -66,6 +72,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#markSent();
     this.#controller = controller;
     if (this.#abortReason !== undefined) controller.abort(this.#abortReason as Error);
   }
@@ -109,6 +116,13 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     this.#chunks.push(chunk);
   }
 
+  /** Whether the request is out: undici starts it (onRequestStart) just before writing it to the socket. */
+  #markSent(): void {
+    if (this.#sent) return;
+    this.#sent = true;
+    this.sent();
+  }
+
   onResponseEnd(): void {
     if (this.#settled) return;
     this.#settled = true;
@@ -119,6 +133,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#markSent();
     if (this.#settled) return;
     this.#settled = true;
     this.#chunks = [];

@@ -1,7 +1,8 @@
 /**
  * The crawl's scheduler: which URL is fetched when, and when the crawl is over. URLs wait in the frontier as
  * strings; at most `concurrency` are fetched at once, and a fetch's slot is handed to the next URL the moment its
- * response has arrived, before that response is processed, so the connection is never idle while the CPU is busy.
+ * response has arrived, before that response is processed, and the processing waits for the new request to be
+ * written out (`unsent`), so the connection is never idle while the CPU is busy.
  * Arrived responses are processed one at a time, in arrival order, at most `concurrency` of them in one turn of the
  * event loop; at most `concurrency` of them wait, so memory stays bounded when processing is slower than fetching.
  *
@@ -20,6 +21,13 @@ import { Frontier } from './frontier.js';
  */
 const TURN_MS = 0.3;
 
+/**
+ * How many turns of the event loop the processing gives the requests just started to be written (see
+ * SchedulerOptions.unsent) before it goes on regardless: a request waiting for a new connection is not written
+ * until that connection is open, which on a distant source takes a round trip or more.
+ */
+const SEND_TURNS = 4;
+
 /** A response that has arrived and waits to be processed (or the error that came instead). */
 export type Arrival =
   { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
@@ -29,6 +37,14 @@ export interface SchedulerOptions {
   /** The caller's signal: aborting it stops the crawl as a failure does. */
   signal?: AbortSignal;
   fetch(url: string, signal: AbortSignal): Promise<FetchedResponse>;
+  /**
+   * Requests started and not yet written to their connection (Fetcher.unsent). Arrivals wait for these to go out
+   * (up to SEND_TURNS turns of the event loop): undici writes a request to a reused connection one or two turns
+   * after it is started, and processing in those turns held each request back by 0.7–1.0 ms, where waiting leaves
+   * 0.3 ms (crawls of 11,071 documents at 20 ms a response: median wall time of ten alternating runs 15.20 s
+   * without the wait, 15.05 s with it).
+   */
+  unsent?: () => number;
   /** Whether a URL is a page of a list: those are fetched first (see Frontier). */
   isListPage?: (url: string) => boolean;
   /** Handles one arrival; a throw fails the crawl. Not called once the crawl is stopping. */
@@ -114,6 +130,11 @@ export class Scheduler {
     let turnStart = performance.now();
     let inTurn = 0;
     while (this.#arrivals.length > 0) {
+      for (let turns = 0; turns < SEND_TURNS && (this.#options.unsent?.() ?? 0) > 0; turns += 1) {
+        await new Promise(setImmediate);
+        turnStart = performance.now();
+        inTurn = 0;
+      }
       const arrival = this.#arrivals.shift()!;
       if (!this.signal.aborted) {
         try {
