@@ -92,8 +92,8 @@ describe('the count of unsent requests', () => {
     expect(http.unsent).toBe(0);
   });
 
-  it('falls back to 0 when the exchange is aborted while its connection opens', async () => {
-    // A server that accepts connections and never answers, and a crawl stopped meanwhile.
+  it('falls back to 0 when the exchange is aborted before it is written', async () => {
+    // A server that accepts connections and never answers, and a crawl stopped while a request waits for one.
     const sockets = new Set<net.Socket>();
     const silent = net.createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
