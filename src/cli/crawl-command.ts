@@ -38,9 +38,8 @@ export const CRAWL_OPTIONS = {
     max: 64,
     description:
       'Threads that fetch, read, validate and write documents, each with its own connections (and about 50 MB), ' +
-      'while the main thread keeps the journal; 0 does everything on the main thread, which is faster when the ' +
-      'source is slow (each request crosses between threads twice). The snapshot is the same with any number. ' +
-      '--derive uses none.',
+      'while the main thread keeps the journal; 0 does everything on the main thread. The snapshot is the same ' +
+      'with any number. --derive uses none.',
   }),
   retries: integer('retries', {
     placeholder: 'n',

@@ -67,10 +67,20 @@ export interface CrawlerOptions {
   allowPartial?: boolean;
   /**
    * Fetches a URL somewhere else than on this thread (a worker thread), where a 200 answer's document is also read
-   * and handled (whatever the caller does with it), and comes back as `elsewhere`. Never asked for the root index,
-   * whose checks need the document here. Rejects as the fetcher does, aborting `signal` at once.
+   * and handled (whatever the caller does with it), and comes back as `elsewhere`; with `readHere` (the root index,
+   * whose checks need the document here) it is only read, and comes back as `json`. `first`: a page of a list, to be
+   * fetched before what waits there. Rejects as the fetcher does, aborting `signal` at once.
    */
-  fetchElsewhere?(url: string, signal: AbortSignal): Promise<FetchedResponse<ReadBody>>;
+  fetchElsewhere?(
+    url: string,
+    signal: AbortSignal,
+    options: { readHere: boolean; first: boolean },
+  ): Promise<FetchedResponse<ReadBody>>;
+  /**
+   * URLs `fetchElsewhere` takes beyond `concurrency` and queues itself, keeping to `concurrency` requests at the
+   * source on its own: it then starts the next request without waiting for this thread.
+   */
+  queuedElsewhere?: number;
   /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
   onDocument(document: CrawledDocument): Promise<void> | void;
   /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
@@ -91,7 +101,7 @@ export interface CrawlerOptions {
 
 /**
  * Whether the canonical `url` is the root index (or its slash-less spelling), as `locate` would say, without parsing
- * it: with workers, the main thread locates each URL once, for the frontier, and parses no document.
+ * it: with workers, the main thread parses no document but the root index.
  */
 function isRootIndexUrl(url: string, root: string): boolean {
   return url === root || url === root.slice(0, -1);
@@ -107,19 +117,21 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),
     onFinding: (finding) => options.onFinding(finding),
   });
+  const isListPage = (url: string): boolean => {
+    const location = urls.locate(url);
+    return location.kind === 'list' || (location.kind === 'related' && location.page > 1);
+  };
   const scheduler: Scheduler = new Scheduler({
     concurrency,
+    ...(options.fetchElsewhere !== undefined ? { queued: options.queuedElsewhere ?? 0 } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     fetch: (url, signal) =>
-      options.fetchElsewhere !== undefined && !isRootIndexUrl(url, root)
-        ? options.fetchElsewhere(url, signal)
+      options.fetchElsewhere !== undefined
+        ? options.fetchElsewhere(url, signal, { readHere: isRootIndexUrl(url, root), first: isListPage(url) })
         : fetcher.fetch(url, signal, (response): ReadBody => ({ json: readDocument(url, response) })),
     unsent: () => fetcher.unsent,
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
-    isListPage: (url) => {
-      const location = urls.locate(url);
-      return location.kind === 'list' || (location.kind === 'related' && location.page > 1);
-    },
+    isListPage,
   });
   const handler = new ResponseHandler(options, urls, discovery, (url) => {
     if (options.defer?.(url) !== true) scheduler.add(url);

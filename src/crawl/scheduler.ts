@@ -6,9 +6,10 @@
  * Arrived responses are processed one at a time, in arrival order, at most `concurrency` of them in one turn of the
  * event loop; at most `concurrency` of them wait, so memory stays bounded when processing is slower than fetching.
  *
- * One mechanism bounds the fetches: the `#fetching` count checked in `#pump`. (A promise limiter such as p-limit
- * would queue a task and a promise per URL, where the frontier keeps a string, and cannot hold fetches back while the
- * processing falls behind.)
+ * One mechanism bounds the fetches: the `#fetching` count checked in `#pump` (with worker threads, it bounds the URLs
+ * handed to them, and their shares of `concurrency` bound the requests at the source). (A promise limiter such as
+ * p-limit would queue a task and a promise per URL, where the frontier keeps a string, and cannot hold fetches back
+ * while the processing falls behind.)
  */
 import type { FetchedResponse } from './fetcher.js';
 import { Frontier } from './frontier.js';
@@ -34,6 +35,12 @@ export type Arrival =
 
 export interface SchedulerOptions {
   concurrency: number;
+  /**
+   * URLs handed to `fetch` beyond `concurrency`, for a fetch that queues them and keeps to `concurrency` requests at
+   * the source itself (worker threads, which then start the next request without waiting for this thread). The
+   * responses waiting to be processed stay bounded by `concurrency`.
+   */
+  queued?: number;
   /** The caller's signal: aborting it stops the crawl as a failure does. */
   signal?: AbortSignal;
   fetch(url: string, signal: AbortSignal): Promise<FetchedResponse>;
@@ -93,11 +100,11 @@ export class Scheduler {
 
   /** Starts fetches while a slot is free, URLs wait, and the processing keeps up. */
   #pump(): number {
-    const { concurrency } = this.#options;
+    const { concurrency, queued = 0 } = this.#options;
     let started = 0;
     while (
       !this.signal.aborted &&
-      this.#fetching < concurrency &&
+      this.#fetching < concurrency + queued &&
       this.#arrivals.length < concurrency &&
       this.#frontier.size > 0
     ) {

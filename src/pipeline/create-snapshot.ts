@@ -186,7 +186,13 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       fetcher,
       concurrency,
       onDocument,
-      ...(pool ? { fetchElsewhere: (url: string, signal: AbortSignal) => pool.fetch(url, signal) } : {}),
+      ...(pool
+        ? {
+            fetchElsewhere: (url: string, signal: AbortSignal, how: { readHere: boolean; first: boolean }) =>
+              pool.fetch(url, signal, how),
+            queuedElsewhere: pool.queued,
+          }
+        : {}),
       onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
       onFinding: (finding: Finding) => record({ t: 'finding', finding }),
       ...(options.signal ? { signal: options.signal } : {}),

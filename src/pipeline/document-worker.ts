@@ -5,6 +5,10 @@
  * thread needs to go on: the status, the targets of the document's links and what the journal records. It holds no
  * state of the crawl: its URLs, layout and writer are built from the run's fixed settings, so its output is the same
  * whichever thread writes it.
+ *
+ * At most its share of `--concurrency` URLs are fetched at once; the others wait in a queue of its own, and the next
+ * starts the moment a response is read, before the document is stored (which waits until the new request is
+ * written out, as on the main thread: see the scheduler's `unsent`).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { documentTargets, listPages } from '../crawl/discovery.js';
@@ -65,16 +69,21 @@ class ReadFailed extends Error {
   }
 }
 
-/** A 200 answer's document, read and stored; a body that may read when fetched again is fetched again. */
-function store(url: string, response: FetchedResponse): StoredElsewhere {
-  const read = readBody(response);
-  if ('failure' in read) {
-    throw read.failure.kind === 'retry' ? readError(url, read.failure) : new ReadFailed(read.failure);
+/** A 200 answer's document, parsed; a body that may read when fetched again is fetched again (by the fetcher). */
+function read(url: string, response: FetchedResponse): { json: unknown } {
+  const body = readBody(response);
+  if ('failure' in body) {
+    throw body.failure.kind === 'retry' ? readError(url, body.failure) : new ReadFailed(body.failure);
   }
+  return body;
+}
+
+/** A document read: its links resolved, checked, rewritten and written. */
+function store(url: string, json: unknown): StoredElsewhere {
   const location = urls.locate(url);
-  const links = resolveLinks(read.json, location.kind === 'root', url, urls);
-  const targets = documentTargets(links, url, settings.root, listPages(location, read.json), announced);
-  return { location, targets, prepared: prepareDocument(context, url, location, read.json, links) };
+  const links = resolveLinks(json, location.kind === 'root', url, urls);
+  const targets = documentTargets(links, url, settings.root, listPages(location, json), announced);
+  return { location, targets, prepared: prepareDocument(context, url, location, json, links) };
 }
 
 /** A failure as it crosses to the main thread, which rebuilds the same error. */
@@ -114,16 +123,53 @@ function answer(response: PoolResponse): void {
   }
 }
 
-async function fetchAndStore(id: number, url: string, signal: AbortSignal): Promise<void> {
+type Job = Extract<PoolRequest, { t: 'fetch' }>;
+
+/** URLs sent by the main thread and not yet started: pages of lists first, as in the main thread's frontier. */
+let queued = { pages: [] as Job[], others: [] as Job[] };
+/** URLs being fetched: at most this worker's share of --concurrency. */
+let fetching = 0;
+
+/** Starts queued URLs while this worker has fewer than its share at the source. */
+function startQueued(): void {
+  while (fetching < settings.fetch.concurrency) {
+    const job = queued.pages.shift() ?? queued.others.shift();
+    if (job === undefined) return;
+    fetching += 1;
+    void fetchAndStore(job, abandon.signal);
+  }
+}
+
+/** How many turns of the event loop the storing waits for the requests just started to be written. */
+const SEND_TURNS = 4;
+
+async function fetchAndStore({ id, url, readHere }: Job, signal: AbortSignal): Promise<void> {
+  let response: FetchedResponse<{ json: unknown }>;
   try {
-    const response = await fetcher.fetch(url, signal, (fetched) => store(url, fetched));
-    const { status, headers, attempts, document } = response;
+    response = await fetcher.fetch(url, signal, (fetched) => read(url, fetched));
+  } catch (error) {
+    fetching -= 1;
+    startQueued();
+    if (!signal.aborted) answer({ id, error: crossed(error) });
+    return;
+  }
+  // The source is done with this URL: the next one starts, and goes out before this document is stored.
+  fetching -= 1;
+  startQueued();
+  for (let turns = 0; turns < SEND_TURNS && fetcher.unsent > 0; turns += 1) await new Promise(setImmediate);
+  if (signal.aborted) return;
+  const { status, headers, attempts, document } = response;
+  try {
+    if (readHere) {
+      answer({ id, status, headers, attempts, stored: undefined, ...(document ? { json: document.json } : {}) });
+      return;
+    }
+    const stored = document === undefined ? undefined : store(url, document.json);
     // Of the headers, the main thread reads a redirect's Location only.
     const kept: Record<string, string> = {};
     if (headers.location !== undefined) kept.location = headers.location;
-    answer({ id, status, headers: kept, attempts, stored: document });
+    answer({ id, status, headers: kept, attempts, stored });
   } catch (error) {
-    if (signal.aborted) return;
     answer({ id, error: crossed(error) });
   }
 }
@@ -133,8 +179,10 @@ parentPort!.on('message', (requests: PoolRequest[]) => {
     if (request.t === 'abort') {
       abandon.abort();
       abandon = new AbortController();
+      queued = { pages: [], others: [] };
     } else {
-      void fetchAndStore(request.id, request.url, abandon.signal);
+      (request.first ? queued.pages : queued.others).push(request);
     }
   }
+  startQueued();
 });

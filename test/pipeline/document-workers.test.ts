@@ -239,17 +239,21 @@ describe('a crawl with worker threads', () => {
     });
     afterAll(() => server.close());
 
-    async function crawlCounting(name: string, options: { concurrency: number; workers: number; rate?: number }) {
+    async function crawlCounting(
+      name: string,
+      options: { concurrency: number; workers: number; rate?: number },
+      threads = options.workers,
+    ) {
       [inFlight, mostInFlight, arrivals] = [0, 0, []];
       const { value, started } = await countingWorkers(() =>
         createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(base, name), catalogue: 'none', ...options }),
       );
-      expect(started).toBe(options.workers);
+      expect(started).toBe(threads);
       return value;
     }
 
     it('never has more than --concurrency requests at the source, and counts every one', async () => {
-      // Three workers share 4 requests: their shares (2 each) add up to more, and the crawl's limit still holds.
+      // Three workers share 4 requests (2, 1 and 1), each with as many URLs again queued: the source sees 4 at most.
       const result = await crawlCounting('counted', { concurrency: 4, workers: 3 });
       expect(result.documents).toBe(records + 2);
       expect(mostInFlight).toBe(4);
@@ -257,12 +261,19 @@ describe('a crawl with worker threads', () => {
       expect(result.retries).toBe(0);
     });
 
+    it('starts no more workers than --concurrency, each with a request at a time', async () => {
+      const result = await crawlCounting('few', { concurrency: 2, workers: 3 }, 2);
+      expect(result.documents).toBe(records + 2);
+      expect(mostInFlight).toBe(2);
+      expect(result.requests).toBe(arrivals.length);
+    });
+
     it('keeps to --rate across its workers', async () => {
       const rate = 40;
       const result = await crawlCounting('rated', { concurrency: 8, workers: 2, rate });
       expect(result.requests).toBe(records + 2);
-      // Each of the two workers takes half the rate. Without waiting come only the root (fetched by the main thread)
-      // and each worker's first request.
+      // Each of the two workers takes half the rate. Without waiting comes only each worker's first request (the
+      // root index is one of them); the bound leaves one more as slack.
       const spanSeconds = (arrivals.at(-1)! - arrivals[0]!) / 1000;
       expect(spanSeconds).toBeGreaterThanOrEqual((arrivals.length - 2 - 1) / rate);
     });
