@@ -29,6 +29,11 @@ const TURN_MS = 0.3;
  */
 const SEND_TURNS = 4;
 
+/** Lets the event loop turn until `unsent()` is 0, SEND_TURNS times at most (a worker thread waits the same way). */
+export async function untilSent(unsent: () => number): Promise<void> {
+  for (let turns = 0; turns < SEND_TURNS && unsent() > 0; turns += 1) await new Promise(setImmediate);
+}
+
 /** A response that has arrived and waits to be processed (or the error that came instead). */
 export type Arrival =
   { url: string; response: FetchedResponse; error?: undefined } | { url: string; response?: undefined; error: unknown };
@@ -137,8 +142,9 @@ export class Scheduler {
     let turnStart = performance.now();
     let inTurn = 0;
     while (this.#arrivals.length > 0) {
-      for (let turns = 0; turns < SEND_TURNS && (this.#options.unsent?.() ?? 0) > 0; turns += 1) {
-        await new Promise(setImmediate);
+      const { unsent } = this.#options;
+      if (unsent !== undefined && unsent() > 0) {
+        await untilSent(unsent);
         turnStart = performance.now();
         inTurn = 0;
       }

@@ -14,6 +14,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { documentTargets, listPages } from '../crawl/discovery.js';
 import { Fetcher, type FetchedResponse } from '../crawl/fetcher.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
+import { untilSent } from '../crawl/scheduler.js';
 import { readBody, readError, type ReadFailure } from '../crawl/read-document.js';
 import { FetchError } from '../errors.js';
 import { Layout } from '../format/layout.js';
@@ -140,9 +141,6 @@ function startQueued(): void {
   }
 }
 
-/** How many turns of the event loop the storing waits for the requests just started to be written. */
-const SEND_TURNS = 4;
-
 async function fetchAndStore({ id, url, readHere }: Job, signal: AbortSignal): Promise<void> {
   let response: FetchedResponse<{ json: unknown }>;
   try {
@@ -156,7 +154,7 @@ async function fetchAndStore({ id, url, readHere }: Job, signal: AbortSignal): P
   // The source is done with this URL: the next one starts, and goes out before this document is stored.
   fetching -= 1;
   startQueued();
-  for (let turns = 0; turns < SEND_TURNS && fetcher.unsent > 0; turns += 1) await new Promise(setImmediate);
+  await untilSent(() => fetcher.unsent);
   if (signal.aborted) return;
   const { status, headers, attempts, document } = response;
   try {
