@@ -280,6 +280,44 @@ describe('a crawl with worker threads', () => {
   });
 });
 
+describe('the root index with worker threads', () => {
+  let server: TestServer;
+  let base: string;
+  let remove: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir: base, remove } = await suiteDir());
+    server = await startServer((req, res) => {
+      if (req.url === '/html/') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end('<html><body>the browsable page</body></html>');
+      }
+      if (req.url === '/list/') return sendJson(res, 200, { data: [], links: {}, meta: {} });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await remove();
+  });
+
+  it('is fetched by a worker and checked on the main thread, with the same messages as without workers', async () => {
+    const attempt = (root: string, workers: number) =>
+      createSnapshot({ rootUrl: `${server.url}${root}`, out: path.join(base, `root-${workers}`), workers, retries: 0 })
+        .then(
+          () => 'published',
+          (error: unknown) => (error as Error).message,
+        )
+        .then((message) => message.replaceAll(`root-${workers}`, 'root-n'));
+    for (const root of ['/html/', '/list/', '/missing/']) {
+      const { value: threaded, started } = await countingWorkers(() => attempt(root, 2));
+      expect(started).toBe(2);
+      const inline = await attempt(root, 0);
+      expect(threaded).toMatch(/did not answer with JSON|is not the root index|HTTP 404/);
+      expect(threaded).toBe(inline);
+    }
+  });
+});
+
 describe('the command line default number of workers', () => {
   it('is the cores beyond two, at most 6, and none below four cores', () => {
     const byCores = [1, 2, 3, 4, 5, 8, 9, 16, 64].map((cores) => [cores, defaultWorkers(cores)]);
