@@ -117,21 +117,20 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),
     onFinding: (finding) => options.onFinding(finding),
   });
-  const isListPage = (url: string): boolean => {
-    const location = urls.locate(url);
-    return location.kind === 'list' || (location.kind === 'related' && location.page > 1);
-  };
   const scheduler: Scheduler = new Scheduler({
     concurrency,
     ...(options.fetchElsewhere !== undefined ? { queued: options.queuedElsewhere ?? 0 } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    fetch: (url, signal) =>
+    fetch: (url, signal, listPage) =>
       options.fetchElsewhere !== undefined
-        ? options.fetchElsewhere(url, signal, { readHere: isRootIndexUrl(url, root), first: isListPage(url) })
+        ? options.fetchElsewhere(url, signal, { readHere: isRootIndexUrl(url, root), first: listPage })
         : fetcher.fetch(url, signal, (response): ReadBody => ({ json: readDocument(url, response) })),
     unsent: () => fetcher.unsent,
     process: (arrival) => handler.process(arrival, () => scheduler.signal.aborted),
-    isListPage,
+    isListPage: (url) => {
+      const location = urls.locate(url);
+      return location.kind === 'list' || (location.kind === 'related' && location.page > 1);
+    },
   });
   const handler = new ResponseHandler(options, urls, discovery, (url) => {
     if (options.defer?.(url) !== true) scheduler.add(url);

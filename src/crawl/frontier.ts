@@ -44,8 +44,10 @@ export class Frontier {
     (this.isListPage(url) ? this.#pages : this.#others).push(url);
   }
 
-  /** The next URL to fetch; only called when size > 0. */
-  shift(): string {
-    return this.#pages.size > 0 ? this.#pages.shift() : this.#others.shift();
+  /** The next URL to fetch, and whether it is a page of a list; only called when size > 0. */
+  shift(): { url: string; listPage: boolean } {
+    return this.#pages.size > 0
+      ? { url: this.#pages.shift(), listPage: true }
+      : { url: this.#others.shift(), listPage: false };
   }
 }

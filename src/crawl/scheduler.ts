@@ -48,7 +48,8 @@ export interface SchedulerOptions {
   queued?: number;
   /** The caller's signal: aborting it stops the crawl as a failure does. */
   signal?: AbortSignal;
-  fetch(url: string, signal: AbortSignal): Promise<FetchedResponse>;
+  /** `listPage`: the URL is a page of a list (see isListPage), for a fetch that queues URLs of its own. */
+  fetch(url: string, signal: AbortSignal, listPage: boolean): Promise<FetchedResponse>;
   /**
    * Requests started and not yet written to their connection (Fetcher.unsent). Arrivals wait for these to go out
    * (up to SEND_TURNS turns of the event loop): undici writes a request to a reused connection one or two turns
@@ -113,10 +114,10 @@ export class Scheduler {
       this.#arrivals.length < concurrency &&
       this.#frontier.size > 0
     ) {
-      const url = this.#frontier.shift();
+      const { url, listPage } = this.#frontier.shift();
       this.#fetching += 1;
       started += 1;
-      this.#options.fetch(url, this.signal).then(
+      this.#options.fetch(url, this.signal, listPage).then(
         (response) => this.#arrive({ url, response }),
         (error: unknown) => this.#arrive({ url, error }),
       );
