@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError } from '../../src/errors.js';
-import { Fetcher } from '../../src/crawl/fetcher.js';
+import type { FetcherOptions } from '../../src/crawl/fetcher.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testFetcher } from '../helpers/test-fetcher.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -31,20 +32,7 @@ function trickle(res: http.ServerResponse, chunk: string, everyMs: number): void
   res.on('close', () => clearInterval(timer));
 }
 
-function fetcher(options: Partial<ConstructorParameters<typeof Fetcher>[0]> = {}): Fetcher {
-  const made = new Fetcher({
-    concurrency: 2,
-    retries: 0,
-    timeoutMs: 5000,
-    maxBytes: 1 << 20,
-    userAgent: 'test',
-    headers: {},
-    backoffBaseMs: 1,
-    ...options,
-  });
-  closers.push(() => made.close());
-  return made;
-}
+const fetcher = (options: Partial<FetcherOptions> = {}) => testFetcher(closers, options);
 
 const list = (base: string) => ({
   links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },

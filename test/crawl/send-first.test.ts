@@ -5,28 +5,17 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Fetcher, type FetchedResponse } from '../../src/crawl/fetcher.js';
+import type { FetchedResponse } from '../../src/crawl/fetcher.js';
 import { Scheduler } from '../../src/crawl/scheduler.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
+import { testFetcher } from '../helpers/test-fetcher.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-function fetcher(): Fetcher {
-  const made = new Fetcher({
-    concurrency: 2,
-    retries: 0,
-    timeoutMs: 5000,
-    maxBytes: 1 << 20,
-    userAgent: 'test',
-    headers: {},
-    backoffBaseMs: 1,
-  });
-  closers.push(() => made.close());
-  return made;
-}
+const fetcher = () => testFetcher(closers);
 
 describe('the requests a response frees', () => {
   it('are written to their connection before that response is processed', async () => {
