@@ -4,12 +4,15 @@
  * the built library (dist/, which `npm test` builds first), with the same source crawled with no workers as the
  * reference.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Library from '../../src/index.js';
 import { createClock } from '../../src/clock.js';
+import type * as Pool from '../../src/pipeline/document-pool.js';
 import { defaultWorkers } from '../../src/pipeline/document-pool.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
@@ -18,6 +21,7 @@ import { suiteDir } from '../helpers/temp-dir.js';
 
 const DIST = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js')).href;
 const { createSnapshot, startSampleApi, verifySnapshot } = (await import(DIST)) as typeof Library;
+const { DocumentPool } = (await import(new URL('pipeline/document-pool.js', DIST).href)) as typeof Pool;
 
 const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
@@ -314,6 +318,62 @@ describe('the root index with worker threads', () => {
       const inline = await attempt(root, 0);
       expect(threaded).toMatch(/did not answer with JSON|is not the root index|HTTP 404/);
       expect(threaded).toBe(inline);
+    }
+  });
+});
+
+describe('a worker', () => {
+  it('starts the next URL it holds by itself, while the main thread is busy, one request at a time', async () => {
+    // The source runs in a process of its own, so that it answers while this thread is blocked; it prints when each
+    // request arrived and how many it had at once.
+    const source = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const http = require('node:http'); let open = 0, most = 0;
+        const server = http.createServer((req, res) => {
+          open += 1; most = Math.max(most, open);
+          console.log(JSON.stringify({ url: req.url, at: Date.now(), most }));
+          setTimeout(() => { open -= 1; res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+            res.end('{"data":{}}'); }, 100);
+        });
+        server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const lines: Array<{ port?: number; url?: string; at?: number; most?: number }> = [];
+    source.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n')) if (line !== '') lines.push(JSON.parse(line) as (typeof lines)[number]);
+    });
+    const stats = { requests: 0, retries: 0 };
+    let pool: InstanceType<typeof DocumentPool> | undefined;
+    try {
+      while (lines.length === 0) await once(source.stdout, 'data');
+      const base = `http://127.0.0.1:${lines[0]!.port}/api/`;
+      const fetch = { retries: 0, timeoutMs: 5000, maxBytes: 1 << 20, userAgent: 'test', headers: {} };
+      const settings = { root: base, links: 'relative' as const, baseUrl: undefined, tree: '', resuming: false };
+      // One request at the source at a time: the worker holds a second URL queued.
+      pool = new DocumentPool(
+        1,
+        1,
+        { ...settings, fetch: { ...fetch, concurrency: 1, rate: undefined, backoffBaseMs: 1 } },
+        stats,
+      );
+      const signal = new AbortController().signal;
+      const answers = [`${base}a`, `${base}b`].map((url) => pool!.fetch(url, signal, { readHere: true }));
+      // Once the worker has asked for the first, this thread is busy well past its answer (100 ms later).
+      while (lines.length < 2) await once(source.stdout, 'data');
+      const busyUntil = Date.now() + 1500;
+      while (Date.now() < busyUntil);
+      const [a, b] = await Promise.all(answers);
+      expect([a?.status, b?.status]).toEqual([200, 200]);
+      const requests = lines.slice(1);
+      expect(requests.map((r) => r.url)).toEqual(['/api/a', '/api/b']);
+      expect(requests[1]!.at).toBeLessThan(busyUntil);
+      expect(Math.max(...requests.map((r) => r.most!))).toBe(1);
+    } finally {
+      await pool?.close();
+      source.kill();
     }
   });
 });
