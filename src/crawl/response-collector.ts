@@ -55,7 +55,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
      * Called once: when undici writes the request to its connection, or when the exchange ends without that (it
      * failed to connect, or was aborted first).
      */
-    private readonly sent: () => void = () => undefined,
+    private readonly sent: () => void,
   ) {}
 
   /** Stops the exchange (the crawl was aborted); it then fails as a network error. */
