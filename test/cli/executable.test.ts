@@ -1,16 +1,20 @@
 /**
  * The executable starts Node with the heap settings of src/cli/lean-heap.ts on its first line (before V8 starts, as
  * Node supports), the built file runs as a program through that line, and `npm start` gives node the same V8 flags.
+ * It is a bundle (scripts/bundle-cli.mjs) that carries what it imports, which is what makes it start fast.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { copyFile, cp, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { LEAN_HEAP_ENV, LEAN_HEAP_FLAGS, SHEBANG } from '../../src/cli/lean-heap.js';
+import { canonicalUrl } from '../../src/url/canonical-url.js';
+import { startSampleApi } from '../../src/sample-api/index.js';
 import { TOOL_VERSION } from '../../src/version.js';
 import { CLI } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const firstLine = async (file: string) => (await readFile(file, 'utf8')).split('\n', 1)[0];
@@ -38,5 +42,23 @@ describe('the cv-snapshot executable', () => {
       'JSON.stringify(process.execArgv)',
     ]);
     expect(JSON.parse(probe.stdout) as string[]).toEqual(expect.arrayContaining([...LEAN_HEAP_FLAGS]));
+  });
+
+  it('carries what it imports: a copy of dist/ with no node_modules crawls, with a worker thread', async () => {
+    // A temporary directory has no node_modules above it: a module left out of the bundle would not resolve there.
+    const copy = await tempDir();
+    await cp(path.join(REPO, 'dist'), path.join(copy, 'dist'), { recursive: true });
+    await copyFile(path.join(REPO, 'package.json'), path.join(copy, 'package.json'));
+    const api = await startSampleApi({ records: 2 });
+    try {
+      const args = ['crawl', api.rootUrl, '--out', path.join(copy, 'out'), '--workers', '1', '--quiet', '--json'];
+      const { stdout } = await promisify(execFile)(process.execPath, [path.join(copy, 'dist', 'cli.js'), ...args]);
+      const expected = new Set(api.documentUrls().map((url) => canonicalUrl(url)));
+      expect((JSON.parse(stdout) as { documents: number }).documents).toBe(expected.size);
+      const version = await promisify(execFile)(process.execPath, [path.join(copy, 'dist', 'cli.js'), '--version']);
+      expect(version.stdout.trim()).toBe(TOOL_VERSION);
+    } finally {
+      await api.close();
+    }
   });
 });
