@@ -1,6 +1,6 @@
 // cv-snapshot as a library: snapshot the embedded sample API, verify the snapshot, pack it, diff the archive with
 // the directory, and ask `serve` a query. Run it with `node examples/library.mjs` after `npm run build` (a package
-// may import itself by its name); `npm run docs:examples` copies it and its output into the README.
+// may import itself by its name); `npm run docs:examples` copies it and its output into docs/library.md.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

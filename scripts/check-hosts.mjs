@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run check:hosts — the static-host checks that need programs of their own: Cloudflare's local engine
- * `wrangler pages dev`, and nginx with the README's recipe where nginx is installed
+ * `wrangler pages dev`, and nginx with the recipe of docs/hosting.md where nginx is installed
  * (test/serve/external-hosts.check.ts). `npx serve` and serve-handler are checked by `npm test`.
  *
  * wrangler and the Node 22 it needs (the npm package node-<os>-<arch>@22 ships the binary) are about 380 MB, so they

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * npm run docs:examples — runs the commands the README shows against the embedded sample API and rewrites the
- * README's example blocks (between `<!-- example:<name> -->` and `<!-- /example:<name> -->`) with what they printed.
- * test/readme/examples.test.ts runs the same commands and fails when a block is out of date.
+ * npm run docs:examples — runs the commands the README and docs/ show against the embedded sample API and rewrites
+ * their example blocks (between `<!-- example:<name> -->` and `<!-- /example:<name> -->`, each in one of
+ * `EXAMPLE_PAGES`) with what they printed. test/scripts/readme-examples.test.ts runs the same commands and fails when
+ * a block is out of date.
  *
  * The story the blocks tell: crawl release 0 of the sample data set into cv-mirror, verify it, pack it, then crawl
  * the "next release" (release 1) into the same --out and diff the archive against it. Both sample APIs listen on
@@ -10,7 +11,7 @@
  * SOURCE_DATE_EPOCH set, so the snapshots, the archive and its SHA-256 are the same on every run.
  *
  * Only this is changed after the fact: the temporary directory the commands run in is shown as `~`, the crawl's
- * table shows its first rows and the total, the diff one collection, and a line longer than the README's 120
+ * table shows its first rows and the total, the diff one collection, and a line longer than the pages' 120
  * columns is cut there with `…`. Durations and request rates (of the crawl, of each request `serve` logs) are
  * printed as the run gave them; the test ignores them when it compares.
  */
@@ -23,9 +24,10 @@ import { startSampleApi } from '../dist/index.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
-export const README = path.join(REPO, 'README.md');
+/** The pages that hold example blocks: the README's tour, the second crawl (docs/snapshot.md), the library. */
+export const EXAMPLE_PAGES = ['README.md', 'docs/snapshot.md', 'docs/library.md'].map((page) => path.join(REPO, page));
 
-/** The port the README's examples show; `produceExamples` takes another when this one is taken. */
+/** The port the examples show; `produceExamples` takes another when this one is taken. */
 export const EXAMPLE_PORT = 4100;
 /** 2025-03-01T00:00:00Z: the one time the snapshots record. */
 const SOURCE_DATE_EPOCH = '1740787200';
@@ -39,10 +41,10 @@ const SERVE_REQUESTS = [
   '',
   'units/?page[number]=9',
 ];
-/** The README's line width: a longer output line is cut there and ends in `…`. */
+/** The pages' line width: a longer output line is cut there and ends in `…`. */
 const WIDTH = 120;
 
-/** The library example (examples/library.mjs), shown in the README with what it prints. */
+/** The library example (examples/library.mjs), shown in docs/library.md with what it prints. */
 const LIBRARY_EXAMPLE = path.join(REPO, 'examples', 'library.mjs');
 /** The language of a block's code fence, where it is not plain output. */
 const FENCES = new Map([['library-source', 'js']]);
@@ -174,7 +176,7 @@ function serveExample(port, cwd, paths) {
 }
 
 /**
- * Runs the README's example commands in a temporary directory and returns each block's text, by name.
+ * Runs the example commands in a temporary directory and returns each block's text, by name.
  * @param {{ port?: number }} [options]
  * @returns {Promise<Map<string, string>>}
  */
@@ -221,9 +223,9 @@ export async function produceExamples(options = {}) {
 }
 
 /**
- * The README with every example block replaced by `examples`, and which blocks were missing or differed.
+ * A page's text with every example block replaced by `examples`, and which blocks were missing or differed.
  * `comparable` maps a block's text to what is compared (the test ignores durations with it).
- * @param {string} readme
+ * @param {string} readme a page's text
  * @param {Map<string, string>} examples
  * @param {(text: string) => string} [comparable]
  * @returns {{ text: string, missing: string[], stale: string[] }}
@@ -255,14 +257,51 @@ export function withoutTimings(text) {
   return text.replace(/ in [0-9.]+ s \([0-9,]+ req\/s,/g, ' in <s> s (<n> req/s,').replace(/ [0-9.]+ms$/gm, ' <t>ms');
 }
 
+/**
+ * Every page with its example blocks replaced by `examples` (a block is looked for in each page; the pages that
+ * hold none are returned as they were), and which blocks no page holds or differed.
+ * @param {Map<string, string>} pages the text of each page, by path
+ * @param {Map<string, string>} examples
+ * @param {(text: string) => string} [comparable]
+ * @returns {{ pages: Map<string, string>, missing: string[], stale: string[] }}
+ */
+export function updateExamplePages(pages, examples, comparable) {
+  /** @type {Map<string, string>} */
+  const updated = new Map();
+  const found = new Set();
+  const stale = [];
+  for (const [page, text] of pages) {
+    const held = new Map([...examples].filter(([name]) => text.includes(beginMarker(name))));
+    const result = updateExamples(text, held, comparable);
+    updated.set(page, result.text);
+    stale.push(...result.stale);
+    for (const name of held.keys()) if (!result.missing.includes(name)) found.add(name);
+  }
+  return { pages: updated, missing: [...examples.keys()].filter((name) => !found.has(name)), stale };
+}
+
+/**
+ * The text of each of `EXAMPLE_PAGES`, by path.
+ * @returns {Promise<Map<string, string>>}
+ */
+export async function readExamplePages() {
+  /** @type {Map<string, string>} */
+  const pages = new Map();
+  for (const page of EXAMPLE_PAGES) pages.set(page, await readFile(page, 'utf8'));
+  return pages;
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const examples = await produceExamples();
-  const readme = await readFile(README, 'utf8');
-  const { text, missing, stale } = updateExamples(readme, examples);
-  if (text !== readme) await writeFile(README, text);
+  const pages = await readExamplePages();
+  const { pages: updated, missing, stale } = updateExamplePages(pages, examples);
+  for (const [page, text] of updated) if (text !== pages.get(page)) await writeFile(page, text);
   console.log(stale.length > 0 ? `Rewrote the examples: ${stale.join(', ')}.` : 'Every example was up to date.');
   for (const name of missing) {
-    console.error(`README.md has no block "${name}": add the lines ${beginMarker(name)} and ${endMarker(name)}.`);
+    console.error(
+      `No page holds the block "${name}": add the lines ${beginMarker(name)} and ${endMarker(name)} to one of ` +
+        `${EXAMPLE_PAGES.map((page) => path.relative(REPO, page)).join(', ')}.`,
+    );
   }
   if (missing.length > 0) process.exitCode = 1;
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run docs:screenshots`: pictures of the catalogue, taken in headless Chromium (scripts/browser.mjs) from a
- * snapshot of the embedded sample API. Every picture goes to screenshots/ (git-ignored); the README's two, one at a
- * desktop's width and one at a phone's, are copied to docs/.
+ * snapshot of the embedded sample API. Every picture goes to screenshots/ (git-ignored); the two that the README and
+ * docs/catalogue.md show, one at a desktop's width and one at a phone's, are copied to docs/.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,7 +16,7 @@ const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-screenshots-'));
-// The README's examples use this port, so the pictures show the same source URL.
+// The examples in the README and docs/ use this port, so the pictures show the same source URL.
 const api = await startSampleApi({ port: 4100, logRequests: false });
 const browser = await launchBrowser();
 try {

@@ -21,7 +21,7 @@ export const diffCommand = defineCommand({
   options: {
     format: choice('format', ['md', 'json'], {
       default: 'md',
-      description: 'Markdown release notes, or JSON for scripts (documented in the README).',
+      description: 'Markdown release notes, or JSON for scripts (documented in docs/diff.md).',
     }),
     exitCode: flag('exit-code', {
       description:

@@ -1,5 +1,5 @@
 /**
- * The README's option tables, generated from the same definitions as the parser and --help. Each table sits between
+ * The option tables of docs/cli.md, generated from the same definitions as the parser and --help. Each table sits between
  * `<!-- options:<command> -->` and `<!-- /options:<command> -->`; `npm run docs:cli` rewrites them, and a test fails
  * when one differs from the definitions.
  */
@@ -42,9 +42,9 @@ export function optionTable(command: Command): string {
 }
 
 export interface ReferenceCheck {
-  /** The README with every command's table regenerated. */
+  /** The text with every command's table regenerated. */
   text: string;
-  /** Commands with no table in the README (their markers are missing). */
+  /** Commands with no table in the text (their markers are missing). */
   missing: string[];
   /** Commands whose table differs from their definitions. */
   stale: string[];

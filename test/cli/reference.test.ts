@@ -1,4 +1,4 @@
-/** The README's option tables are the definitions' (src/cli/reference.ts; `npm run docs:cli` rewrites them). */
+/** The option tables of docs/cli.md are the definitions' (src/cli/reference.ts; `npm run docs:cli` rewrites them). */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,22 +10,22 @@ import { beginMarker, endMarker, optionTable, updateReference } from '../../src/
 
 const COMMANDS = await loadCommands();
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+const REFERENCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/cli.md');
 
-describe('README option tables', () => {
+describe('docs/cli.md option tables', () => {
   it('has a table for every command, equal to what its option definitions give', async () => {
-    const readme = await readFile(README, 'utf8');
-    const { missing, stale } = updateReference(readme, COMMANDS);
+    const reference = await readFile(REFERENCE, 'utf8');
+    const { missing, stale } = updateReference(reference, COMMANDS);
     expect(
       missing,
-      `README.md has no option table for ${missing.join(', ')}: add the lines ` +
+      `docs/cli.md has no option table for ${missing.join(', ')}: add the lines ` +
         `${missing.map((name) => `${beginMarker(name)} ${endMarker(name)}`).join(', ')} where the table belongs ` +
-        '(under the command in "CLI reference"), then run "npm run docs:cli" and commit README.md.',
+        '(under the command), then run "npm run docs:cli" and commit docs/cli.md.',
     ).toEqual([]);
     expect(
       stale,
-      `README.md's option table of ${stale.join(', ')} differs from the option definitions in src/cli: ` +
-        'run "npm run docs:cli" to regenerate the tables, then commit README.md.',
+      `docs/cli.md's option table of ${stale.join(', ')} differs from the option definitions in src/cli: ` +
+        'run "npm run docs:cli" to regenerate the tables, then commit docs/cli.md.',
     ).toEqual([]);
   });
 
@@ -38,15 +38,15 @@ describe('README option tables', () => {
     expect(crawl).toContain('| `<root-url>` |  |');
   });
 
-  it('notices an option added to a command but not to the README', async () => {
-    const readme = await readFile(README, 'utf8');
+  it('notices an option added to a command but not to docs/cli.md', async () => {
+    const reference = await readFile(REFERENCE, 'utf8');
     const verify = COMMANDS.find((c) => c.name === 'verify')!;
     const grown = defineCommand({
       ...verify,
       options: { ...verify.options, fast: flag('fast', { description: 'A new option.' }) },
       run: () => Promise.resolve(0),
     });
-    const check = updateReference(readme, [grown]);
+    const check = updateReference(reference, [grown]);
     expect(check.stale).toEqual(['verify']);
     expect(check.text).toContain('| `--fast` | off | A new option. |');
   });

@@ -1,20 +1,20 @@
 /**
- * The README's example outputs are what the commands print (scripts/readme-examples.mjs; `npm run docs:examples`
- * rewrites them). Runs the built CLI, so `npm run build` first (npm test does).
+ * The example outputs in the README and docs/ are what the commands print (scripts/readme-examples.mjs;
+ * `npm run docs:examples` rewrites them). Runs the built CLI, so `npm run build` first (npm test does).
  */
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   beginMarker,
   EXAMPLE_PORT,
   endMarker,
   produceExamples,
-  README,
+  readExamplePages,
+  updateExamplePages,
   updateExamples,
   withoutTimings,
 } from '../../scripts/readme-examples.mjs';
 
-/** The examples as the README shows them, at its port when that is free; else at any port, the port masked. */
+/** The examples as the pages show them, at its port when that is free; else at any port, the port masked. */
 async function examples(): Promise<{ examples: Map<string, string>; comparable: (text: string) => string }> {
   try {
     return { examples: await produceExamples(), comparable: withoutTimings };
@@ -31,20 +31,20 @@ async function examples(): Promise<{ examples: Map<string, string>; comparable: 
   }
 }
 
-describe('README examples', () => {
+describe('Examples in the README and docs/', () => {
   // Two crawls of about 940 documents, verify, pack, diff, serve and the library example: about 10 s on an idle
   // 2-core machine, three times that when other test files load it, hence its own time limit.
   it('show what the commands print against the sample API', async () => {
-    const readme = await readFile(README, 'utf8');
+    const pages = await readExamplePages();
     const produced = await examples();
-    const { missing, stale } = updateExamples(readme, produced.examples, produced.comparable);
+    const { missing, stale } = updateExamplePages(pages, produced.examples, produced.comparable);
     expect(
       missing,
-      `README.md has no block for ${missing.join(', ')}: add ` +
-        `${missing.map((name) => `${beginMarker(name)} ${endMarker(name)}`).join(', ')}, then run ` +
-        '"npm run docs:examples".',
+      `No page holds a block for ${missing.join(', ')}: add ` +
+        `${missing.map((name) => `${beginMarker(name)} ${endMarker(name)}`).join(', ')} to README.md or a page ` +
+        'of docs/ (scripts/readme-examples.mjs lists them), then run "npm run docs:examples".',
     ).toEqual([]);
-    expect(stale, `README.md's examples ${stale.join(', ')} are out of date: run "npm run docs:examples".`).toEqual([]);
+    expect(stale, `The examples ${stale.join(', ')} are out of date: run "npm run docs:examples".`).toEqual([]);
   }, 120_000);
 
   it('notices a block that differs from the output, but not a different duration', () => {
