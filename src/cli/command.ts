@@ -1,6 +1,6 @@
 /**
  * Commands: each declares its arguments and typed options once (options.ts); the parser, the values' types, `--help`
- * and the README's option tables (reference.ts) all come from that declaration, so none can drift from another.
+ * and the option tables of docs/cli.md (reference.ts) all come from that declaration, so none can drift from another.
  */
 import { UsageError } from '../errors.js';
 import type { OptionDefs, OptionValues } from './options.js';
@@ -187,7 +187,7 @@ export function optionLabel(option: { flag: string; arity: string; placeholder: 
   return option.arity === 'flag' ? `--${option.flag}` : `--${option.flag} <${option.placeholder}>`;
 }
 
-/** An argument as the usage line and the README show it: `<dir>`, or `[dir]` when optional. */
+/** An argument as the usage line and docs/cli.md show it: `<dir>`, or `[dir]` when optional. */
 export function argumentLabel(argument: ArgumentDef): string {
   return argument.optional ? `[${argument.name}]` : `<${argument.name}>`;
 }

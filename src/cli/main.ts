@@ -68,7 +68,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** Every command, loaded: for the README's option tables (reference.ts) and tests that go through them all. */
+/** Every command, loaded: for the option tables of docs/cli.md (reference.ts) and tests that go through them all. */
 export function loadCommands(): Promise<Command[]> {
   return Promise.all(COMMANDS.map((entry) => entry.load()));
 }

@@ -7,7 +7,7 @@
  * the library then applies its own (`DEFAULTS` in the snapshot library), or the feature stays off.
  *
  * Adding an option is one entry in its command's `options` (for a crawl option: `CRAWL_OPTIONS`, keyed by its
- * `SnapshotOptions` name, default in `DEFAULTS`), then `npm run docs:cli` for the README's tables.
+ * `SnapshotOptions` name, default in `DEFAULTS`), then `npm run docs:cli` for the tables of docs/cli.md.
  */
 import { UsageError } from '../errors.js';
 import { redactUrl, redactUrls } from '../safe-text.js';
@@ -19,12 +19,12 @@ export interface Option<T> {
   readonly arity: 'flag' | 'value' | 'list';
   /** Which constructor made it: what its values look like. */
   readonly kind: 'flag' | 'text' | 'choice' | 'integer' | 'decimal' | 'url' | 'list';
-  /** How the value is written in --help and the README: `n` in `--retries <n>`, or the choices. Empty for flags. */
+  /** How the value is written in --help and docs/cli.md: `n` in `--retries <n>`, or the choices. Empty for flags. */
   readonly placeholder: string;
   readonly description: string;
   /** The value when the option is not given. */
   readonly defaultValue: T;
-  /** How the default reads in --help and the README, when there is one to show. */
+  /** How the default reads in --help and docs/cli.md, when there is one to show. */
   readonly defaultText: string | undefined;
   /** The value after `raw` is given (`previous` is what the earlier occurrences gave); throws UsageError. */
   accept(raw: string, previous: T): T;

@@ -66,7 +66,7 @@ export const SAMPLE_DATA_OPTIONS = {
 
 /**
  * Documents served unlike their list entries, as other JSON:API servers serve them: what `crawl --derive` must
- * notice (README "crawl --derive"). Keyed by their `SampleVariants` names.
+ * notice (docs/derive.md). Keyed by their `SampleVariants` names.
  */
 const SAMPLE_VARIANT_OPTIONS = {
   relatedPageSize: integer('related-page-size', {

@@ -12,7 +12,7 @@ const SHOWN_PROBLEMS = 50;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** `verify --json`: the outcome and its figures, every problem included (the README documents the fields). */
+/** `verify --json`: the outcome and its figures, every problem included (docs/cli.md documents the fields). */
 function verifyJson(snapshot: string, result: VerifyResult, exitCode: number): string {
   const { manifest } = result;
   const status = exitCode === ExitCode.ok ? 'sound' : exitCode === ExitCode.partial ? 'partial' : 'problems';

@@ -1,5 +1,5 @@
 /**
- * The manifest's `derive` member (README "The manifest"): how a derived crawl decided, per kind and collection,
+ * The manifest's `derive` member (docs/snapshot.md#the-manifest): how a derived crawl decided, per kind and collection,
  * what to derive and what to fetch, and why. Absent from a full crawl's manifest.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The kinds of document a derived crawl derives (README "crawl --derive"): each is learned, sampled and, when a
+ * The kinds of document a derived crawl derives (docs/derive.md): each is learned, sampled and, when a
  * sample differs, fetched in full per collection. List pages and the root index are always fetched.
  */
 

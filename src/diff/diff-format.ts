@@ -1,6 +1,6 @@
 /**
  * The result of `diff`, as `--format json` prints it: the zod schema is the one definition of the format that
- * scripts rely on (README "What changed: diff"). Stable: the same two snapshots give the same bytes; collections
+ * scripts rely on (docs/diff.md). Stable: the same two snapshots give the same bytes; collections
  * are sorted by name, records by id (numerically when both ids are numbers) then type, changed fields by name.
  * A member the format adds later is added at the end of its object and raises no version; a change that could break
  * a script raises `formatVersion`.

@@ -3,7 +3,7 @@
  * agnostic: the sample API runs it over its in-memory records and `cv-snapshot serve` over the resource objects of
  * a snapshot, each through a `RecordAccess`.
  *
- * Decisions shared by both (docs/source-api.md#queries, README "Serving and hosting"):
+ * Decisions shared by both (docs/source-api.md#queries, docs/hosting.md):
  * - Order: without `sort`, the collection's own order (the source's). With `sort`, a stable sort on the keys in
  *   turn, ties broken by numeric id. Strings compare by UTF-16 code unit (a database's "C" collation); null sorts
  *   after every value ascending and before every value descending, as PostgreSQL does.

@@ -58,7 +58,7 @@ export interface SnapshotOptions {
   backoffBaseMs?: number;
   /**
    * Fetch the root, the lists and what they cannot explain; derive the rest, checked against a fetched sample
-   * (README "crawl --derive").
+   * (docs/derive.md).
    */
   derive?: boolean;
   /**

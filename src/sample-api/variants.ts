@@ -1,6 +1,6 @@
 /**
  * Ways the sample API can serve documents that differ from their list entries, as other JSON:API servers do. A
- * derived crawl (README "crawl --derive") must notice each where its sample covers it; all are off by default, so
+ * derived crawl (docs/derive.md) must notice each where its sample covers it; all are off by default, so
  * the sample API's defaults stay the central service's behaviour.
  */
 

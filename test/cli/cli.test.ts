@@ -1,4 +1,4 @@
-/** The command line contract (README "CLI reference"): true help, exit codes, and the demo that `npm start` runs. */
+/** The command line contract (docs/cli.md): true help, exit codes, and the demo that `npm start` runs. */
 import { once } from 'node:events';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Command-line conventions (README "CLI reference"): help wins, usage errors on stderr, results alone on stdout,
+ * Command-line conventions (docs/cli.md): help wins, usage errors on stderr, results alone on stdout,
  * --json for scripts also on failure, diff's "trouble" code, a port in use, and the demo's hint as the user ran it.
  */
 import { createHash } from 'node:crypto';

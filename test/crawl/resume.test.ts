@@ -118,7 +118,7 @@ describe('interruption and --resume', () => {
     expect(last.stderr).toBe('');
     expect(last.code).toBe(0);
     refetched += api.requestLog.slice(logStart).filter((r) => r.status === 200 && fetchedBefore.has(r.url)).length;
-    // Lost at a kill (README, Safety): up to CONCURRENCY requests in flight, up to CONCURRENCY responses received but
+    // Lost at a kill (docs/safety.md): up to CONCURRENCY requests in flight, up to CONCURRENCY responses received but
     // not yet written, and up to CONCURRENCY documents written in the current turn whose journal lines are not yet;
     // with workers, up to CONCURRENCY more that a worker has written and not yet reported. The first phase has no
     // workers, the others 1 and 2.

@@ -1,6 +1,6 @@
 /**
  * Static hosts that need programs of their own, run by `npm run check:hosts` (scripts/check-hosts.mjs), not by
- * `npm test`: nginx with the README's configuration (where nginx is installed; the script says when it is not), and
+ * `npm test`: nginx with the configuration of docs/hosting.md (where nginx is installed; the script says when it is not), and
  * Cloudflare's local engine `wrangler pages dev`, which the script installs with a Node 22 to run it.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => tree.close());
 
-/** The README's nginx recipe, word for word inside the server block. */
+/** The nginx recipe of docs/hosting.md, word for word inside the server block. */
 function nginxConfig(root: string, port: number, prefix: string): string {
   // The test's temporary directories are private to this user: the workers run as it too.
   return `
@@ -65,7 +65,7 @@ http {
 
 const hasNginx = spawnSync('nginx', ['-v']).status === 0;
 
-describe.runIf(hasNginx)('nginx with the README recipe', () => {
+describe.runIf(hasNginx)('nginx with the recipe of docs/hosting.md', () => {
   it('answers every document URL of the tree with the JSON:API headers and the stored bytes', async () => {
     const prefix = await mkdtemp(path.join(os.tmpdir(), 'cv-snapshot-nginx-'));
     const port = await freePort();

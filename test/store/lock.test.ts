@@ -1,5 +1,5 @@
 /**
- * One crawl at a time per --out (README "Safety: nothing lost"): the lock in the staging directory, with two real
+ * One crawl at a time per --out (docs/safety.md): the lock in the staging directory, with two real
  * processes; stale locks after a crash; and the check, right before publishing, that the staging directory and its
  * lock are still the crawl's own.
  */

@@ -1,5 +1,5 @@
 /**
- * Where a crawl publishes (README "Safety: nothing lost"): --out is a symbolic link to a generation in
+ * Where a crawl publishes (docs/safety.md): --out is a symbolic link to a generation in
  * `<out>.cv-snapshot/`, swapped in one rename; what a user owns beside or inside --out is never deleted, moved or
  * overwritten; and a kill at any step of a publish leaves --out present and complete (but for the one-time move of
  * a directory --out, which the next run closes).
@@ -206,7 +206,7 @@ describe('--out as a symbolic link to the current generation', () => {
     await crawlInto(out);
     source.term = 'second';
     await crawlInto(out);
-    // README: ln -s … cv-mirror.new && mv -T cv-mirror.new cv-mirror, here with an absolute target.
+    // docs/snapshot.md: ln -s … cv-mirror.new && mv -T cv-mirror.new cv-mirror, here with an absolute target.
     await symlink(path.join(`${out}.cv-snapshot`, 'snapshot-1'), `${out}.new`);
     await rename(`${out}.new`, out);
     expect(await termIn(out)).toBe('first');
