@@ -6,53 +6,18 @@
  * (validation, writing) is the caller's `onDocument`. The body is parsed within the fetch (read-document.ts), so
  * that a body that does not read is fetched again like a stall.
  */
-import type { DocumentLink } from '../jsonapi/links.js';
-import type { ApiLocation } from '../url/api-location.js';
 import type { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
-import type { Finding } from '../validate/finding.js';
-import { Discovery, type DocumentTargets } from './discovery.js';
+import type { CrawlCallbacks, ReadBody } from './crawl-types.js';
+import { Discovery } from './discovery.js';
 import type { Fetcher, FetchedResponse } from './fetcher.js';
 import { readDocument } from './read-document.js';
 import { ResponseHandler } from './response-handler.js';
 import { Scheduler } from './scheduler.js';
 
-export type { ReadBody };
+export type { CrawledDocument, ReadBody, ReadElsewhere, SettledUrl } from './crawl-types.js';
 
-export interface CrawledDocument {
-  /** Canonical URL. */
-  url: string;
-  location: ApiLocation;
-  response: FetchedResponse;
-  /** The parsed JSON body; undefined when the caller's `readElsewhere` read it. */
-  json: unknown;
-  /** The links of `json`, resolved (empty when read elsewhere): link rewriting writes into their places. */
-  links: readonly DocumentLink[];
-  /** What `readElsewhere` made of the document, passed on as it is. */
-  prepared?: unknown;
-  /** In-scope links of this document seen for the first time in this crawl (canonical); they are fetched next. */
-  discovered: string[];
-}
-
-/** A URL that was settled without a document: a redirect (with its in-scope target) or a dead link. */
-export interface SettledUrl {
-  url: string;
-  discovered: string[];
-}
-
-/** A document read and handled elsewhere (a worker thread): what the crawl needs of it, and the caller's result. */
-export interface ReadElsewhere {
-  location: ApiLocation;
-  /** The targets of its links, as `documentTargets` gives them. */
-  targets: DocumentTargets;
-  prepared: unknown;
-}
-
-/** A 200 answer's body as the fetch read it: parsed here, or elsewhere. */
-type ReadBody = { json: unknown } | { elsewhere: ReadElsewhere };
-
-export interface CrawlerOptions {
-  root: string;
+export interface CrawlerOptions extends CrawlCallbacks {
   /** The run's parsed URLs (shared with validation and the layout); a crawl of its own when absent. */
   urls?: UrlSpace;
   fetcher: Fetcher;
@@ -60,11 +25,6 @@ export interface CrawlerOptions {
   signal?: AbortSignal;
   /** Stop with an error past this many URLs (a guard against endless link generation). */
   maxDocuments?: number;
-  /**
-   * Record a document that cannot be fetched after the retries as a `fetch.failed` finding and go on, instead of
-   * failing the crawl (`--allow-partial`). The root index is always required.
-   */
-  allowPartial?: boolean;
   /**
    * Fetches a URL somewhere else than on this thread (a worker thread), where a 200 answer's document is also read
    * and handled (whatever the caller does with it), and comes back as `elsewhere`; with `readHere` (the root index,
@@ -81,12 +41,6 @@ export interface CrawlerOptions {
    * source on its own: it then starts the next request without waiting for this thread.
    */
   queuedElsewhere?: number;
-  /** Validation and writing; called once per document, one document at a time. A throw stops the crawl. */
-  onDocument(document: CrawledDocument): Promise<void> | void;
-  /** Called when a URL is settled without a document (a redirect, a dead link). Not for failures. */
-  onSettled?(settled: SettledUrl): Promise<void> | void;
-  /** Things the crawl noticed that belong in the report (out-of-scope links, dead links, redirects). */
-  onFinding(finding: Finding): void;
   /**
    * Links discovered but not to be fetched now (`crawl --derive` decides about them once the lists are read): they
    * are marked seen and reported with their document, like any other, and not fetched.

@@ -8,7 +8,7 @@ import { resolveLinks } from '../jsonapi/links.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
 import type { UrlSpace } from '../url/url-space.js';
 import { headerText } from './body-text.js';
-import type { CrawlerOptions, ReadBody } from './crawler.js';
+import type { CrawlCallbacks, ReadBody } from './crawl-types.js';
 import { documentTargets, listPages, type Discovery } from './discovery.js';
 import type { FetchedResponse } from './fetcher.js';
 import { assertRootIndex, assertRootLeadsInScope } from './root-index.js';
@@ -16,16 +16,14 @@ import type { Arrival } from './scheduler.js';
 
 const DEAD_STATUSES = new Set([404, 410]);
 
-type Callbacks = Pick<CrawlerOptions, 'root' | 'allowPartial' | 'onDocument' | 'onSettled' | 'onFinding'>;
-
 export class ResponseHandler {
-  readonly #options: Callbacks;
+  readonly #options: CrawlCallbacks;
   readonly #urls: UrlSpace;
   readonly #discovery: Discovery;
   /** Where discovered URLs go to be fetched. */
   readonly #schedule: (url: string) => void;
 
-  constructor(options: Callbacks, urls: UrlSpace, discovery: Discovery, schedule: (url: string) => void) {
+  constructor(options: CrawlCallbacks, urls: UrlSpace, discovery: Discovery, schedule: (url: string) => void) {
     this.#options = options;
     this.#urls = urls;
     this.#discovery = discovery;

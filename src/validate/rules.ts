@@ -3,8 +3,22 @@
  * report against them. Rule names are part of the report's contract: tools filter on them, so a name never changes
  * meaning.
  */
-import type { Finding } from './finding.js';
 import { byCodeUnits } from '../code-unit-order.js';
+
+/**
+ * One thing validation (or the crawl) noticed about one document; see docs/architecture.md#validation. Declared here,
+ * beside the rule names it refers to (finding.ts re-exports it), so that rules.ts imports nothing that imports it.
+ */
+export interface Finding {
+  /** Canonical URL of the document. */
+  url: string;
+  /** JSON pointer (RFC 6901) into the document; '' for the whole document. */
+  pointer: string;
+  /** Stable rule name, such as `pagination.count`: one of the names registered below. */
+  rule: RuleName;
+  severity: 'error' | 'warning';
+  message: string;
+}
 
 type Severity = Finding['severity'];
 
