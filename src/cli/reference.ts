@@ -1,7 +1,7 @@
 /**
- * The option tables of docs/cli.md, generated from the same definitions as the parser and --help. Each table sits between
- * `<!-- options:<command> -->` and `<!-- /options:<command> -->`; `npm run docs:cli` rewrites them, and a test fails
- * when one differs from the definitions.
+ * The option tables of docs/cli.md, generated from the same definitions as the parser and --help. Each table sits
+ * between `<!-- options:<command> -->` and `<!-- /options:<command> -->`; `npm run docs:cli` rewrites them, and a test
+ * fails when one differs from the definitions.
  */
 import { argumentLabel, optionLabel, type Command } from './command.js';
 

@@ -28,8 +28,8 @@ const collectionCountsSchema = z.object({
 export type CollectionCounts = z.infer<typeof collectionCountsSchema>;
 
 /**
- * Every field is documented in docs/snapshot.md#the-manifest. Everything here depends only on the source's responses, the
- * options below and the tool's version, except `createdAt`: two crawls of one source state differ in nothing else.
+ * Every field is documented in docs/snapshot.md#the-manifest. Everything here depends only on the source's responses,
+ * the options below and the tool's version, except `createdAt`: two crawls of one source state differ in nothing else.
  */
 export const manifestSchema = z.object({
   format: z.literal('cv-snapshot'),

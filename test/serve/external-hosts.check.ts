@@ -1,7 +1,7 @@
 /**
  * Static hosts that need programs of their own, run by `npm run check:hosts` (scripts/check-hosts.mjs), not by
- * `npm test`: nginx with the configuration of docs/hosting.md (where nginx is installed; the script says when it is not), and
- * Cloudflare's local engine `wrangler pages dev`, which the script installs with a Node 22 to run it.
+ * `npm test`: nginx with the configuration of docs/hosting.md (where nginx is installed; the script says when it is
+ * not), and Cloudflare's local engine `wrangler pages dev`, which the script installs with a Node 22 to run it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
