@@ -12,6 +12,8 @@
 // - only-throw-error and prefer-promise-reject-errors let a caught `unknown` be thrown again as it came (the crawl
 //   keeps its first failure and rethrows it); a value the code makes must be an Error.
 // - every eslint-disable names its reason after `--` on the same line, and an unneeded one is an error.
+// - max-lines-per-function in src/: a function one can hold in mind is at most 100 lines, blank lines and comments
+//   not counted (a comment that explains a step is welcome); the steps of a longer one become functions of their own.
 // Tests may use `any` (see the block for test/ below).
 import eslint from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
@@ -63,6 +65,30 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Issue 29: the eight functions over 100 lines when the rule came, until each is split where its steps are (the
+    // length each had then, as the rule counts). Remove a file from this list once its function is split; the rule
+    // holds in every other file of src/ already.
+    files: [
+      'src/serve/server.ts', // startServe, 177
+      'src/verify/verify-snapshot.ts', // verifySnapshot, 171
+      'src/pipeline/create-snapshot.ts', // crawlAndPublish, 167
+      'src/sample-api/server.ts', // startSampleApi, 145
+      'src/sample-api/release.ts', // release1, 142
+      'src/derive/derive-run.ts', // DeriveRun.run, 133
+      'src/catalogue/build-catalogue.ts', // buildCatalogue, 119
+      'src/validate/invariants.ts', // checkPagination, 113
+    ],
+    rules: {
+      'max-lines-per-function': 'off',
     },
   },
   {
