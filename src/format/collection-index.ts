@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { htmlSafeJson } from '../json/html-safe.js';
 import { parseJson, stringifyJson } from '../json/parse-json.js';
 import type { TreeWriter } from '../store/writer.js';
 
@@ -34,7 +35,7 @@ export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexI
   if (firstFile === undefined) return 0;
   const first = read(firstFile);
   if (input.mode === 'first-page') {
-    writer.write(input.file, stringifyJson(first));
+    writer.write(input.file, htmlSafeJson(stringifyJson(first)));
     return Array.isArray(first.data) ? first.data.length : 0;
   }
 
@@ -55,16 +56,16 @@ export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexI
   if (head.meta?.pagination)
     head.meta = { ...head.meta, pagination: { ...head.meta.pagination, page: 1, pages: 1, count } };
   // The head is written member by member, in its own order, and `data` streamed in its place: no marker string that
-  // a source's data could contain, and the bytes JSON.stringify would give for the whole document.
+  // a source's data could contain, and the bytes JSON.stringify (then htmlSafeJson) would give for the whole document.
   const members = Object.keys(head);
   if (!members.includes('data')) members.push('data');
 
   function* parts(): Generator<string> {
     yield '{';
     for (const [i, key] of members.entries()) {
-      yield `${i === 0 ? '' : ','}${JSON.stringify(key)}:`;
+      yield `${i === 0 ? '' : ','}${htmlSafeJson(JSON.stringify(key))}:`;
       if (key === 'data') yield* records();
-      else yield stringifyJson((head as Record<string, unknown>)[key]);
+      else yield htmlSafeJson(stringifyJson((head as Record<string, unknown>)[key]));
     }
     yield '}';
   }
@@ -77,7 +78,7 @@ export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexI
       if (!Array.isArray(page.data)) continue;
       const texts: string[] = [];
       for (const record of page.data) texts.push((written++ === 0 ? '' : ',') + stringifyJson(record));
-      yield texts.join('');
+      yield htmlSafeJson(texts.join(''));
     }
     yield ']';
   }

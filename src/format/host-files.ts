@@ -4,7 +4,14 @@
  * `404.html` with a JSON:API error document.
  */
 import { MEDIA_TYPE } from '../crawl/fetcher.js';
+import { htmlSafeJson } from '../json/html-safe.js';
 import type { Layout } from './layout.js';
+
+/**
+ * Sent with every file: a browser never second-guesses the media type a host gives, so no file of the snapshot is
+ * taken for a page or a script it is not (docs/snapshot-format.md#json-that-is-never-markup).
+ */
+export const NO_SNIFF: readonly [string, string] = ['X-Content-Type-Options', 'nosniff'];
 
 const JSONAPI_HEADERS: ReadonlyArray<readonly [string, string]> = [
   // Header names exactly `Content-Type`: serve sends two headers for a differently spelled one.
@@ -13,7 +20,7 @@ const JSONAPI_HEADERS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 export function errorDocument(status: number, title: string, detail: string): string {
-  return JSON.stringify({ errors: [{ status: String(status), title, detail }] });
+  return htmlSafeJson(JSON.stringify({ errors: [{ status: String(status), title, detail }] }));
 }
 
 export function errorDocumentFile(): string {
@@ -26,11 +33,14 @@ function bareRoot(layout: Layout): string {
 }
 
 export function headersFile(layout: Layout): string {
-  const block = (pattern: string) => [pattern, ...JSONAPI_HEADERS.map(([k, v]) => `  ${k}: ${v}`)].join('\n');
+  const block = (pattern: string, headers = JSONAPI_HEADERS) =>
+    [pattern, ...headers.map(([k, v]) => `  ${k}: ${v}`)].join('\n');
   const root = bareRoot(layout);
   // A `/*` rule does not match the bare prefix, so the bare root gets its own entry.
   const patterns = root === '' ? ['/*'] : [`${root}/*`, root];
-  return `${[...patterns, '/404.html'].map(block).join('\n')}\n`;
+  // One rule sends nosniff with every file, the catalogue's included (they keep the host's media types).
+  const blocks = [...patterns, '/404.html'].map((pattern) => block(pattern));
+  return `${[...blocks, block('/*', [NO_SNIFF])].join('\n')}\n`;
 }
 
 export function redirectsFile(layout: Layout): string {
@@ -55,6 +65,7 @@ export function redirectsFile(layout: Layout): string {
 export function serveJson(layout: Layout): string {
   const root = bareRoot(layout).replace(/^\//, '');
   const headers = JSONAPI_HEADERS.map(([key, value]) => ({ key, value }));
+  const noSniff = [{ key: NO_SNIFF[0], value: NO_SNIFF[1] }];
   const config = {
     cleanUrls: true,
     directoryListing: false,
@@ -66,6 +77,7 @@ export function serveJson(layout: Layout): string {
             { source: root, headers },
           ]),
       { source: '404.html', headers },
+      { source: '**', headers: noSniff },
     ],
   };
   return `${JSON.stringify(config, null, 2)}\n`;

@@ -9,6 +9,7 @@ import type { CrawledDocument } from '../crawl/crawler.js';
 import type { DocumentLink } from '../jsonapi/links.js';
 import type { Layout } from '../format/layout.js';
 import { rewriteDocumentLinks, type LinkRewriter } from '../format/rewrite-links.js';
+import { htmlSafeJson } from '../json/html-safe.js';
 import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { JournalEntry } from '../store/journal.js';
@@ -74,7 +75,7 @@ export function prepareDocument(
   }
   rewriteDocumentLinks(links, location, url, rewriter);
   try {
-    const written = writer.write(placement.file, stringifyJson(json), { exclusive: !resuming });
+    const written = writer.write(placement.file, htmlSafeJson(stringifyJson(json)), { exclusive: !resuming });
     prepared.file = { path: placement.file, ...written };
   } catch (error) {
     if (!(error instanceof FileCollisionError)) throw error;

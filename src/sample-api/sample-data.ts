@@ -7,7 +7,8 @@
  *   one per community (spec 2.4 rules 1–2);
  * - a PENDING SiteUsage with a requester, null global_provenance and empty site_types, next to ACCEPTED records
  *   with no requester, a provenance and linked site types (spec 3);
- * - null and empty-string attributes (spec 2.3), non-ASCII text, action categories with and without action types.
+ * - null and empty-string attributes (spec 2.3), non-ASCII text, notes holding HTML markup and `&` (as real
+ *   vocabularies' free text does), action categories with and without action types.
  *
  * `release: 1` gives the "next release" of the same seed and size: release 0 with the known edits of release.ts
  * (additions, removals, attribute edits, a PENDING term accepted, a rename, retargeted relationships), listed in
@@ -209,7 +210,12 @@ class Builder {
       provenance: sometimes(random, `Adapted from ${random.pick(PROVENANCE_NAMES)}`, 0.15, 0.15),
       provenance_uri: sometimes(random, `https://vocab.example.org/${collection}/${slug(term) || 'term'}`, 0.15, 0.2),
       category: sometimes(random, random.pick(CATEGORIES), 0.2, 0.3),
-      note: sometimes(random, `Reviewed in release ${1 + random.int(9)}; "quoted" text and a\ttab.`, 0.2, 0.5),
+      note: sometimes(
+        random,
+        `Reviewed in release ${1 + random.int(9)}; "quoted" text, a\ttab and <b>markup</b> & more.`,
+        0.2,
+        0.5,
+      ),
       status: pending ? 'PENDING' : 'ACCEPTED',
       requested_by_email: pending ? `${random.pick(REQUESTERS)}@example.org` : null,
       discussion_url: pending || random.chance(0.3) ? `https://codebase.example.org/cv/-/issues/${100 + i}` : null,

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorDocument } from '../format/host-files.js';
+import { errorDocument, NO_SNIFF } from '../format/host-files.js';
 import { headersFor, type HeaderRule } from './headers-rules.js';
 import { answerBytes } from './stored-json.js';
 
@@ -84,6 +84,8 @@ export function send(
   headers['Content-Type'] = answer.forceContentType || contentType === undefined ? answer.contentType : contentType;
   if (answer.forceContentType && headers.Vary === undefined) headers.Vary = 'Accept';
   Object.assign(headers, answer.headers);
+  // Whatever the snapshot's _headers says (an older snapshot's says nothing of it), no answer is sniffed.
+  headers[NO_SNIFF[0]] = NO_SNIFF[1];
   if (context.cors) headers['Access-Control-Allow-Origin'] = '*';
   let status = answer.status;
   let body: Buffer | null = answer.body;
@@ -105,7 +107,7 @@ export function send(
 
 /** OPTIONS: what the address allows, and the CORS preflight answer with --cors. */
 export function sendOptions(req: IncomingMessage, res: ServerResponse, cors: boolean): number {
-  const headers: Record<string, string> = { Allow: ALLOW };
+  const headers: Record<string, string> = { Allow: ALLOW, [NO_SNIFF[0]]: NO_SNIFF[1] };
   if (cors) {
     headers['Access-Control-Allow-Origin'] = '*';
     if (req.headers['access-control-request-method'] !== undefined) {

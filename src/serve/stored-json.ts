@@ -4,11 +4,13 @@
  * values: a JavaScript number would turn 18446744073709551617 into 18446744073709552000 and 1e400 into null, and a
  * record nested deeper than JSON.stringify can recurse would fail the answer. The parsed values only choose and
  * order the records; the answer holds the stored bytes. For a snapshot's ordinary documents (written with
- * JSON.stringify) the output is byte for byte what JSON.stringify gives.
+ * JSON.stringify, then htmlSafeJson) the output is byte for byte what those two give.
  *
  * Scanning needs no recursion: it counts brackets outside strings, so no nesting depth can overflow it. The bytes it
  * looks for (quotes, brackets, commas, colons) never occur inside a multi-byte UTF-8 character.
  */
+
+import { htmlSafeJson } from '../json/html-safe.js';
 
 /** Stored bytes of records read through `storedList`; a record not found here is written with JSON.stringify. */
 const storedBytes = new WeakMap<object, Buffer>();
@@ -127,7 +129,7 @@ export function answerBytes(value: unknown): Buffer {
   const parts: Buffer[] = [];
   let text = '';
   const flush = () => {
-    if (text !== '') parts.push(Buffer.from(text));
+    if (text !== '') parts.push(Buffer.from(htmlSafeJson(text)));
     text = '';
   };
   const write = (item: unknown): void => {

@@ -1,0 +1,193 @@
+/**
+ * Stored JSON never becomes markup (docs/snapshot-format.md#json-that-is-never-markup): a document stored as
+ * `<path>/index.html` is opened as a page where a host ignores `_headers` or from the disk, so its `<`, `>`, `&`,
+ * U+2028 and U+2029 are written as `\u003c`… while its JSON value stays the source's. Every serving recipe sends
+ * `X-Content-Type-Options: nosniff`.
+ */
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../scripts/browser.mjs';
+import { createClock } from '../../src/clock.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { compareCrawls } from '../derive/compare-crawls.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { listFiles } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+const MARKUP = /[<>&\u2028\u2029]/;
+const HOSTILE =
+  `</script><script>document.title='PWNED'</script><img src=x onerror="document.title='PWNED'">` +
+  `<!-- &amp; &lt;b&gt; \u2028line\u2029paragraph`;
+
+/** Two units whose text, member names and links hold markup; the source sends it unescaped. */
+function hostileSource(): Promise<TestServer> {
+  return startServer((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    const record = (id: string) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: `${HOSTILE} ${id}`, definition: HOSTILE, [`<b>${id}</b>&`]: '<i>x</i>' },
+      relationships: {},
+      links: { self: `${base}units/${id}/` },
+    });
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') {
+      return sendJson(res, 200, {
+        links: { first: `${base}units/?a=1&b=<2>`, last: `${base}units/`, next: null, prev: null },
+        data: [record('1'), record('2')],
+        meta: { pagination: { page: 1, pages: 1, count: 2 } },
+      });
+    }
+    const match = /^\/api\/units\/([12])\/$/.exec(req.url ?? '');
+    if (match) return sendJson(res, 200, { data: record(match[1]!) });
+    sendJson(res, 404, { errors: [{ status: '404', detail: `<b>${req.url}</b>` }] });
+  });
+}
+
+/** GET with exactly the headers given (no Accept unless named). */
+function get(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      })
+      .on('error', reject);
+  });
+}
+
+let work: { dir: string; remove: () => Promise<void> };
+let source: TestServer;
+let out: string;
+
+beforeAll(async () => {
+  work = await suiteDir();
+  source = await hostileSource();
+  out = path.join(work.dir, 'original');
+  await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock, links: 'original' });
+});
+
+afterAll(async () => {
+  await source.close();
+  await work.remove();
+});
+
+describe('stored JSON', () => {
+  it('holds no character an HTML parser reads as markup, and the JSON value the source served', async () => {
+    const documents = (await listFiles(out)).filter((file) => file.startsWith('api/') || file === '404.html');
+    expect(documents).toEqual(
+      expect.arrayContaining(['404.html', 'api/index.html', 'api/units/index.html', 'api/units/1/index.html']),
+    );
+    for (const file of documents) {
+      const stored = await readFile(path.join(out, file), 'utf8');
+      expect(stored, file).not.toMatch(MARKUP);
+    }
+    for (const url of ['units/', 'units/1/', 'units/2/']) {
+      const served = await get(`${source.url}/api/${url}`);
+      expect(served.text).toMatch(MARKUP);
+      const stored = await readFile(path.join(out, 'api', ...url.split('/'), 'index.html'), 'utf8');
+      // The bare collection URL holds the complete collection, its page links its own (snapshot-format.md).
+      const value = (text: string) =>
+        url === 'units/' ? (JSON.parse(text) as { data: unknown }).data : JSON.parse(text);
+      expect(value(stored), url).toEqual(value(served.text));
+      expect(stored).toContain('\\u003c/script\\u003e');
+      expect(stored).toContain('\\u2028');
+    }
+  });
+
+  it('is sound to verify', async () => {
+    const result = await verifySnapshot(out);
+    expect(result.problems).toEqual([]);
+  });
+
+  it('opens from the disk without running anything', async () => {
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser();
+      const page = await browser.newPage();
+      for (const file of ['api/units/1/index.html', 'api/units/index.html']) {
+        await page.goto(pathToFileURL(path.join(out, file)).href);
+        expect(await page.title()).not.toContain('PWNED');
+        expect(await page.locator('script, img, b, i').count()).toBe(0);
+        const text = await page.locator('body').innerText();
+        expect(JSON.parse(text)).toEqual(JSON.parse(await readFile(path.join(out, file), 'utf8')));
+      }
+    } finally {
+      await browser?.close();
+    }
+  });
+});
+
+describe('serving the snapshot', () => {
+  let serve: ServeHandle;
+  beforeAll(async () => {
+    serve = await startServe({ dir: out, port: 0 });
+  });
+  afterAll(async () => {
+    await serve.close();
+  });
+
+  it('says nosniff in _headers and serve.json, for the API and for every other file', async () => {
+    const headers = await readFile(path.join(out, '_headers'), 'utf8');
+    const rules = headers.split(/\n(?=\S)/);
+    expect(rules.find((rule) => rule.startsWith('/*\n'))).toMatch(/^ {2}X-Content-Type-Options: nosniff$/m);
+    const serveJson = JSON.parse(await readFile(path.join(out, 'serve.json'), 'utf8')) as {
+      headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
+    };
+    const everything = serveJson.headers.find((rule) => rule.source === '**');
+    expect(everything?.headers).toContainEqual({ key: 'X-Content-Type-Options', value: 'nosniff' });
+  });
+
+  it('answers documents, queries and errors with nosniff and without markup, holding the same JSON', async () => {
+    const record = await get(`${serve.url}units/1/`, { accept: 'application/vnd.api+json' });
+    expect(record.headers['x-content-type-options']).toBe('nosniff');
+    expect(record.text).not.toMatch(MARKUP);
+    expect(JSON.parse(record.text)).toEqual(JSON.parse((await get(`${source.url}/api/units/1/`)).text));
+
+    const query = await get(`${serve.url}units/?sort=-term&page[size]=1`, { accept: 'application/vnd.api+json' });
+    expect(query.status).toBe(200);
+    expect(query.headers['x-content-type-options']).toBe('nosniff');
+    expect(query.text).not.toMatch(MARKUP);
+    expect((JSON.parse(query.text) as { data: Array<{ id: string }> }).data.map((r) => r.id)).toEqual(['2']);
+
+    const missing = await get(`${serve.url}units/9/`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers['x-content-type-options']).toBe('nosniff');
+    const refused = await get(`${serve.url}units/?<b>=1`);
+    expect(refused.status).toBe(400);
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    expect(refused.text).not.toMatch(MARKUP);
+  });
+});
+
+describe('a derived crawl of a source with markup in its text', () => {
+  it('writes the same escaped bytes as a full crawl', async () => {
+    const work = await suiteDir();
+    const crawls = await compareCrawls(work.dir, { records: 12 });
+    try {
+      expect(crawls.problems).toEqual([]);
+      expect(crawls.derived.derive?.derived).toBeGreaterThan(0);
+      expect(crawls.derivedTree).toEqual(crawls.fullTree);
+      const files = Object.keys(crawls.fullTree).filter((file) => file.startsWith('sms/'));
+      let escaped = 0;
+      for (const file of files) {
+        const text = await readFile(path.join(crawls.full.out, file), 'utf8');
+        expect(text, file).not.toMatch(MARKUP);
+        if (text.includes('\\u003cb\\u003emarkup\\u003c/b\\u003e \\u0026 more')) escaped += 1;
+      }
+      expect(escaped).toBeGreaterThan(0);
+    } finally {
+      await crawls.api.close();
+      await work.remove();
+    }
+  });
+});
