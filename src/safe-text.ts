@@ -18,6 +18,28 @@ export function printable(text: string, max = Infinity): string {
 }
 
 /**
+ * `text` (lines for a person to read) with every control character but the line breaks escaped, line by line: a
+ * closing summary or a message may quote what a source said (a type name, a collection name, a URL).
+ */
+export function printableLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => printable(line))
+    .join('\n');
+}
+
+/** The controls and overrides that JSON.stringify leaves as they are (DEL, C1, bidirectional), as `\u` escapes. */
+const UNESCAPED_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A JSON text for a terminal: JSON.stringify escapes C0 controls but not DEL, C1 controls or bidirectional
+ * overrides, which a terminal may act on. Escaped, they are the same JSON value.
+ */
+export function printableJson(text: string): string {
+  return text.replace(UNESCAPED_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * `text`, known to be one URL (an option's value), with its user name and password replaced by `***`: unlike
  * `redactUrls`, a password with a space in it is redacted whole.
  */

@@ -6,6 +6,7 @@ import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { shellWord } from './invocation.js';
 import { flag, text } from './options.js';
+import { printableJson, printableLines } from '../safe-text.js';
 
 export const catalogueCommand = defineCommand({
   name: 'catalogue',
@@ -54,14 +55,14 @@ file system error); 2 the command line is wrong; 130/143 interrupted (--out as i
         out,
         signal: io.signal,
         limits: extractLimits(options),
-        ...(json ? {} : { progress: (line: string) => io.stderr.write(`${line}\n`) }),
+        ...(json ? {} : { progress: (line: string) => io.stderr.write(`${printableLines(line)}\n`) }),
       });
     } catch (error) {
       if (error instanceof StoppedError) throw error.withDetail('catalogue stopped: --out is as it was.');
       throw readFailure(error);
     }
     if (json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(`${printableJson(JSON.stringify(result, null, 2))}\n`);
     } else if (result.pages === null) {
       io.stdout.write(
         `${result.out}: published without a catalogue: the source's API root is its host's root, so its root ` +

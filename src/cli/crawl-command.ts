@@ -10,6 +10,7 @@ import { LINK_MODES } from '../format/rewrite-links.js';
 import { defineCommand, type Io } from './command.js';
 import { choice, decimal, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';
+import { printableJson, printableLines } from '../safe-text.js';
 
 /**
  * The crawl's options, keyed by their `SnapshotOptions` names so that the parsed values go to `createSnapshot`
@@ -164,7 +165,7 @@ export async function runCrawl(rootUrl: string, options: CrawlValues, io: Io): P
     signal: io.signal,
     progress: { stream: io.stderr, mode: progressMode(io.stderr, quiet) },
   });
-  io.stdout.write(json ? summaryJson(result) : summaryTable(result));
+  io.stdout.write(json ? printableJson(summaryJson(result)) : printableLines(summaryTable(result)));
   return 0;
 }
 

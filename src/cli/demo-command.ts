@@ -6,6 +6,7 @@ import { defineCommand } from './command.js';
 import { CRAWL_OPTIONS, REPORT_OPTIONS, runCrawl } from './crawl-command.js';
 import { shellWord, typedPath } from './invocation.js';
 import { SAMPLE_DATA_OPTIONS, sampleData } from './sample-api-command.js';
+import { printableLines } from '../safe-text.js';
 
 export const demoCommand = defineCommand({
   name: 'demo',
@@ -38,7 +39,7 @@ Exit codes: 0 the snapshot is published and sound; 1 the crawl failed; 2 bad com
     }
     const result = await verifySnapshot(out);
     if (result.problems.length > 0) {
-      for (const problem of result.problems) io.stderr.write(`${problem}\n`);
+      for (const problem of result.problems) io.stderr.write(`${printableLines(problem)}\n`);
       return ExitCode.invalid;
     }
     const { program, directory } = io.invocation ?? { program: 'cv-snapshot', directory: process.cwd() };

@@ -4,6 +4,7 @@ import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';
+import { printableJson, printableLines } from '../safe-text.js';
 
 /** `--exit-code`: the snapshots differ (as `git diff --exit-code`, diff(1) and cmp(1)). */
 const DIFFERENCES_EXIT_CODE = 1;
@@ -51,7 +52,9 @@ Interrupted: 130/143 either way.`,
       if (error instanceof StoppedError) throw error.withDetail('diff stopped before the end; it printed nothing.');
       throw readFailure(error);
     }
-    io.stdout.write(options.format === 'json' ? formatDiffJson(diff) : formatDiffMarkdown(diff));
+    io.stdout.write(
+      options.format === 'json' ? printableJson(formatDiffJson(diff)) : printableLines(formatDiffMarkdown(diff)),
+    );
     return options.exitCode && !diff.identical ? DIFFERENCES_EXIT_CODE : ExitCode.ok;
   },
 });

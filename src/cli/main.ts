@@ -5,6 +5,7 @@
 import { formatHelp, type Command, type FailureReport, type Io } from './command.js';
 import { CvSnapshotError, ExitCode } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
+import { printableJson, printableLines } from '../safe-text.js';
 
 const PROGRAM = 'cv-snapshot';
 
@@ -135,7 +136,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     prepared = command.prepare(rest, program);
   } catch (error) {
     const { message, exitCode } = failureOf(error, io.signal, {});
-    io.stderr.write(`${PROGRAM} ${name}: ${message}\n`);
+    io.stderr.write(`${PROGRAM} ${name}: ${printableLines(message)}\n`);
     return exitCode;
   }
   if (prepared === 'help') {
@@ -146,10 +147,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await prepared.run(io);
   } catch (error) {
     const { message, exitCode } = failureOf(error, io.signal, prepared.failure);
-    io.stderr.write(`${PROGRAM} ${name}: ${message}\n`);
+    io.stderr.write(`${PROGRAM} ${name}: ${printableLines(message)}\n`);
     if (prepared.failure.json) {
       const firstLine = message.split('\n')[0];
-      io.stdout.write(`${JSON.stringify({ error: { message: firstLine, exitCode } }, null, 2)}\n`);
+      io.stdout.write(`${printableJson(JSON.stringify({ error: { message: firstLine, exitCode } }, null, 2))}\n`);
     }
     return exitCode;
   }

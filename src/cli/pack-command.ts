@@ -1,6 +1,6 @@
 import { packSnapshot, type PackResult } from '../archive/pack.js';
 import { ExitCode, StoppedError } from '../errors.js';
-import { printable } from '../safe-text.js';
+import { printable, printableJson, printableLines } from '../safe-text.js';
 import { SUMS_PATH } from '../format/manifest.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
@@ -72,7 +72,7 @@ snapshot, or the output cannot be written); 2 the command line is wrong; 130/143
       }
       throw readFailure(error);
     }
-    if (result.leftOut.length > 0) io.stderr.write(leftOutWarning(dir, result.leftOut));
+    if (result.leftOut.length > 0) io.stderr.write(printableLines(leftOutWarning(dir, result.leftOut)));
     if (json) {
       const summary = {
         archive: result.output,
@@ -81,7 +81,7 @@ snapshot, or the output cannot be written); 2 the command line is wrong; 130/143
         checksumFile: `${result.output}.sha256`,
         leftOut: result.leftOut,
       };
-      io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      io.stdout.write(`${printableJson(JSON.stringify(summary, null, 2))}\n`);
     } else {
       io.stdout.write(`${result.output}\n${result.sha256}\n`);
     }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { startServe } from '../serve/index.js';
 import { defineCommand } from './command.js';
 import { flag, integer, text } from './options.js';
+import { printableLines } from '../safe-text.js';
 
 export const serveCommand = defineCommand({
   name: 'serve',
@@ -39,7 +40,7 @@ Example:
       port,
       host,
       cors,
-      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${line}\n`) }),
+      ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${printableLines(line)}\n`) }),
     });
     io.stdout.write(`${server.url}\n`);
     if (!io.signal.aborted) await once(io.signal, 'abort');

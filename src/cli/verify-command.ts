@@ -1,6 +1,6 @@
 import { ExitCode, StoppedError } from '../errors.js';
 import { withSnapshotDir } from '../archive/index.js';
-import { quoteUntrusted } from '../safe-text.js';
+import { printableJson, printableLines, quoteUntrusted } from '../safe-text.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { verifySnapshot, type VerifyResult } from '../verify/verify-snapshot.js';
 import { readFailure } from '../format/read-snapshot.js';
@@ -79,7 +79,7 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
       : result.problems.length > 0
         ? ExitCode.invalid
         : ExitCode.ok;
-    for (const problem of result.problems.slice(0, SHOWN_PROBLEMS)) io.stderr.write(`${problem}\n`);
+    for (const problem of result.problems.slice(0, SHOWN_PROBLEMS)) io.stderr.write(`${printableLines(problem)}\n`);
     if (exitCode === ExitCode.partial) {
       io.stderr.write(
         `${snapshot} is a partial snapshot: ${plural(missing.length, 'document')} could not be fetched when it was ` +
@@ -93,7 +93,7 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
       io.stderr.write(`${snapshot} failed verification with ${plural(result.problems.length, 'problem')}.\n`);
     }
     if (json) {
-      io.stdout.write(verifyJson(snapshot, result, exitCode));
+      io.stdout.write(printableJson(verifyJson(snapshot, result, exitCode)));
     } else if (exitCode === ExitCode.ok && !quiet) {
       const recorded =
         result.recordedErrors > 0

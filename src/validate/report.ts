@@ -173,7 +173,7 @@ export function formatSummary(report: ValidationReport, options: SummaryOptions 
   if (types.length > 0) {
     const listed = types.slice(0, maxTypes).map(([type, n]) => `${type} (${n})`);
     if (types.length > maxTypes) listed.push(`${types.length - maxTypes} more`);
-    lines.push(`${plural(types.length, 'type')} not described by the spec: ${listed.join(', ')}.`);
+    lines.push(printable(`${plural(types.length, 'type')} not described by the spec: ${listed.join(', ')}.`));
   }
   const shown = [
     ...report.findings.filter((f) => f.severity === 'error'),
