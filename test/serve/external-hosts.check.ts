@@ -44,11 +44,13 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${root};
+    add_header X-Content-Type-Options nosniff always;
 
     location /sms/cv/api/v1 {
       types { }
       default_type application/vnd.api+json;
       add_header Vary Accept always;
+      add_header X-Content-Type-Options nosniff always;
       try_files $uri $uri/index.html =404;
       error_page 404 /404.html;
     }
@@ -56,6 +58,7 @@ http {
       types { }
       default_type application/vnd.api+json;
       add_header Vary Accept always;
+      add_header X-Content-Type-Options nosniff always;
     }
     location ~ ^/(_headers|_redirects|serve\\.json)$ { return 404; }
   }

@@ -36,9 +36,10 @@ describe('_headers rules', () => {
     expect(flat(headersFor(rules, '/other'))).toEqual({ 'X-Frame-Options': 'DENY', Link: '</a>' });
   });
 
-  it('gives the JSON:API headers the crawl writes to the root, everything below it, and 404.html only', () => {
+  it('gives the JSON:API headers to the root, everything below it and 404.html only, and nosniff to every file', () => {
     const rules = parseHeadersFile(headersFile(new Layout('http://127.0.0.1:1/sms/cv/api/v1/')));
-    const jsonApi = { 'Content-Type': 'application/vnd.api+json', Vary: 'Accept' };
+    const noSniff = { 'X-Content-Type-Options': 'nosniff' };
+    const jsonApi = { 'Content-Type': 'application/vnd.api+json', Vary: 'Accept', ...noSniff };
     for (const path of [
       '/sms/cv/api/v1',
       '/sms/cv/api/v1/',
@@ -47,6 +48,7 @@ describe('_headers rules', () => {
     ]) {
       expect(flat(headersFor(rules, path)), path).toEqual(jsonApi);
     }
-    expect(flat(headersFor(rules, '/_cv-snapshot/manifest.json'))).toEqual({});
+    expect(flat(headersFor(rules, '/_cv-snapshot/manifest.json'))).toEqual(noSniff);
+    expect(flat(headersFor(rules, '/index.html'))).toEqual(noSniff);
   });
 });

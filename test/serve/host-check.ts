@@ -1,7 +1,7 @@
 /**
  * The static-host check (docs/snapshot-format.md#host-files): every document URL of a snapshot's tree, fetched from a
  * host serving the tree unchanged, answers 200 (after at most one redirect to the slash form) with `Content-Type:
- * application/vnd.api+json`, `Vary: Accept` and the stored bytes; records also without their trailing slash; and the
+ * application/vnd.api+json`, `Vary: Accept`, `X-Content-Type-Options: nosniff` and the stored bytes; records also without their trailing slash; and the
  * bare collection URL gives every record. Used against `npx serve`, serve-handler under a sub-path, and Cloudflare's
  * local engine (`wrangler pages dev`, `npm run check:hosts`).
  */
@@ -111,6 +111,7 @@ export async function checkStaticHost(dir: string, base: string): Promise<HostCh
     if (answer.headers['content-type'] !== 'application/vnd.api+json')
       problems.push(`Content-Type ${answer.headers['content-type']}`);
     if (!hasVaryAccept(answer.headers.vary)) problems.push(`Vary ${answer.headers.vary}`);
+    if (answer.headers['x-content-type-options'] !== 'nosniff') problems.push('no X-Content-Type-Options: nosniff');
     if (!answer.body.equals(expected)) problems.push('not the stored bytes');
     if (problems.length > 0) failures.push(`${url}: ${problems.join(', ')}`);
   });
