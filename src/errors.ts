@@ -181,6 +181,18 @@ export class VerifyError extends CvSnapshotError {
   override readonly exitCode: number = ExitCode.invalid;
 }
 
+/**
+ * A collection's pages disagreed each time they were fetched (src/pipeline/settle-collections.ts): publishing would
+ * list some records twice and miss others. `--allow-partial` publishes with a finding instead.
+ */
+export class ShiftingCollectionError extends CvSnapshotError {}
+
+/**
+ * `--resume` found the source in another state than the one the interrupted crawl began with: continuing would mix
+ * two states in one snapshot.
+ */
+export class SourceChangedError extends CvSnapshotError {}
+
 /** The crawl stopped on SIGINT or SIGTERM; the work so far is kept for --resume. */
 export class InterruptedError extends CvSnapshotError {
   override readonly exitCode: number;

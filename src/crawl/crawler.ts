@@ -51,6 +51,11 @@ export interface CrawlerOptions extends CrawlCallbacks {
    * `pending` those of them still to fetch. Without it the crawl starts at the root.
    */
   resume?: { seen: UrlSet; pending: Iterable<string> };
+  /**
+   * Without `resume`: the set the crawl adds the URLs it sees to, kept by the caller so that a later crawl can go on
+   * from it (pages fetched again, src/pipeline/settle-collections.ts).
+   */
+  seen?: UrlSet;
 }
 
 /**
@@ -67,7 +72,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
   const discovery = new Discovery({
     root,
     urls,
-    ...(options.resume ? { seen: options.resume.seen } : {}),
+    ...(options.resume ? { seen: options.resume.seen } : options.seen ? { seen: options.seen } : {}),
     ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),
     onFinding: (finding) => options.onFinding(finding),
   });

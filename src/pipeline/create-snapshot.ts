@@ -27,12 +27,15 @@ import { TreeWriter } from '../store/writer.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { formatSummary } from '../validate/report.js';
 import type { ApiLocation } from '../url/api-location.js';
+import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
 import { manifestOptions, rootOf } from './check-options.js';
 import { DocumentPool } from './document-pool.js';
 import { finalizeSnapshot } from './finalize.js';
 import { prepareOutput } from './prepare-output.js';
+import { settleCollections } from './settle-collections.js';
+import { checkSourceUnchanged } from './source-state.js';
 import { parseHeaders } from './request-headers.js';
 import { RunState } from './run-state.js';
 import { DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot-options.js';
@@ -186,31 +189,52 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       fetcher,
       concurrency,
       onDocument,
-      ...(pool
-        ? {
-            fetchElsewhere: (url: string, signal: AbortSignal, how: { readHere: boolean; first: boolean }) =>
-              pool.fetch(url, signal, how),
-            queuedElsewhere: pool.queued,
-          }
-        : {}),
       onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
       onFinding: (finding: Finding) => record({ t: 'finding', finding }),
       ...(options.signal ? { signal: options.signal } : {}),
       maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
       allowPartial: options.allowPartial === true,
     };
+    const elsewhere = pool
+      ? {
+          fetchElsewhere: (url: string, signal: AbortSignal, how: { readHere: boolean; first: boolean }) =>
+            pool.fetch(url, signal, how),
+          queuedElsewhere: pool.queued,
+        }
+      : {};
     try {
+      const resume = options.resume ? state.takeResume() : undefined;
+      if (resume) {
+        await checkSourceUnchanged({
+          root,
+          out: options.out,
+          fetcher,
+          source: state.source,
+          firstPages: invariants.firstPageCounts(),
+          signal: options.signal,
+        });
+      }
       if (context.sample !== null) {
         await derivedCrawl({
           crawl: crawlOptions,
           staging: paths.staging,
-          ...(options.resume ? { resume: state.takeResume() } : {}),
+          ...(resume ? { resume } : {}),
           sample: context.sample.sample,
           ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
           onStart: (started) => (derived = started),
         });
       } else {
-        await crawl({ ...crawlOptions, ...(options.resume ? { resume: state.takeResume() } : {}) });
+        const seen = resume?.seen ?? new UrlSet(root);
+        await crawl({ ...crawlOptions, ...elsewhere, ...(resume ? { resume } : { seen }) });
+        // Pages fetched again are read and stored on this thread, over the files the crawl wrote.
+        const again = (document: CrawledDocument): void =>
+          storeDocument({ root, layout, rewriter, writer, resuming: true, record }, document);
+        await settleCollections({
+          invariants,
+          allowPartial: options.allowPartial === true,
+          addFinding: (finding) => state.addFinding(finding),
+          refetch: (pending) => crawl({ ...crawlOptions, onDocument: again, resume: { seen, pending } }),
+        });
       }
     } catch (error) {
       progress?.stop();

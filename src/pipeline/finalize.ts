@@ -84,7 +84,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
     format: 'cv-snapshot',
     formatVersion: MANIFEST_FORMAT_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    source: { root: layout.root, ...state.source },
+    source: { root: layout.root, etag: state.source.etag, lastModified: state.source.lastModified },
     createdAt,
     options,
     partial: state.missing().length > 0,

@@ -7,7 +7,7 @@ import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { FindingTally, type ValidationReport } from '../validate/report.js';
-import type { JournalEntry } from '../store/journal.js';
+import type { JournalEntry, JournalSource } from '../store/journal.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { CollectionCounts } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
@@ -25,11 +25,13 @@ export class RunState {
    */
   readonly #staged = new Map<string, Map<string, Finding>>();
   documents = 0;
-  source: { etag: string | null; lastModified: string | null } = { etag: null, lastModified: null };
+  source: JournalSource = { etag: null, lastModified: null };
   /** URLs known to the crawl: the root and every link it discovered (for the progress line). */
   discovered = 1;
   /** URLs that could not be fetched (`--allow-partial`) and have not been settled since: few, so kept as a set. */
   readonly #failed = new Set<string>();
+  /** Records of each list page stored, by URL: a page stored again replaces its count. */
+  readonly #listRecords = new Map<string, number>();
   /**
    * Every URL known and every URL settled: kept only while a journal is replayed for --resume, to tell the
    * continued crawl where to start. A live crawl does not need them (the crawler has its own set of URLs seen).
@@ -97,7 +99,9 @@ export class RunState {
     }
     if (entry.t === 'settled') return;
 
-    this.documents += 1;
+    // A list page fetched again, because its collection shifted while it was crawled, replaces what it held.
+    const before = this.#listRecords.get(entry.url);
+    if (before === undefined) this.documents += 1;
     if (entry.source) this.source = entry.source;
     if (entry.file === null) return;
     // Only a stored document counts for the cross-document checks, as verify counts the files.
@@ -108,10 +112,11 @@ export class RunState {
     location ??= this.#urls.locate(entry.url);
     if (location.kind === 'root' || location.kind === 'other') return;
     const counts = this.collections.get(location.collection) ?? { records: 0, pages: 0, documents: 0 };
-    counts.documents += 1;
+    if (before === undefined) counts.documents += 1;
     if (location.kind === 'list') {
-      counts.pages += 1;
-      counts.records += entry.records ?? 0;
+      if (before === undefined) counts.pages += 1;
+      counts.records += (entry.records ?? 0) - (before ?? 0);
+      this.#listRecords.set(entry.url, entry.records ?? 0);
       const pages = this.pageFiles.get(location.collection) ?? new Map<number, string>();
       pages.set(location.page, entry.file.path);
       this.pageFiles.set(location.collection, pages);

@@ -5,6 +5,7 @@ import {
   CvSnapshotError,
   FileSystemError,
   InterruptedError,
+  SourceChangedError,
   StrictValidationError,
 } from '../errors.js';
 import { fileSystemError, OUT_OF_SPACE } from '../store/fs-errors.js';
@@ -28,7 +29,9 @@ export async function stopped(
   else await removeStaging(paths, opened.lock).catch(() => undefined);
   // Refused before the crawl started, stopped with nothing worth keeping, or the staging directory is another
   // crawl's now: the error says all there is to say.
-  if (!run.started || !run.keep || error instanceof StrictValidationError || error instanceof CrawlLockedError) {
+  // A source that changed since the crawl began cannot be resumed: the error names the command that starts afresh.
+  const final = error instanceof StrictValidationError || error instanceof CrawlLockedError;
+  if (!run.started || !run.keep || final || error instanceof SourceChangedError) {
     if (options.signal?.aborted) {
       return new InterruptedError(String(options.signal.reason ?? 'SIGINT'), '', run.previous);
     }

@@ -13,7 +13,7 @@ import { htmlSafeJson } from '../json/html-safe.js';
 import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { JournalEntry } from '../store/journal.js';
-import { FileCollisionError, type TreeWriter } from '../store/writer.js';
+import { FileCollisionError, sha256, type TreeWriter } from '../store/writer.js';
 import type { Finding } from '../validate/finding.js';
 import { validateDocument, type DocumentSummary } from '../validate/validate-document.js';
 
@@ -97,6 +97,8 @@ export function prepareDocument(
 export function storeDocument(store: DocumentStore, document: CrawledDocument): void {
   const { url, location, response, discovered } = document;
   let prepared = document.prepared as PreparedDocument | undefined;
+  // The root index's content identifies the source's state for --resume; hashed before its links are rewritten.
+  const rootHash = location.kind === 'root' ? sourceHash(document.json) : undefined;
   if (prepared === undefined) {
     prepared = prepareDocument(store, url, location, document.json, document.links);
   } else if (prepared.file !== null) {
@@ -112,9 +114,20 @@ export function storeDocument(store: DocumentStore, document: CrawledDocument): 
       records: prepared.records,
       discovered,
       ...(location.kind === 'root'
-        ? { source: { etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null } }
+        ? {
+            source: {
+              etag: response.headers.etag ?? null,
+              lastModified: response.headers['last-modified'] ?? null,
+              ...(rootHash !== undefined ? { sha256: rootHash } : {}),
+            },
+          }
         : {}),
     },
     location,
   );
+}
+
+/** SHA-256 of a parsed document as the snapshot writes it back: what --resume compares the source's root with. */
+export function sourceHash(json: unknown): string | undefined {
+  return json === undefined ? undefined : sha256(stringifyJson(json));
 }

@@ -38,6 +38,15 @@ const finding = z.object({
   message: z.string(),
 });
 
+const journalSource = z.object({
+  etag: z.string().nullable(),
+  lastModified: z.string().nullable(),
+  /** SHA-256 of the root index as parsed and written back (stringifyJson), before its links were rewritten. */
+  sha256: z.string().optional(),
+});
+
+export type JournalSource = z.infer<typeof journalSource>;
+
 /**
  * The lines a journal holds. A journal is read back into the crawl's state and names files to read, so a line of
  * another shape (a journal planted or damaged) must not get that far.
@@ -57,8 +66,8 @@ const journalEntry = z.discriminatedUnion('t', [
     summary: documentSummary,
     /** Records on a list page (for the collection counts). */
     records: z.int().nullable(),
-    /** Response headers of the root index that identify the source's state. */
-    source: z.object({ etag: z.string().nullable(), lastModified: z.string().nullable() }).optional(),
+    /** What identifies the source's state: the root index's response headers, and its content's hash. */
+    source: journalSource.optional(),
     discovered: z.array(z.string()),
   }),
   z.object({ t: z.literal('settled'), url, discovered: z.array(z.string()) }),

@@ -4,6 +4,7 @@
  * resource, and a few numbers per list page, so memory follows the number of records rather than the number of
  * documents. add() may be called in any order; finish() gives the same findings for any order.
  */
+import { createHash } from 'node:crypto';
 import { UrlSpace } from '../url/url-space.js';
 import { isDescribedType, SPEC_COLLECTIONS } from './cv-types.js';
 import type { Finding } from './finding.js';
@@ -12,11 +13,25 @@ import type { DocumentSummary, ListSummary } from './summary.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { flatKey, KEY_SEPARATOR } from '../flat-key.js';
 
+/** The rules by which a collection's pages disagree with each other. */
+const CONSISTENCY_RULES = new Set<RuleName>(['pagination.pages', 'pagination.count', 'pagination.duplicate']);
+
+export interface UnsettledCollection {
+  /** Canonical URLs of its pages, by page number. */
+  pages: string[];
+  /** The first finding that says how its pages disagree. */
+  disagreement: Finding;
+  /** SHA-256 of what each page said (totals and records): equal when the source answered the same. */
+  fingerprint: string;
+}
+
 interface PageTally {
   url: string;
   pages: number | null;
   count: number | null;
   records: number;
+  /** "type\0id" of the records of data, in order. */
+  ids: string[];
   next: ListSummary['next'];
   prev: ListSummary['prev'];
 }
@@ -79,7 +94,9 @@ export class InvariantChecker {
       let pages = this.#lists.get(summary.collection);
       if (pages === undefined) this.#lists.set(summary.collection, (pages = new Map<number, PageTally>()));
       const { pages: pageCount, count, records, next, prev } = summary;
-      pages.set(summary.page, { url: canonical, pages: pageCount, count, records, next, prev });
+      const ids = summary.resources.slice(0, summary.listed ?? 0).map(([type, id]) => flatKey(type, id));
+      // A page fetched again (the collection shifted while it was crawled) replaces what it said before.
+      pages.set(summary.page, { url: canonical, pages: pageCount, count, records, ids, next, prev });
     }
   }
 
@@ -96,6 +113,44 @@ export class InvariantChecker {
       referrer.url = url;
       referrer.pointer = pointer;
     }
+  }
+
+  /**
+   * The collections whose pages disagree with each other (counts or page totals differ, pages are missing, a record
+   * is listed twice, fewer distinct records than counted): each with the URLs of its pages, what disagrees (the first
+   * such finding) and a fingerprint of what its pages say, which tells a source that answers the same every time from
+   * one that shifts. The tallies stay: a page fetched again replaces its own.
+   */
+  unsettledCollections(): Map<string, UnsettledCollection> {
+    const unsettled = new Map<string, UnsettledCollection>();
+    for (const [collection, pages] of this.#lists) {
+      const findings: Finding[] = [];
+      checkPagination(findings, collection, pages);
+      const disagreement = sortFindings(findings).find((f) => CONSISTENCY_RULES.has(f.rule));
+      if (disagreement === undefined) continue;
+      const numbers = [...pages.keys()].sort((a, b) => a - b);
+      const hash = createHash('sha256');
+      for (const n of numbers) {
+        const { pages: total, count, ids } = pages.get(n)!;
+        hash.update(`${n}:${String(total)}:${String(count)}:${ids.join('\u0001')}\n`);
+      }
+      unsettled.set(collection, {
+        pages: numbers.map((n) => pages.get(n)!.url),
+        disagreement,
+        fingerprint: hash.digest('hex'),
+      });
+    }
+    return unsettled;
+  }
+
+  /** The count page 1 of each collection stated (for --resume: a cheap sign that the source changed). */
+  firstPageCounts(): Map<string, { url: string; count: number }> {
+    const counts = new Map<string, { url: string; count: number }>();
+    for (const [collection, pages] of this.#lists) {
+      const first = pages.get(1);
+      if (first?.count != null) counts.set(collection, { url: first.url, count: first.count });
+    }
+    return counts;
   }
 
   /**
@@ -281,6 +336,7 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
     }
   }
 
+  const duplicates = checkDuplicates(findings, collection, pages, numbers);
   if (reference === undefined || lastPage === null) return;
   const missing: number[] = [];
   let present = 0;
@@ -307,15 +363,62 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
   if (total === null || countReference === undefined) return;
   let records = 0;
   for (let n = 1; n <= lastPage; n++) records += pages.get(n)!.records;
-  if (records !== total) {
+  // A record listed twice stands in for one never seen: the pages hold fewer records than they count.
+  const distinct = records - duplicates;
+  if (distinct !== total) {
     findings.push(
       finding(
         countReference.tally.url,
         '/meta/pagination/count',
         'pagination.count',
         `${collection} says it has ${total} records but its ${lastPage} page${lastPage === 1 ? '' : 's'} hold ` +
-          `${records}; clients reading meta.pagination.count will expect records that are not there (or miss some).`,
+          `${distinct}${distinct === records ? '' : ` distinct ones (${records} listed)`}; clients reading ` +
+          `meta.pagination.count will expect records that are not there (or miss some).`,
       ),
     );
   }
+}
+
+/**
+ * spec 4.1 pages a collection: each record is on one page. A record listed twice (the collection changed while it
+ * was crawled, or the source lists it in no stable order) stands in for one that none of the pages list. One finding
+ * names the first; returns how many listings repeat a record listed before.
+ */
+function checkDuplicates(
+  findings: Finding[],
+  collection: string,
+  pages: Map<number, PageTally>,
+  numbers: number[],
+): number {
+  const firstPage = new Map<string, number>();
+  let repeated = 0;
+  let first: { key: string; page: number; again: number; url: string; index: number } | undefined;
+  for (const n of numbers) {
+    const tally = pages.get(n)!;
+    for (const [index, key] of tally.ids.entries()) {
+      const page = firstPage.get(key);
+      if (page === undefined) {
+        firstPage.set(key, n);
+        continue;
+      }
+      repeated += 1;
+      first ??= { key, page, again: n, url: tally.url, index };
+    }
+  }
+  if (first === undefined) return 0;
+  const [type, id] = first.key.split(KEY_SEPARATOR) as [string, string];
+  const where = first.page === first.again ? `twice on page ${first.page}` : `on pages ${first.page} and ${first.again}`;
+  const more = repeated - 1;
+  findings.push(
+    finding(
+      first.url,
+      `/data/${first.index}`,
+      'pagination.duplicate',
+      `${collection} lists ${type} ${id} ${where}` +
+        `${more > 0 ? ` (and ${more} more record${more === 1 ? '' : 's'} more than once)` : ''}: the collection ` +
+        `changed while it was crawled, or the source lists it in no stable order (an unordered queryset), so as ` +
+        `many of its records are on none of its pages. Crawl again; if it persists, report it to the maintainers.`,
+    ),
+  );
+  return repeated;
 }

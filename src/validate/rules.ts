@@ -46,6 +46,7 @@ export const RULES = {
   'pagination.pages': { severity: 'error', checks: 'meta.pagination.pages equals the pages found' },
   'pagination.next': { severity: 'error', checks: 'links.next is null exactly on the last page' },
   'pagination.prev': { severity: 'error', checks: 'links.prev is null exactly on the first page' },
+  'pagination.duplicate': { severity: 'error', checks: 'no record is listed twice in the pages of one collection' },
   'reference.target': { severity: 'error', checks: 'every relationship target is in the snapshot' },
   'community.root': { severity: 'error', checks: "every community record's root is in the snapshot" },
   // What the crawl itself notices, as it fetches and stores.
@@ -56,6 +57,10 @@ export const RULES = {
   'scope.outside': { severity: 'warning', checks: 'a link stays below the root URL' },
   'scope.redirect': { severity: 'error', checks: 'a redirect stays below the root URL and can be followed' },
   'pagination.runaway': { severity: 'error', checks: 'no page links past the pages its list declares' },
+  'pagination.shifted': {
+    severity: 'error',
+    checks: "a collection's pages agree when fetched again (recorded with --allow-partial)",
+  },
   'layout.refused': { severity: 'error', checks: 'the URL can be stored as a file of the snapshot' },
   'layout.collision': { severity: 'error', checks: 'no two URLs are stored in one file' },
 } as const satisfies Record<string, { severity: Severity; checks: string }>;

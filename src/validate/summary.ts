@@ -39,6 +39,11 @@ export const documentSummary = z.discriminatedUnion('kind', [
     count: z.int().nullable(),
     /** Length of data. */
     records: z.int(),
+    /**
+     * How many of `resources` (the first ones) are the records of data, for the check that no record is listed
+     * twice; absent in journals of earlier versions, where the check reads none.
+     */
+    listed: z.int().min(0).optional(),
     next: pageLink,
     prev: pageLink,
     ...resourceSummaryFields,

@@ -138,6 +138,8 @@ function checkListPage(
   const { collection, page } = location;
   const data = Array.isArray(doc.data) ? doc.data : [];
   for (let i = 0; i < data.length; i++) checkResource(out, data[i], ['data', i], collection);
+  // The resources of data come first in the summary, before those of included.
+  const listed = out.resources.length;
   checkIncluded(out, doc);
 
   const pagination = isObject(doc.meta) && isObject(doc.meta.pagination) ? doc.meta.pagination : {};
@@ -186,6 +188,7 @@ function checkListPage(
     pages,
     count,
     records: data.length,
+    listed,
     next: linkState(links, 'next'),
     prev: linkState(links, 'prev'),
     resources: out.resources,
