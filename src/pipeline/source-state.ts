@@ -57,7 +57,8 @@ export async function checkSourceUnchanged(input: SourceStateInput): Promise<voi
     const counted = (now.document as { meta?: { pagination?: { count?: unknown } } } | undefined)?.meta?.pagination
       ?.count;
     if (now.status !== 200) changes.push(`page 1 of ${collection} answers ${now.status}`);
-    else if (counted !== count) changes.push(`${collection} counted ${count} records and counts ${String(counted)} now`);
+    else if (counted !== count)
+      changes.push(`${collection} counted ${count} records and counts ${String(counted)} now`);
   }
   if (changes.length === 0) return;
   const command = ['cv-snapshot', 'crawl', input.root, '--out', input.out, '--fresh'].map(shellWord).join(' ');

@@ -407,7 +407,8 @@ function checkDuplicates(
   }
   if (first === undefined) return 0;
   const [type, id] = first.key.split(KEY_SEPARATOR) as [string, string];
-  const where = first.page === first.again ? `twice on page ${first.page}` : `on pages ${first.page} and ${first.again}`;
+  const where =
+    first.page === first.again ? `twice on page ${first.page}` : `on pages ${first.page} and ${first.again}`;
   const more = repeated - 1;
   findings.push(
     finding(

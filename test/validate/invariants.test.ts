@@ -42,6 +42,7 @@ function page(
       pages,
       count,
       records: resources.length,
+      listed: resources.length,
       next: n < pages ? 'link' : 'null',
       prev: n > 1 ? 'link' : 'null',
       resources,
@@ -164,6 +165,17 @@ describe('InvariantChecker', () => {
   it('pagination.count: the pages hold fewer records than meta.pagination.count', () => {
     const entries = replace(snapshot(), pageUrl(AC, 2), page(AC, 2, 2, 3, []));
     expect(triples(entries)).toEqual([[canonicalPage(AC, 1), '/meta/pagination/count', 'pagination.count', 'error']]);
+  });
+
+  it('pagination.duplicate: a record on two pages stands in for one on none (1, 2, 2 of 3)', () => {
+    const entries = replace(snapshot(), pageUrl(AC, 2), page(AC, 2, 2, 3, [['ActionCategory', '2']]));
+    const findings = check(entries);
+    expect(findings.map((f) => [f.url, f.pointer, f.rule])).toEqual([
+      [canonicalPage(AC, 1), '/meta/pagination/count', 'pagination.count'],
+      [canonicalPage(AC, 2), '/data/0', 'pagination.duplicate'],
+    ]);
+    expect(findings[1]?.message).toContain('lists ActionCategory 2 on pages 1 and 2');
+    expect(findings[0]?.message).toContain('hold 2 distinct ones (3 listed)');
   });
 
   it('pagination.count: pages disagree on the count', () => {

@@ -64,6 +64,7 @@ describe('validateDocument: valid documents', () => {
       pages: 3,
       count: 7,
       records: 1,
+      listed: 1,
       next: 'link',
       prev: 'link',
       resources: [['ActionCategory', '1']],

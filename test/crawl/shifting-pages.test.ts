@@ -1,0 +1,261 @@
+/**
+ * Pages that shift while they are crawled (issue 25 §2): a source whose list order is not stable, or that gains a
+ * record during the crawl, lists a record on two pages and another on none. The crawl fetches the collection's
+ * pages again until they agree, and fails (or, with --allow-partial, publishes with a finding) when they never do;
+ * --resume refuses a source that changed since the crawl began. Each source here is a purpose-built server.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Layout, META_DIR } from '../../src/format/layout.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { runCli } from '../helpers/cli.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { treeHashes } from '../helpers/snapshot.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const PAGE_SIZE = 2;
+
+interface ShiftingSource extends TestServer {
+  root: string;
+  /** The records the source holds, in its order: what a consistent view of `units` lists. */
+  ids: string[];
+  /** Term of each record (`unit<id>` unless changed). */
+  terms: Map<string, string>;
+  /** The root index's ETag and a version member of its body, to change the source's state. */
+  version: number;
+  /** How page `n` answers its `request`-th request (from 1): the ids it lists; the source's order by default. */
+  page: (n: number, request: number) => string[];
+  /** Called once a list page's answer is made. */
+  onPage: (n: number, request: number) => void;
+  /** Requests held until `release()`: a record's URL path → waiting answers. */
+  holdRecord: string | null;
+  held: Promise<void>;
+  release: () => void;
+}
+
+async function startShiftingSource(count: number): Promise<ShiftingSource> {
+  const requests = new Map<number, number>();
+  let arrived = (): void => undefined;
+  const waiting: Array<() => void> = [];
+  const server = await startServer((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    const url = decodeURIComponent(req.url ?? '');
+    const record = (id: string) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: source.terms.get(id) ?? `unit${id}` },
+      relationships: {},
+      links: { self: `${base}units/${id}/` },
+    });
+    if (url === '/api/') {
+      res.setHeader('etag', `"v${source.version}"`);
+      return sendJson(res, 200, { data: { units: `${base}units/` }, meta: { version: source.version } });
+    }
+    const list = /^\/api\/units\/(?:\?page\[number\]=(\d+))?$/.exec(url);
+    if (list !== null) {
+      const n = Number(list[1] ?? '1');
+      const request = (requests.get(n) ?? 0) + 1;
+      requests.set(n, request);
+      const pages = Math.max(1, Math.ceil(source.ids.length / PAGE_SIZE));
+      const link = (p: number) => `${base}units/?page[number]=${p}`;
+      const body = {
+        links: {
+          first: link(1),
+          last: link(pages),
+          next: n < pages ? link(n + 1) : null,
+          prev: n > 1 ? link(n - 1) : null,
+        },
+        data: source.page(n, request).map(record),
+        meta: { pagination: { page: n, pages, count: source.ids.length } },
+      };
+      source.onPage(n, request);
+      return sendJson(res, 200, body);
+    }
+    const one = /^\/api\/units\/(\d+)\/$/.exec(url);
+    if (one !== null && source.ids.includes(one[1]!)) {
+      const answer = () => sendJson(res, 200, { data: record(one[1]!) });
+      if (source.holdRecord !== url) return answer();
+      waiting.push(answer);
+      arrived();
+      return;
+    }
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
+  const source: ShiftingSource = {
+    ...server,
+    root: `${server.url}/api/`,
+    ids: Array.from({ length: count }, (_, i) => String(i + 1)),
+    terms: new Map(),
+    version: 1,
+    page: (n) => source.ids.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE),
+    onPage: () => undefined,
+    holdRecord: null,
+    held: new Promise<void>((resolve) => (arrived = resolve)),
+    release: () => {
+      source.holdRecord = null;
+      for (const answer of waiting.splice(0)) answer();
+    },
+    close: async () => {
+      source.release();
+      await server.close();
+    },
+  };
+  return source;
+}
+
+let source: ShiftingSource | undefined;
+afterEach(async () => {
+  await source?.close();
+  source = undefined;
+});
+
+async function collection(out: string, root: string): Promise<string[]> {
+  const file = new Layout(root).collectionIndex('units').file;
+  const index = JSON.parse(await readFile(path.join(out, ...file.split('/')), 'utf8')) as {
+    data: Array<{ id: string }>;
+    meta: { pagination: { count: number } };
+  };
+  expect(index.meta.pagination.count).toBe(index.data.length);
+  return index.data.map((record) => record.id);
+}
+
+interface Report {
+  findings: Array<{ rule: string; url: string; message: string }>;
+}
+
+async function report(out: string): Promise<Report> {
+  return JSON.parse(await readFile(path.join(out, META_DIR, 'report.json'), 'utf8')) as Report;
+}
+
+describe('pages that shift while they are crawled', () => {
+  it('a record shuffled onto two pages: the pages are fetched again and the collection is the real one', async () => {
+    source = await startShiftingSource(4);
+    // The first answer of page 2 lists record 2 again (an unordered queryset) and never record 3.
+    source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: source.root, out });
+    expect(await collection(out, source.root)).toEqual(source.ids);
+    // Record 3, which no page listed the first time, is in the snapshot.
+    const record = JSON.parse(await readFile(path.join(out, 'api', 'units', '3', 'index.html'), 'utf8')) as {
+      data: { attributes: { term: string } };
+    };
+    expect(record.data.attributes.term).toBe('unit3');
+    expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
+    expect(result.documents).toBe(1 + 2 + 4);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+
+  it('a record added during the crawl (the counts disagree): fetched again, every record is in', async () => {
+    source = await startShiftingSource(4);
+    // Record 0 is added at the front once page 1 has been answered: later pages count 5 and list record 2 again.
+    source.onPage = (n, request) => {
+      if (n === 1 && request === 1) source!.ids.unshift('0');
+    };
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: source.root, out, concurrency: 1 });
+    expect(source.ids).toEqual(['0', '1', '2', '3', '4']);
+    expect(await collection(out, source.root)).toEqual(source.ids);
+    expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
+    expect(result.collections.units).toMatchObject({ records: 5, pages: 3 });
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+
+  it('pages that disagree every time: exit 1 naming the collection, the previous snapshot untouched', async () => {
+    source = await startShiftingSource(4);
+    const out = path.join(await tempDir(), 'out');
+    expect((await runCli(['crawl', source.root, '--out', out, '--quiet'])).code).toBe(0);
+    const previous = await treeHashes(out);
+
+    // From now on page 1 lists record 3 with record 1 or 2 in turn, and page 2 lists 3 and 4: never one view.
+    source.page = (n, request) => (n === 1 ? [request % 2 === 0 ? '1' : '2', '3'] : ['3', '4']);
+    const failed = await runCli(['crawl', source.root, '--out', out, '--quiet']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('The pages of units disagreed each of the 4 times they were fetched');
+    expect(failed.stderr).toContain('--allow-partial');
+    expect(await treeHashes(out)).toEqual(previous);
+
+    const partial = await runCli(['crawl', source.root, '--out', out, '--quiet', '--fresh', '--allow-partial']);
+    expect(partial.stderr).toBe('');
+    expect(partial.code).toBe(0);
+    const shifted = (await report(out)).findings.filter((f) => f.rule === 'pagination.shifted');
+    expect(shifted).toEqual([
+      expect.objectContaining({ url: `${source.root}units/`, message: expect.stringContaining('The pages of units') }),
+    ]);
+    expect((await report(out)).findings.map((f) => f.rule)).toContain('pagination.duplicate');
+  }, 60_000);
+
+  it('verify finds a record listed twice that the report does not explain', async () => {
+    source = await startShiftingSource(4);
+    // The same wrong answer every time: the source's own fault, mirrored with its findings.
+    source.page = (n) => (n === 1 ? ['1', '2'] : ['2', '4']);
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: source.root, out });
+    const rules = result.report.findings.map((f) => f.rule).filter((rule) => rule.startsWith('pagination'));
+    expect(rules).toEqual(['pagination.count', 'pagination.duplicate']);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+
+    // A snapshot whose report says nothing of it (as an earlier version wrote it): verify is not satisfied.
+    const reportFile = path.join(out, META_DIR, 'report.json');
+    const written = JSON.parse(await readFile(reportFile, 'utf8')) as Report;
+    const text = JSON.stringify({ ...written, findings: written.findings.filter((f) => !f.rule.startsWith('pagi')) });
+    await writeFile(reportFile, text);
+    const sumsFile = path.join(out, META_DIR, 'SHA256SUMS');
+    const digest = createHash('sha256').update(text).digest('hex');
+    await writeFile(
+      sumsFile,
+      (await readFile(sumsFile, 'utf8')).replace(/^[0-9a-f]{64}(  _cv-snapshot\/report\.json)$/m, `${digest}$1`),
+    );
+    const problems = (await verifySnapshot(out)).problems.join('\n');
+    expect(problems).not.toContain('was changed');
+    expect(problems).toMatch(/units\/\?page\[number\]=2 at \/data\/0 breaks pagination\.duplicate: units lists Unit 2/);
+  });
+});
+
+describe('--resume after the source moved on', () => {
+  it('refuses to mix two states, with the command that starts afresh', async () => {
+    source = await startShiftingSource(9);
+    const out = path.join(await tempDir(), 'out');
+    source.holdRecord = '/api/units/9/';
+    const controller = new AbortController();
+    void source.held.then(() => controller.abort('SIGINT'));
+    await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal })).rejects.toThrow(
+      /Interrupted by SIGINT/,
+    );
+    source.release();
+
+    // The source moves on: a new state of the root index, and record 9 renamed.
+    source.version = 2;
+    source.terms.set('9', 'new9');
+    const resumed = await runCli(['crawl', source.root, '--out', out, '--resume', '--quiet']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain(`The source at ${source.root} has changed since the interrupted crawl began`);
+    expect(resumed.stderr).toContain(`cv-snapshot crawl ${source.root} --out ${out} --fresh`);
+
+    const fresh = await runCli(['crawl', source.root, '--out', out, '--fresh', '--quiet']);
+    expect(fresh.code).toBe(0);
+    const list = await readFile(path.join(out, new Layout(source.root).collectionIndex('units').file), 'utf8');
+    const record = await readFile(path.join(out, 'api', 'units', '9', 'index.html'), 'utf8');
+    expect(list).toContain('"new9"');
+    expect(list).not.toContain('"unit9"');
+    expect(record).toContain('"new9"');
+  }, 60_000);
+
+  it('refuses when a collection counts other records than it did, the root index unchanged', async () => {
+    source = await startShiftingSource(9);
+    const out = path.join(await tempDir(), 'out');
+    source.holdRecord = '/api/units/9/';
+    const controller = new AbortController();
+    void source.held.then(() => controller.abort('SIGINT'));
+    await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal })).rejects.toThrow(
+      /Interrupted/,
+    );
+    source.release();
+    source.ids.push('10');
+    const resumed = await runCli(['crawl', source.root, '--out', out, '--resume', '--quiet']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain('units counted 9 records and counts 10 now');
+  }, 60_000);
+});
