@@ -206,7 +206,7 @@ describe('pages that shift while they are crawled', () => {
     const digest = createHash('sha256').update(text).digest('hex');
     await writeFile(
       sumsFile,
-      (await readFile(sumsFile, 'utf8')).replace(/^[0-9a-f]{64}(  _cv-snapshot\/report\.json)$/m, `${digest}$1`),
+      (await readFile(sumsFile, 'utf8')).replace(/^[0-9a-f]{64}( {2}_cv-snapshot\/report\.json)$/m, `${digest}$1`),
     );
     const problems = (await verifySnapshot(out)).problems.join('\n');
     expect(problems).not.toContain('was changed');

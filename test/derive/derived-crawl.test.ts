@@ -110,8 +110,11 @@ describe('an interrupted derived crawl', () => {
       const before = api.requestLog.length;
       const resumed = await snapshot(api.rootUrl, dir, { ...options, resume: true });
       expect(resumed.resumed).toBeGreaterThan(0);
-      // The lists, the links-only relationships and the sample were all fetched before deriving began.
-      expect(requestedSince(api, before)).toEqual([]);
+      // The lists, the links-only relationships and the sample were all fetched before deriving began. Only the
+      // source's state is checked again (the root index and page 1 of each collection, each once), not stored.
+      const again = requestedSince(api, before);
+      expect(again.filter((url) => !/^(?:[a-z-]+\/)?$/.test(url.slice(api.rootUrl.length)))).toEqual([]);
+      expect(new Set(again).size).toBe(again.length);
       expect(resumed.derive!.derived).toBeGreaterThan(0);
       expect(await mirrored(out)).toEqual(await mirrored(full.out));
       expect((await verifySnapshot(out)).problems).toEqual([]);
