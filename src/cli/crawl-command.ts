@@ -84,8 +84,8 @@ export const CRAWL_OPTIONS = {
   }),
   allowPartial: flag('allow-partial', {
     description:
-      'Publish even when documents cannot be fetched after the retries; the manifest marks the snapshot partial ' +
-      'and lists them.',
+      'Publish even when documents cannot be fetched after the retries (the manifest marks the snapshot partial ' +
+      'and lists them), or when the pages of a collection disagree each time they are fetched (the report names it).',
   }),
   links: choice('links', LINK_MODES, {
     default: DEFAULTS.links,
@@ -112,7 +112,9 @@ export const CRAWL_OPTIONS = {
   }),
   strict: flag('strict', { description: 'Publish nothing when validation finds an error.' }),
   resume: flag('resume', {
-    description: 'Continue an interrupted or failed crawl from its staging directory, without refetching what is done.',
+    description:
+      'Continue an interrupted or failed crawl from its staging directory, without refetching what is done; refused ' +
+      'when the source changed since the crawl began (its root index, or the count on page 1 of a collection).',
   }),
   fresh: flag('fresh', { description: 'Discard a staging directory left by an earlier run and start over.' }),
   derive: flag('derive', {

@@ -10,6 +10,7 @@ import { readDocument } from '../crawl/read-document.js';
 import { SourceChangedError } from '../errors.js';
 import type { JournalSource } from '../store/journal.js';
 import { sourceHash } from './store-document.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 export interface SourceStateInput {
   root: string;
@@ -51,7 +52,7 @@ async function rootChanges(input: SourceStateInput): Promise<string[]> {
 
 export async function checkSourceUnchanged(input: SourceStateInput): Promise<void> {
   const changes = await rootChanges(input);
-  for (const [collection, { url, count }] of [...input.firstPages].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [collection, { url, count }] of [...input.firstPages].sort(([a], [b]) => byCodeUnits(a, b))) {
     if (changes.length > 0) break;
     const now = await fetchDocument(input, url);
     const counted = (now.document as { meta?: { pagination?: { count?: unknown } } } | undefined)?.meta?.pagination
