@@ -95,7 +95,7 @@ describe('output that quotes a hostile source', () => {
 
   it('a foreign file named with controls is reported escaped', async () => {
     await mkdir(path.join(first, 'api', 'units'), { recursive: true });
-    await writeFile(path.join(first, 'api', 'units', `x${ATTACK.replace(/\u0007/g, '')}`), '{}');
+    await writeFile(path.join(first, 'api', 'units', `x${ATTACK.replaceAll('\u0007', '')}`), '{}');
     const result = await runMain(['verify', first]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('\\u001b[2J');

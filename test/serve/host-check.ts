@@ -1,9 +1,9 @@
 /**
  * The static-host check (docs/snapshot-format.md#host-files): every document URL of a snapshot's tree, fetched from a
  * host serving the tree unchanged, answers 200 (after at most one redirect to the slash form) with `Content-Type:
- * application/vnd.api+json`, `Vary: Accept`, `X-Content-Type-Options: nosniff` and the stored bytes; records also without their trailing slash; and the
- * bare collection URL gives every record. Used against `npx serve`, serve-handler under a sub-path, and Cloudflare's
- * local engine (`wrangler pages dev`, `npm run check:hosts`).
+ * application/vnd.api+json`, `Vary: Accept`, `X-Content-Type-Options: nosniff` and the stored bytes; records also
+ * without their trailing slash; and the bare collection URL gives every record. Used against `npx serve`,
+ * serve-handler under a sub-path, and Cloudflare's local engine (`wrangler pages dev`, `npm run check:hosts`).
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
