@@ -201,7 +201,9 @@ export class Fetcher {
     if (status >= 500 || status === 429) {
       throw new RetryableError(`HTTP ${status}`, status, parseRetryAfter(headers['retry-after'], Date.now()));
     }
-    if (status >= 300 && status < 400) return { status, headers, body };
+    // Only a wanted body was kept, so only it is decoded: the empty stand-in for a discarded one (a 404 sent with
+    // Content-Encoding: gzip) is no gzip stream, and what its encoding was matters to nobody.
+    if (!bodyWanted(status)) return { status, headers, body };
     return { status, headers, body: await this.decode(body, headers['content-encoding']) };
   }
 
@@ -281,6 +283,8 @@ export class Fetcher {
 
   private async decode(raw: Buffer, encoding: string | undefined): Promise<Buffer> {
     const name = (encoding ?? 'identity').trim().toLowerCase();
+    // No bytes are no bytes in any encoding (a HEAD-like answer): the document reader then says the body is empty.
+    if (raw.length === 0) return raw;
     const limits = { maxOutputLength: this.options.maxBytes };
     const sync = raw.length <= SYNC_DECODE_LIMIT;
     try {
