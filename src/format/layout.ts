@@ -35,6 +35,12 @@ export const TOP_LEVEL_FILES = ['_headers', '_redirects', 'serve.json', '404.htm
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 const MAX_SEGMENT_BYTES = 200;
+/**
+ * The longest path of a file inside a snapshot. A whole path may have 4,095 bytes on Linux (1,023 on macOS), and the
+ * snapshot's files sit below --out, its staging directory and its generations: a limit of the snapshot's own, the
+ * same wherever it is written, leaves them room, and keeps the tree one that pack, extract and verify can walk.
+ */
+const MAX_PATH_BYTES = 1024;
 
 export type Placement =
   | {
@@ -130,7 +136,18 @@ export class Layout {
     return placement;
   }
 
-  #place({ url: canonical, parts: parsed, inScope, location }: ParsedUrl): Placement {
+  #place(parsed: ParsedUrl): Placement {
+    const placement = this.#placeByPath(parsed);
+    if (!placement.ok) return placement;
+    const bytes = Buffer.byteLength(placement.file);
+    if (bytes <= MAX_PATH_BYTES) return placement;
+    return {
+      ok: false,
+      reason: `its file path would be ${bytes} bytes long, over the ${MAX_PATH_BYTES} a snapshot allows`,
+    };
+  }
+
+  #placeByPath({ url: canonical, parts: parsed, inScope, location }: ParsedUrl): Placement {
     const segments = decodedSegments(parsed.pathname, this.#segmentVerdicts);
     if (typeof segments === 'string') return { ok: false, reason: segments };
     if (!inScope) return { ok: false, reason: 'it is outside the root URL' };
