@@ -38,10 +38,18 @@ export interface CollectionFiles {
   files(): Iterable<string>;
 }
 
+/**
+ * `value` when it is a JSON object, else undefined. A record is stored as the source sent it, valid or not (the
+ * report names what is wrong): its `attributes`, `relationships` or a relationship may be null, a string or a list.
+ */
+function objectOrUndefined<T extends object>(value: T | undefined): T | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
 function dataOf(document: unknown): StoredResource[] {
   const data = (document as { data?: unknown } | null)?.data;
   return Array.isArray(data)
-    ? (data.filter((item) => typeof item === 'object' && item !== null) as StoredResource[])
+    ? (data.filter((item) => objectOrUndefined(item as object | undefined) !== undefined) as StoredResource[])
     : [];
 }
 
@@ -54,10 +62,11 @@ function schemaOf(records: readonly StoredResource[]): CollectionSchema {
   const attributes = new Set<string>();
   const relationships = new Map<string, { kind: RelationshipKind; targetType: string | null }>();
   for (const record of records) {
-    for (const name of Object.keys(record.attributes ?? {})) attributes.add(name);
-    for (const [name, relationship] of Object.entries(record.relationships ?? {})) {
+    for (const name of Object.keys(objectOrUndefined(record.attributes) ?? {})) attributes.add(name);
+    for (const [name, value] of Object.entries(objectOrUndefined(record.relationships) ?? {})) {
       const known = relationships.get(name) ?? { kind: 'links-only' as RelationshipKind, targetType: null };
-      if (relationship !== undefined && relationship !== null && 'data' in relationship) {
+      const relationship = objectOrUndefined(value);
+      if (relationship !== undefined && 'data' in relationship) {
         const data = relationship.data;
         known.kind = Array.isArray(data) ? 'to-many' : known.kind === 'to-many' ? 'to-many' : 'to-one';
         const first = (Array.isArray(data) ? data[0] : data) as { type?: unknown } | null | undefined;
@@ -79,10 +88,16 @@ export function storedAccess(
 ): RecordAccess<StoredResource> {
   return {
     id: idOf,
-    attribute: (record, name) => record.attributes?.[name],
+    attribute: (record, name) => {
+      const attributes = objectOrUndefined(record.attributes);
+      // Own members only: a record without `constructor` does not hold Object's.
+      return attributes !== undefined && Object.hasOwn(attributes, name) ? attributes[name] : undefined;
+    },
     targets: (record, name) => {
-      const relationship = record.relationships?.[name];
-      if (relationship === undefined || relationship === null || !('data' in relationship)) return null;
+      const relationships = objectOrUndefined(record.relationships);
+      const value = relationships !== undefined && Object.hasOwn(relationships, name) ? relationships[name] : undefined;
+      const relationship = objectOrUndefined(value);
+      if (relationship === undefined || !('data' in relationship)) return null;
       const data = relationship.data;
       if (data === null || data === undefined) return [];
       const linkages = Array.isArray(data) ? data : [data];
