@@ -25,6 +25,7 @@ import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { CvSnapshotError } from '../errors.js';
 
 export interface FinalizeInput {
   layout: Layout;
@@ -39,6 +40,27 @@ export interface FinalizeInput {
 
 function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
   return [...entries].sort(([a], [b]) => byCodeUnits(a, b));
+}
+
+/** The catalogue failed on something in the snapshot: a fault of cv-snapshot's, with a way to publish without it. */
+class CatalogueBuildError extends CvSnapshotError {}
+
+/**
+ * Builds the catalogue. A failure that is not the file system's is a fault of the catalogue's code, not of the
+ * source or the machine: it says so, and how to publish the snapshot (every document is in staging) without it.
+ */
+function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): void {
+  try {
+    buildCatalogue(input);
+  } catch (error) {
+    if (error instanceof CvSnapshotError || typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
+    throw new CatalogueBuildError(
+      `The catalogue (the pages for people) could not be built (${String(error)}); this is a fault of ` +
+        "cv-snapshot's, please report it. Every document is fetched: run the same command with --resume and " +
+        '--catalogue none to publish the snapshot without the catalogue.',
+      { cause: error },
+    );
+  }
 }
 
 export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; report: ValidationReport } {
@@ -64,7 +86,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
   writer.writeParts(REPORT_PATH, reportJson(report));
   const createdAt = input.clock.recordedTime.toISOString();
   if (options.catalogue === 'html') {
-    buildCatalogue({
+    buildCatalogueOrExplain({
       layout,
       writer,
       collections: byName(state.pageFiles).map(([name, pages]) => [

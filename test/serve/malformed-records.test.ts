@@ -3,7 +3,8 @@
  * records with small mistakes (a null entry, a resource that is a string, number or list, `attributes`,
  * `relationships`, `links` or `meta` null or of the wrong kind, a relationship that is null, a string, a number,
  * relationship data entries that are null or not identifiers, ids that are numbers): the crawl stores them as they
- * came and reports each, verify agrees, and `serve` answers every query on the collection, never with 500.
+ * came and reports each, verify agrees, and `serve` answers every query on the collection, never with 500. The
+ * crawl's catalogue stage never ends it with an unexpected failure.
  */
 import type http from 'node:http';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { runMain } from '../helpers/cli.js';
 import { getJson, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -63,6 +65,27 @@ function mistakes(base: string): unknown[] {
   ];
 }
 
+/** The source: a collection `units` whose list holds record 1 and the mistakes, and a collection `sites`. */
+const mistaken: http.RequestListener = (req, res) => {
+  const base = `http://${req.headers.host}/api/`;
+  const list = (data: unknown[], self: string) => ({
+    links: { first: self, last: self, next: null, prev: null },
+    data,
+    meta: { pagination: { page: 1, pages: 1, count: data.length } },
+  });
+  if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, sites: `${base}sites/` } });
+  if (req.url === '/api/units/') return sendJson(res, 200, list([unit(base, '1'), ...mistakes(base)], `${base}units/`));
+  const site = { type: 'Site', id: '1', attributes: { term: 'a site' }, links: { self: `${base}sites/1/` } };
+  if (req.url === '/api/sites/') return sendJson(res, 200, list([site], `${base}sites/`));
+  if (req.url === '/api/sites/1/') return sendJson(res, 200, { data: site });
+  const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
+  const record = [unit(base, '1'), ...mistakes(base)].find(
+    (item) => typeof item === 'object' && item !== null && String((item as { id?: unknown }).id) === id,
+  );
+  if (record !== undefined) return sendJson(res, 200, { data: record });
+  sendJson(res, 404, { errors: [{ status: '404' }] });
+};
+
 const QUERIES = [
   '?page[size]=3',
   '?page[size]=3&page[number]=2',
@@ -77,26 +100,7 @@ const QUERIES = [
 
 describe('a collection of records with small JSON:API mistakes', () => {
   it('is mirrored and reported; verify agrees; serve answers every query without a 500', async () => {
-    const server = await source((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const list = (data: unknown[], self: string) => ({
-        links: { first: self, last: self, next: null, prev: null },
-        data,
-        meta: { pagination: { page: 1, pages: 1, count: data.length } },
-      });
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, sites: `${base}sites/` } });
-      if (req.url === '/api/units/')
-        return sendJson(res, 200, list([unit(base, '1'), ...mistakes(base)], `${base}units/`));
-      const site = { type: 'Site', id: '1', attributes: { term: 'a site' }, links: { self: `${base}sites/1/` } };
-      if (req.url === '/api/sites/') return sendJson(res, 200, list([site], `${base}sites/`));
-      if (req.url === '/api/sites/1/') return sendJson(res, 200, { data: site });
-      const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
-      const record = [unit(base, '1'), ...mistakes(base)].find(
-        (item) => typeof item === 'object' && item !== null && String((item as { id?: unknown }).id) === id,
-      );
-      if (record !== undefined) return sendJson(res, 200, { data: record });
-      sendJson(res, 404, { errors: [{ status: '404' }] });
-    });
+    const server = await source(mistaken);
     const out = path.join(await tempDir(), 'out');
     const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, catalogue: 'none' });
     const collection = `${server.url}/api/units/`;
@@ -138,5 +142,22 @@ describe('a collection of records with small JSON:API mistakes', () => {
     expect(known.length).toBeGreaterThan(5);
 
     expect((await diffSnapshots(out, out)).identical).toBe(true);
+  });
+});
+
+describe('the catalogue of such a collection', () => {
+  it('is built, or the crawl ends saying how to publish without it: never an unexpected failure', async () => {
+    const server = await source(mistaken);
+    const out = path.join(await tempDir(), 'out');
+    const crawl = await runMain(['crawl', `${server.url}/api/`, '--out', out, '--retries', '0']);
+    expect(crawl.stderr).not.toContain('unexpected failure');
+    expect(crawl.stderr).not.toMatch(/^\s+at /m);
+    if (crawl.code !== 0) {
+      expect(crawl.code).toBe(1);
+      expect(crawl.stderr).toContain('--resume and --catalogue none');
+      const resumed = await runMain(['crawl', `${server.url}/api/`, '--out', out, '--resume', '--catalogue', 'none']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+    }
+    expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 });
