@@ -163,6 +163,12 @@ export function readFailure(error: unknown): unknown {
   if (error instanceof CvSnapshotError || !(error instanceof Error) || typeof err.code !== 'string') return error;
   const verb = err.syscall === 'mkdir' || err.syscall === 'write' || err.syscall === 'rename' ? 'write' : 'read';
   const what = err.path === undefined ? 'a file' : err.path;
+  if (err.code === 'ENAMETOOLONG') {
+    return new CvSnapshotError(
+      `Cannot ${verb} ${what}: its path is longer than the file system allows. A snapshot never holds a file ` +
+        'path over 1,024 bytes (an older cv-snapshot could store one): crawl the source again.',
+    );
+  }
   return new CvSnapshotError(
     `Cannot ${verb} ${what} (${firstLine(err.message)}). Check that path, its permissions and the disk.`,
   );

@@ -35,6 +35,7 @@ import {
   type OutInspection,
   type OutputPaths,
 } from './output-dir.js';
+import { removeTree } from './remove-tree.js';
 import { NEW_GENERATIONS_DIR } from './staging.js';
 
 /** One past the highest number used in the generations directory. */
@@ -86,12 +87,20 @@ async function deleteOldGenerations(paths: OutputPaths, keep: Set<string>): Prom
   for (const generation of generationsIn(entries)) {
     if (keep.has(generation)) continue;
     const dir = path.join(paths.generations, generation);
-    if (foreignFiles(dir).count > 0) continue;
+    // One that cannot be looked through (too deep for a path to name, say) stays; the others are still deleted.
+    const foreign = (() => {
+      try {
+        return foreignFiles(dir).count;
+      } catch {
+        return null;
+      }
+    })();
+    if (foreign !== 0) continue;
     const doomed = path.join(paths.generations, generation.replace('snapshot-', 'deleting-'));
     await rename(dir, doomed).catch(() => undefined);
   }
   for (const name of await readGenerationsDir(paths).then((e) => e ?? [])) {
-    if (DELETING.test(name)) await rm(path.join(paths.generations, name), { recursive: true, force: true });
+    if (DELETING.test(name)) await removeTree(path.join(paths.generations, name));
   }
 }
 

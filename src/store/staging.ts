@@ -5,12 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { OutputDirError } from '../errors.js';
 import { DERIVE_JOURNAL_FILE, Journal, JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE, StagingLock } from './lock.js';
+import { removeTree } from './remove-tree.js';
 import { FILE_LIST, RUN_FILE, TREE_DIR, type OutputPaths } from './output-dir.js';
 import type { RunState } from '../pipeline/run-state.js';
 
@@ -100,7 +101,7 @@ export async function assertLinksWork(paths: OutputPaths): Promise<void> {
 /** Removes what a run wrote in the staging directory, except its lock. */
 async function clearStaging(paths: OutputPaths): Promise<void> {
   for (const name of await readdir(paths.staging)) {
-    if (name !== LOCK_FILE && isOurs(name)) await rm(path.join(paths.staging, name), { recursive: true, force: true });
+    if (name !== LOCK_FILE && isOurs(name)) await removeTree(path.join(paths.staging, name));
   }
 }
 
