@@ -89,7 +89,10 @@ describe('a listed record answering 404 or 410 with an encoded body', () => {
     );
     // A dead link is final: nothing was asked twice.
     for (const id of Object.keys(ANSWERS)) {
-      expect(server.requests.filter((url) => url === `/api/units/${id}/`), id).toHaveLength(1);
+      expect(
+        server.requests.filter((url) => url === `/api/units/${id}/`),
+        id,
+      ).toHaveLength(1);
     }
   });
 });
