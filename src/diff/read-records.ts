@@ -104,9 +104,10 @@ function readListDocument(snapshot: OpenSnapshot, collection: string, file: stri
         : `is not valid JSON (${firstLine(error)})`;
     throw unusable(why);
   }
+  // A source's page that is no list (null, an error document) is mirrored as it came, and the report names it:
+  // it holds no records.
   const data = isObject(document) ? document.data : undefined;
-  if (!Array.isArray(data)) throw unusable('is not a list document (no data array)');
-  return data as unknown[];
+  return Array.isArray(data) ? (data as unknown[]) : [];
 }
 
 /** `type` + `id`: what identifies a record across snapshots. */

@@ -12,8 +12,17 @@ import type { TreeWriter } from '../store/writer.js';
 
 interface ListPage {
   links?: Record<string, unknown>;
-  data?: unknown;
+  data: unknown[];
   meta?: { pagination?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON object with a `data` list; its `links` and `meta` are rewritten only where they are objects. */
+function isListPage(value: unknown): value is ListPage {
+  return isObject(value) && Array.isArray(value.data);
 }
 
 export interface CollectionIndexInput {
@@ -29,31 +38,35 @@ export interface CollectionIndexInput {
 export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexInput): number {
   // Page files are small and many: one synchronous read each costs less than the thread-pool round trips of an
   // asynchronous one (open, stat, read, close), which left finalize mostly waiting.
-  const read = (file: string): ListPage =>
-    parseJson(readFileSync(path.join(writer.dir, ...file.split('/')), 'utf8')) as ListPage;
+  const read = (file: string): unknown => parseJson(readFileSync(path.join(writer.dir, ...file.split('/')), 'utf8'));
   const [firstFile] = input.pageFiles;
   if (firstFile === undefined) return 0;
-  const first = read(firstFile);
-  if (input.mode === 'first-page') {
-    writer.write(input.file, htmlSafeJson(stringifyJson(first)));
-    return Array.isArray(first.data) ? first.data.length : 0;
+  const stored = read(firstFile);
+  // A first page that is no list (null, an error document, `data` not a list: the report names it) is the
+  // collection's as it came: there is no list to complete.
+  if (input.mode === 'first-page' || !isListPage(stored)) {
+    writer.write(input.file, htmlSafeJson(stringifyJson(stored)));
+    return isListPage(stored) ? stored.data.length : 0;
   }
+  const first = stored;
+  // Later pages may be no lists either: they add no records.
+  const recordsOf = (file: string): unknown[] => {
+    const page = file === firstFile ? first : read(file);
+    return isListPage(page) ? page.data : [];
+  };
 
   // Count first, so meta can precede data in the document as it does in the source.
   let count = 0;
-  for (const file of input.pageFiles) {
-    const page = file === firstFile ? first : read(file);
-    if (Array.isArray(page.data)) count += page.data.length;
-  }
+  for (const file of input.pageFiles) count += recordsOf(file).length;
   const head: ListPage = { ...first };
-  if (head.links) {
+  if (isObject(head.links)) {
     const links: Record<string, unknown> = {};
     for (const key of Object.keys(head.links)) {
       links[key] = key === 'next' || key === 'prev' ? null : input.selfLink;
     }
     head.links = links;
   }
-  if (head.meta?.pagination)
+  if (isObject(head.meta) && isObject(head.meta.pagination))
     head.meta = { ...head.meta, pagination: { ...head.meta.pagination, page: 1, pages: 1, count } };
   // The head is written member by member, in its own order, and `data` streamed in its place: no marker string that
   // a source's data could contain, and the bytes JSON.stringify (then htmlSafeJson) would give for the whole document.
@@ -65,7 +78,7 @@ export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexI
     for (const [i, key] of members.entries()) {
       yield `${i === 0 ? '' : ','}${htmlSafeJson(JSON.stringify(key))}:`;
       if (key === 'data') yield* records();
-      else yield htmlSafeJson(stringifyJson((head as Record<string, unknown>)[key]));
+      else yield htmlSafeJson(stringifyJson((head as unknown as Record<string, unknown>)[key]));
     }
     yield '}';
   }
@@ -74,10 +87,8 @@ export function writeCollectionIndex(writer: TreeWriter, input: CollectionIndexI
     yield '[';
     let written = 0;
     for (const file of input.pageFiles) {
-      const page = file === firstFile ? first : read(file);
-      if (!Array.isArray(page.data)) continue;
       const texts: string[] = [];
-      for (const record of page.data) texts.push((written++ === 0 ? '' : ',') + stringifyJson(record));
+      for (const record of recordsOf(file)) texts.push((written++ === 0 ? '' : ',') + stringifyJson(record));
       yield htmlSafeJson(texts.join(''));
     }
     yield ']';

@@ -55,7 +55,8 @@ export function prepareDocument(
 ): PreparedDocument {
   const check = validateDocument(json, url, root, layout.urls);
   const findings = check.findings;
-  const data = (json as { data?: unknown }).data;
+  // Any JSON value may come (`null` included); what it is not is the validation's to report.
+  const data = (json as { data?: unknown } | null)?.data;
   const prepared: PreparedDocument = {
     findings,
     summary: check.summary,

@@ -41,6 +41,7 @@ import {
 } from '../format/read-snapshot.js';
 import { sha256 } from '../store/writer.js';
 import { linkPrefix } from '../format/rewrite-links.js';
+import { CollectionRecords } from './collection-records.js';
 import { byCodeUnits } from '../code-unit-order.js';
 
 export interface VerifyResult {
@@ -267,6 +268,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   };
 
   const invariants = new InvariantChecker(layout.root, layout.urls);
+  const collections = new CollectionRecords(layout);
   const findings: Finding[] = [];
   /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
   const changed = new Set<string>();
@@ -337,10 +339,18 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
       return source;
     });
     const check = validateDocument(json, url, layout.root, layout.urls);
-    findings.push(...check.findings);
-    if (!layout.isCollectionIndexFile(file)) invariants.add(url, check.summary);
+    if (layout.isCollectionIndexFile(file) && location.kind === 'list') {
+      collections.hold(location.collection, check.findings);
+    } else {
+      findings.push(...check.findings);
+      invariants.add(url, check.summary);
+      collections.addPage(location, json);
+    }
   }
   throwIfStopped(signal);
+  // A complete collection's findings are its pages' findings, moved: each counts once, where the crawl saw it.
+  const seen = new Set(findings.map(findingKey));
+  findings.push(...collections.placed().filter((f) => !seen.has(findingKey(f))));
   findings.push(...invariants.finish());
   const errors = findings.filter((f) => f.severity === 'error');
   // Findings in a changed document are the change's: its problem is that it was changed, said above.

@@ -161,3 +161,46 @@ describe('the catalogue of such a collection', () => {
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 });
+
+/** A collection of two pages of one record each; `second` is what page 2 answers, `first` replaces page 1. */
+function twoPages(second: (page: (n: number, data: unknown[]) => unknown) => unknown, first?: unknown) {
+  return (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const base = `http://${req.headers.host}/api/`;
+    const p2 = `${base}units/?page%5Bnumber%5D=2`;
+    const page = (n: number, data: unknown[]) => ({
+      links: { first: `${base}units/`, last: p2, next: n === 1 ? p2 : null, prev: n === 2 ? `${base}units/` : null },
+      data,
+      meta: { pagination: { page: n, pages: 2, count: 2 } },
+    });
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') return sendJson(res, 200, first === undefined ? page(1, [unit(base, '1')]) : first);
+    if (req.url?.startsWith('/api/units/?')) return sendJson(res, 200, JSON.stringify(second(page)));
+    if (req.url === '/api/units/1/') return sendJson(res, 200, { data: unit(base, '1') });
+    if (req.url === '/api/units/2/') return sendJson(res, 200, { data: unit(base, '2', { relationships: 'x' }) });
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  };
+}
+
+describe('a collection whose later pages, or first page, hold mistakes or are no list at all', () => {
+  const cases: Array<[string, http.RequestListener]> = [
+    ['a mistake on page 2', twoPages((page) => page(2, [unit('http://x/api/', '2', { relationships: 'x' }), null]))],
+    ['page 2 null', twoPages(() => null)],
+    ['page 2 an error document', twoPages(() => ({ errors: [{ status: '500' }] }))],
+    ['page 1 null', twoPages((page) => page(2, []), null)],
+    ['page 1 an error document beside no data', twoPages((page) => page(2, []), { errors: [{ status: '500' }] })],
+    ['page 1 a list of documents', twoPages((page) => page(2, []), [{ data: [] }])],
+  ];
+  it.each(cases)('%s: crawl, verify, diff and serve agree', async (_name, handler) => {
+    const server = await source(handler);
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, catalogue: 'none' });
+    expect(result.report.findings.some((f) => f.url.startsWith(`${server.url}/api/units/`))).toBe(true);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+    expect((await diffSnapshots(out, out)).identical).toBe(true);
+    const serve: ServeHandle = await startServe({ dir: out, port: 0 });
+    closers.push(() => serve.close());
+    for (const query of ['', '?page[size]=10', '?sort=term']) {
+      expect((await getJson(`${serve.url}units/${query}`)).status, query).toBe(200);
+    }
+  });
+});
