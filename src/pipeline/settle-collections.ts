@@ -13,7 +13,7 @@ import type { InvariantChecker, UnsettledCollection } from '../validate/invarian
 import { finding } from '../validate/rules.js';
 
 /** How many times a collection's pages are fetched again before it counts as shifting. */
-export const PAGE_ROUNDS = 3;
+const PAGE_ROUNDS = 3;
 
 export interface SettleInput {
   invariants: InvariantChecker;

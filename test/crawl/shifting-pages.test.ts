@@ -148,6 +148,19 @@ describe('pages that shift while they are crawled', () => {
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 
+  it('pages fetched again replace the first ones in the journal: --resume counts each page once', async () => {
+    source = await startShiftingSource(4);
+    source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
+    const out = path.join(await tempDir(), 'out');
+    // --strict refuses (the source lacks the collections of spec 2.2) and keeps the finished work for --resume.
+    await expect(createSnapshot({ rootUrl: source.root, out, strict: true })).rejects.toThrow(/--resume/);
+    const resumed = await createSnapshot({ rootUrl: source.root, out, resume: true });
+    expect(resumed.resumed).toBe(1 + 2 + 4);
+    expect(resumed.documents).toBe(1 + 2 + 4);
+    expect(resumed.collections.units).toEqual({ records: 4, pages: 2, documents: 6 });
+    expect(await collection(out, source.root)).toEqual(source.ids);
+  });
+
   it('a record added during the crawl (the counts disagree): fetched again, every record is in', async () => {
     source = await startShiftingSource(4);
     // Record 0 is added at the front once page 1 has been answered: later pages count 5 and list record 2 again.
