@@ -274,8 +274,8 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
         report.errors,
         path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
         `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults ` +
-          'included), run the same command without --strict and with --resume (nothing is fetched again); --fresh ' +
-          'discards it.',
+          'included), run the same command without --strict and with --resume (nothing is fetched again but what ' +
+          "checks the source's state); --fresh discards it.",
       );
     }
     // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
