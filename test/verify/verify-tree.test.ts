@@ -2,7 +2,8 @@
  * verify on trees that are not what crawl wrote: pipes, sockets and links in the tree are problems and never
  * opened (a named pipe used to block it forever); a file changed after the crawl is reported as changed, not as a
  * fault of the source; text from documents never reaches the terminal raw; JSON nested 100,000 deep is a problem,
- * not a crash; SHA256SUMS is read strictly; anything that is not a snapshot gets one sentence.
+ * not a crash; a file SHA256SUMS does not list is named wherever it is; SHA256SUMS is read strictly; anything that
+ * is not a snapshot gets one sentence.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -141,6 +142,34 @@ describe('verify on hostile JSON', () => {
       `cv-snapshot verify: ${dir}: _cv-snapshot/manifest.json is unreadable (it nests objects and arrays more ` +
         'than 256 levels deep). Give a directory that crawl wrote (--out) or an archive that pack wrote.\n',
     );
+  });
+});
+
+describe('verify and files that SHA256SUMS does not list', () => {
+  it('names each by path and exits 3: at the top, deep in the API tree, in the metadata and catalogue', async () => {
+    const dir = await copy();
+    const planted = [
+      'stray.txt',
+      'api/units/1/relationships/successor/index.html',
+      'api/units/2/deep/er/still/payload.json',
+      '_cv-snapshot/notes.txt',
+      '_catalogue/units/r-4.html',
+    ];
+    for (const rel of planted) {
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), '{"data":null}<script>document.title="planted"</script>\n');
+    }
+    // A name that would move the terminal's cursor, quoted with escapes like every text verify did not write.
+    await writeFile(path.join(dir, 'api', 'units', 'evil\u001b[2J'), 'x');
+    const result = await runCli(['verify', dir]);
+    expect(result.code).toBe(3);
+    const problems = result.stderr.split('\n');
+    for (const rel of [...planted, 'api/units/evil\\u001b[2J']) {
+      expect(problems).toContain(`${rel} is not part of the snapshot (not in ${SUMS}).`);
+    }
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+    expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(problems.filter((line) => line.includes('not part of the snapshot'))).toHaveLength(planted.length + 1);
   });
 });
 
