@@ -1,8 +1,8 @@
 /**
  * Which answer an `Accept` header gets from serve (docs/catalogue.md, "Through cv-snapshot serve"): the catalogue's
- * page only when `text/html` (or `application/xhtml+xml`) is named with a weight above every JSON type and `*` / `*`;
- * the JSON otherwise, a tie, no `Accept` at all, `*` / `*` and `text/*` included. Requests go out through node:http,
- * which sends exactly the headers given (fetch adds `Accept: *` / `*` on its own, so it cannot send none).
+ * page only when `text/html` (or `application/xhtml+xml`) is named with a weight above every JSON type and `*\/*`;
+ * the JSON otherwise, a tie, no `Accept` at all, `*\/*` and `text/*` included. Requests go out through node:http,
+ * which sends exactly the headers given (fetch adds `Accept: *\/*` on its own, so it cannot send none).
  */
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
