@@ -84,15 +84,25 @@ describe('progress', () => {
   it('writes a plain line per interval in logs and a rewritten line on a terminal', async () => {
     const state = { done: 3, discovered: 10, requests: 4, retries: 1, errors: 0 };
     for (const mode of ['lines', 'tty'] as const) {
+      // Waits for the second drawing, however late a loaded machine runs the interval, rather than for a time.
       let written = '';
-      const stream = { write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream;
-      const line = new ProgressLine(stream, mode, () => state, 10);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      let draws = 0;
+      let drawnTwice!: () => void;
+      const twice = new Promise<void>((resolve) => (drawnTwice = resolve));
+      const write = (text: string) => {
+        written += text;
+        if (++draws === 2) drawnTwice();
+        return true;
+      };
+      const line = new ProgressLine({ write } as unknown as NodeJS.WritableStream, mode, () => state, 10);
+      await twice;
       line.stop();
       expect(written).toContain('crawl: 3/10 documents');
       expect(written).toContain('1 retry, 0 errors');
-      if (mode === 'lines') expect(written.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
-      else expect(written).toContain('\r\u001b[K');
+      const drawn = 'crawl: 3/10 documents, \\d+ req/s, 1 retry, 0 errors';
+      // Two drawings exactly: a plain line each in logs; on a terminal, each erases the line first, and stop erases it.
+      const expected = mode === 'lines' ? `^(${drawn}\n){2}$` : `^(\r\u001b\\[K${drawn}){2}\r\u001b\\[K$`;
+      expect(written).toMatch(new RegExp(expected));
     }
     expect(formatProgress(state, 2000)).toBe('3/10 documents, 2 req/s, 1 retry, 0 errors');
   });

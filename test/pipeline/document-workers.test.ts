@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,7 +18,7 @@ import { defaultWorkers } from '../../src/pipeline/document-pool.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
-import { suiteDir } from '../helpers/temp-dir.js';
+import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 
 const DIST = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js')).href;
 const { createSnapshot, startSampleApi, verifySnapshot } = (await import(DIST)) as typeof Library;
@@ -209,6 +210,17 @@ describe('a crawl with worker threads', () => {
     let inFlight = 0;
     let mostInFlight = 0;
     let arrivals: number[] = [];
+    /**
+     * Records' requests are held until `peak` of them are at the source at once, so that a test sees the crawl
+     * reach its limit however slowly a loaded machine sends them (none are held for a rated crawl). A crawl that
+     * never reaches it is let go after 10 s, and then fails the count instead of hanging.
+     */
+    let gate: { peak: number; held: Array<() => void>; timer?: NodeJS.Timeout } | null = null;
+    const open = (g: NonNullable<typeof gate>) => {
+      clearTimeout(g.timer);
+      if (gate === g) gate = null;
+      for (const next of g.held.splice(0)) next();
+    };
 
     beforeAll(async () => {
       server = await startServer((req, res) => {
@@ -225,7 +237,7 @@ describe('a crawl with worker threads', () => {
         inFlight += 1;
         mostInFlight = Math.max(mostInFlight, inFlight);
         // Every answer takes a while, so that requests overlap as much as the crawl lets them.
-        setTimeout(() => {
+        const answer = () => {
           inFlight -= 1;
           if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
           if (req.url === '/api/units/') {
@@ -238,7 +250,13 @@ describe('a crawl with worker threads', () => {
           const id = Number(/^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1]);
           if (ids.includes(id)) return sendJson(res, 200, { data: unit(id) });
           sendJson(res, 404, { errors: [{ status: '404' }] });
-        }, 10);
+        };
+        const later = () => setTimeout(answer, 10);
+        const g = gate;
+        if (g === null || !/^\/api\/units\/\d+\/$/.test(req.url ?? '')) return later();
+        g.held.push(later);
+        if (inFlight >= g.peak) open(g);
+        else g.timer ??= setTimeout(() => open(g), 10_000);
       });
     });
     afterAll(() => server.close());
@@ -249,6 +267,7 @@ describe('a crawl with worker threads', () => {
       threads = options.workers,
     ) {
       [inFlight, mostInFlight, arrivals] = [0, 0, []];
+      gate = options.rate === undefined ? { peak: options.concurrency, held: [] } : null;
       const { value, started } = await countingWorkers(() =>
         createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(base, name), catalogue: 'none', ...options }),
       );
@@ -324,8 +343,9 @@ describe('the root index with worker threads', () => {
 
 describe('a worker', () => {
   it('starts the next URL it holds by itself, while the main thread is busy, one request at a time', async () => {
-    // The source runs in a process of its own, so that it answers while this thread is blocked; it prints when each
-    // request arrived and how many it had at once.
+    // The source runs in a process of its own, so that it answers while this thread is blocked; it prints each
+    // request with how many it had at once, and also writes it to a file, which this thread reads while blocked.
+    const log = path.join(await tempDir(), 'requests.log');
     const source = spawn(
       process.execPath,
       [
@@ -333,7 +353,9 @@ describe('a worker', () => {
         `const http = require('node:http'); let open = 0, most = 0;
         const server = http.createServer((req, res) => {
           open += 1; most = Math.max(most, open);
-          console.log(JSON.stringify({ url: req.url, at: Date.now(), most }));
+          const line = JSON.stringify({ url: req.url, most });
+          require('node:fs').appendFileSync(${JSON.stringify(log)}, line + '\\n');
+          console.log(line);
           setTimeout(() => { open -= 1; res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
             res.end('{"data":{}}'); }, 100);
         });
@@ -341,7 +363,7 @@ describe('a worker', () => {
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const lines: Array<{ port?: number; url?: string; at?: number; most?: number }> = [];
+    const lines: Array<{ port?: number; url?: string; most?: number }> = [];
     source.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n')) if (line !== '') lines.push(JSON.parse(line) as (typeof lines)[number]);
     });
@@ -361,15 +383,18 @@ describe('a worker', () => {
       );
       const signal = new AbortController().signal;
       const answers = [`${base}a`, `${base}b`].map((url) => pool!.fetch(url, signal, { readHere: true }));
-      // Once the worker has asked for the first, this thread is busy well past its answer (100 ms later).
+      // Once the worker has asked for the first, this thread stays busy (it never returns to its event loop) until
+      // the source has the second request too: the worker asks for it by itself. (A worker that waited for this
+      // thread would never ask, and the test would fail after 20 s.)
       while (lines.length < 2) await once(source.stdout, 'data');
-      const busyUntil = Date.now() + 1500;
-      while (Date.now() < busyUntil);
+      const giveUp = Date.now() + 20_000;
+      let asked = false;
+      while (!asked && Date.now() < giveUp) asked = readFileSync(log, 'utf8').includes('"/api/b"');
+      expect(asked).toBe(true);
       const [a, b] = await Promise.all(answers);
       expect([a?.status, b?.status]).toEqual([200, 200]);
       const requests = lines.slice(1);
       expect(requests.map((r) => r.url)).toEqual(['/api/a', '/api/b']);
-      expect(requests[1]!.at).toBeLessThan(busyUntil);
       expect(Math.max(...requests.map((r) => r.most!))).toBe(1);
     } finally {
       await pool?.close();
