@@ -2,6 +2,7 @@
  * `cv-snapshot serve` is read-only and stays inside the snapshot (issues 3 and 4): methods, HEAD and OPTIONS, CORS,
  * path traversal raw and encoded, files that are not the snapshot's, timeouts, and the command line.
  */
+import { once } from 'node:events';
 import net from 'node:net';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -195,10 +196,14 @@ describe('cv-snapshot serve on the command line', () => {
     const answer = await get(`${firstLine}units/?page[size]=2`);
     expect(answer.status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The log line may come after the answer: wait for it (or for the end of serve), not for a time.
+    const logged = /GET \/sms\/cv\/api\/v1\/units\/\?page\[size\]=2 200 \d+B/;
+    let ended = false;
+    void exited.then(() => (ended = true));
+    while (!logged.test(output) && !ended) await Promise.race([once(child.stderr!, 'data'), exited]);
+    expect(output).toMatch(logged);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(output).toMatch(/GET \/sms\/cv\/api\/v1\/units\/\?page\[size\]=2 200 \d+B/);
   });
 
   it('logs nothing but the URL with --quiet', async () => {
