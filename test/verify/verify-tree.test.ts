@@ -96,6 +96,18 @@ describe('verify and files changed after the crawl', () => {
     expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(result.stderr).not.toContain('secret');
   });
+  it('redacts a password that holds an @ whole, not only up to its first @', async () => {
+    const dir = await copy();
+    const text = await readFile(path.join(dir, RECORD), 'utf8');
+    // A link of the snapshot that leads nowhere, quoted in full, with a URL in it.
+    const links = '"links":{"cred":"/api/gone?from=http://user:pa@ss-w0rd@example.org/x",';
+    await rewriteFile(dir, RECORD, text.replace('"links":{', links), true);
+    const { problems } = await verifySnapshot(dir);
+    expect(problems).toContain(
+      `${RECORD} links to /api/gone?from=http://***@example.org/x, which is not a file of the snapshot.`,
+    );
+    expect(problems.join('\n')).not.toContain('w0rd');
+  });
 });
 
 describe('verify on hostile JSON', () => {
