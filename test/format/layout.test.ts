@@ -60,6 +60,24 @@ describe('Layout (docs/snapshot-format.md#file-tree)', () => {
     }
   });
 
+  it('refuses each character and ending that Windows cannot store in a file name, saying why', () => {
+    const character = 'a path segment contains a character Windows cannot store in a file name';
+    const ending = 'a path segment ends in a dot or a space, which Windows cannot store';
+    for (const [segment, reason] of [
+      ['a%3Cb', character],
+      ['a%3Eb', character],
+      ['a%3Ab', character],
+      ['a%22b', character],
+      ['a%7Cb', character],
+      ['a%3Fb', character],
+      ['a*b', character],
+      ['a.', ending],
+      ['a%20', ending],
+    ]) {
+      expect(layout.place(`${root}units/${segment}/`), segment).toEqual({ ok: false, reason });
+    }
+  });
+
   it('stores only canonical page numbers as pages; any other page[number] is refused, never put on a page', () => {
     const page1 = placed(`${root}units/`).file;
     for (const value of ['1.0', '+2', '0', '01', '02', '-1', '1e0', '2.5', 'last', '', '%202']) {
