@@ -86,16 +86,20 @@ describe('an unreliable source', () => {
     }
   });
 
-  it('--rate holds with retries counted: never more requests in a second than the rate allows', async () => {
+  it('--rate holds with retries counted: never more requests by any time than the rate allows', async () => {
     const times: number[] = [];
     let n = 0;
+    /** When the root index was answered: every other request is sent after it. */
+    let rootAnswered = 0;
     const server = await startServer((req, res) => {
-      times.push(performance.now());
       const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/')
+      if (req.url === '/api/') {
+        rootAnswered = performance.now();
         return sendJson(res, 200, {
           data: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, `${base}c${i}/`])),
         });
+      }
+      times.push(performance.now());
       // Every other answer fails, so half the requests are retries.
       if (n++ % 2 === 0) return sendJson(res, 503, { errors: [{ status: '503' }] });
       sendJson(res, 200, {
@@ -105,7 +109,8 @@ describe('an unreliable source', () => {
       });
     });
     try {
-      const rate = 20;
+      // Slow enough that a break (retries without a slot: half the requests free) shows on a busy machine too.
+      const rate = 10;
       await createSnapshot({
         rootUrl: `${server.url}/api/`,
         out: path.join(await tempDir(), 'out'),
@@ -114,10 +119,16 @@ describe('an unreliable source', () => {
         backoffBaseMs: 1,
       });
       expect(times.length).toBeGreaterThanOrEqual(24);
-      for (let i = 0; i < times.length; i++) {
-        const inWindow = times.filter((t) => t >= times[i]! && t < times[i]! + 1000).length;
-        expect(inWindow).toBeLessThanOrEqual(rate + 1);
-      }
+      // The requests after the root index take slots 1 / rate apart, the first no earlier than the root's answer, so
+      // the k-th (from 0) arrives k slots after that answer at the earliest, retries included. This thread notes an
+      // arrival late when it is busy, which only moves it later; a timer may fire a little early: one slot of slack.
+      // (Counting the requests in any second instead fails on a busy machine: requests held up together arrive
+      // together.)
+      const early = times
+        .map((t, k) => ({ k, after: (t - rootAnswered) / 1000 }))
+        .filter(({ k, after }) => after < (k - 1) / rate);
+      expect(rootAnswered).toBeGreaterThan(0);
+      expect(early).toEqual([]);
     } finally {
       await server.close();
     }
