@@ -175,25 +175,22 @@ describe('catalogue pages of a source whose every field is markup', () => {
     await remove?.();
   });
 
-  /** What the page holds that the source put there as markup: tagged elements, scripts run, the title changed. */
+  /**
+   * What the page holds that the source put there as markup: tagged elements, scripts run, the title changed. (An
+   * expression in the page's own terms: this project's TypeScript has no DOM types.)
+   */
   async function injected(page: Page, title: string): Promise<unknown> {
-    return page.evaluate(
-      ([expected, decoded]) => {
-        const w = window as unknown as { pwned?: unknown };
-        return {
-          tagged: [...document.querySelectorAll('[data-pwn]')].map((e) => e.outerHTML),
-          images: document.images.length,
-          inlineScripts: [...document.scripts].filter((s) => s.src === '').map((s) => s.textContent),
-          scriptLinks: [...document.querySelectorAll('a[href]')]
-            .map((a) => a.getAttribute('href')!)
-            .filter((href) => /^\s*javascript:/i.test(href)),
-          pwned: w.pwned ?? null,
-          decoded: document.body.innerText.includes(decoded),
-          titleChanged: document.title === expected ? null : document.title,
-        };
-      },
-      [title, DECODED],
-    );
+    return page.evaluate<unknown>(`({
+      tagged: [...document.querySelectorAll('[data-pwn]')].map((e) => e.outerHTML),
+      images: document.images.length,
+      inlineScripts: [...document.scripts].filter((s) => s.src === '').map((s) => s.textContent),
+      scriptLinks: [...document.querySelectorAll('a[href]')]
+        .map((a) => a.getAttribute('href'))
+        .filter((href) => /^\\s*javascript:/i.test(href)),
+      pwned: window.pwned ?? null,
+      decoded: document.body.innerText.includes(${JSON.stringify(DECODED)}),
+      titleChanged: document.title === ${JSON.stringify(title)} ? null : document.title,
+    })`);
   }
   const clean = {
     tagged: [],
