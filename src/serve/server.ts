@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CvSnapshotError } from '../errors.js';
+import { printable, printableLines } from '../safe-text.js';
 import { listDocument, pageLinkQuery } from '../jsonapi/query-document.js';
 import { invalidParameter, QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
 import { resolvePageNumber, runListQuery } from '../jsonapi/query-run.js';
@@ -65,12 +66,6 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/** Printable form of a request target for the log: no control characters reach the terminal. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`). */
@@ -229,8 +224,9 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     try {
       result = await answer(method, rawPath, rawQuery, req.headers.accept);
     } catch (error) {
+      // A parse error quotes the stored text it failed on: no control character of it reaches the terminal.
       process.emitWarning(
-        `cv-snapshot serve: ${method} ${printable(target)} failed: ${(error as Error).stack ?? String(error)}`,
+        printableLines(`cv-snapshot serve: ${method} ${target} failed: ${(error as Error).stack ?? String(error)}`),
       );
       result = errorAnswer(
         500,
@@ -264,7 +260,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
         });
       }
       handle(req, res).catch((error: unknown) => {
-        process.emitWarning(`cv-snapshot serve: ${String(error)}`);
+        process.emitWarning(printableLines(`cv-snapshot serve: ${String(error)}`));
         res.destroy();
       });
     },

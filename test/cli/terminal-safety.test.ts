@@ -6,8 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe } from '../../src/serve/index.js';
 import { runMain, type CliResult } from '../helpers/cli.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { getJson, listFiles } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 /** Sets the terminal's title, clears the screen, turns text red; a C1 CSI and a right-to-left override. */
@@ -111,5 +113,28 @@ describe('output that quotes a hostile source', () => {
     ]);
     expect(result.code).not.toBe(0);
     expectPrintable(result);
+  });
+});
+
+describe('serve', () => {
+  it('warns of a stored file it cannot parse without quoting its controls raw', async () => {
+    const pages = (await listFiles(first)).filter((file) => /^api\/units\/(page\/\d+\/)?index\.html$/.test(file));
+    expect(pages.length).toBeGreaterThan(0);
+    // V8's parse error quotes the text it failed on; a snapshot from elsewhere may hold anything.
+    for (const file of pages) await writeFile(path.join(first, file), `[${ATTACK}]`);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    const server = await startServe({ dir: first, port: 0 });
+    try {
+      const answer = await getJson(`${server.url}units/?sort=term`);
+      expect(answer.status).toBe(500);
+      await new Promise(setImmediate);
+    } finally {
+      process.off('warning', onWarning);
+      await server.close();
+    }
+    expect(warnings.join('\n')).toContain('\\u001b]0;pwned');
+    expect(warnings.join('\n')).not.toMatch(RAW);
   });
 });
