@@ -5,6 +5,7 @@
  */
 import { MEDIA_TYPE } from '../crawl/fetcher.js';
 import { htmlSafeJson } from '../json/html-safe.js';
+import type { TreeWriter } from '../store/writer.js';
 import type { Layout } from './layout.js';
 
 /**
@@ -81,4 +82,17 @@ export function serveJson(layout: Layout): string {
     ],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/** Writes the four host files of a tree served at a host's root (a crawl's, and `catalogue`'s copy of an older one). */
+export function writeHostFiles(writer: TreeWriter, layout: Layout): void {
+  writer.write('_headers', headersFile(layout));
+  writer.write('_redirects', redirectsFile(layout));
+  writer.write('serve.json', serveJson(layout));
+  writer.write('404.html', errorDocumentFile());
+}
+
+/** Whether `file` is one of the host files, which `writeHostFiles` writes. */
+export function isHostFile(file: string): boolean {
+  return file === '_headers' || file === '_redirects' || file === 'serve.json' || file === '404.html';
 }

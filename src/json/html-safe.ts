@@ -23,3 +23,26 @@ const ESCAPES: Readonly<Record<string, string>> = {
 export function htmlSafeJson(text: string): string {
   return MARKUP.test(text) ? text.replace(MARKUP_ALL, (c) => ESCAPES[c]!) : text;
 }
+
+/** The same characters in UTF-8 bytes, read one byte to a character (latin1): `<`, `>`, `&`, E2 80 A8, E2 80 A9. */
+const MARKUP_BYTES = /[<>&]|\u00e2\u0080[\u00a8\u00a9]/;
+const MARKUP_BYTES_ALL = /[<>&]|\u00e2\u0080[\u00a8\u00a9]/g;
+
+const BYTE_ESCAPES: Readonly<Record<string, string>> = {
+  ...ESCAPES,
+  '\u00e2\u0080\u00a8': '\\u2028',
+  '\u00e2\u0080\u00a9': '\\u2029',
+};
+
+/**
+ * `bytes` (a JSON text in UTF-8, such as a document an older version of the tool stored) with every markup character
+ * escaped; the same buffer when it holds none. Works on the bytes, so nothing else of the text is decoded or changed.
+ */
+export function htmlSafeJsonBytes(bytes: Buffer): Buffer {
+  const text = bytes.toString('latin1');
+  if (!MARKUP_BYTES.test(text)) return bytes;
+  return Buffer.from(
+    text.replace(MARKUP_BYTES_ALL, (c) => BYTE_ESCAPES[c]!),
+    'latin1',
+  );
+}

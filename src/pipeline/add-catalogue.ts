@@ -13,7 +13,9 @@ import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
 import { createClock } from '../clock.js';
 import { CvSnapshotError, OutputDirError, throwIfStopped } from '../errors.js';
-import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
+import { isHostFile, writeHostFiles } from '../format/host-files.js';
+import { CATALOGUE_DIR, INDEX_FILE, Layout, META_DIR } from '../format/layout.js';
+import { htmlSafeJsonBytes } from '../json/html-safe.js';
 import {
   formatSums,
   MANIFEST_PATH,
@@ -27,7 +29,7 @@ import { fileSystemError } from '../store/fs-errors.js';
 import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { publish } from '../store/publish.js';
 import { removeStaging, type OpenedStaging } from '../store/staging.js';
-import { TreeWriter } from '../store/writer.js';
+import { sha256, TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
 import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotFile } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
@@ -120,6 +122,46 @@ export async function addCatalogue(options: AddCatalogueOptions): Promise<AddCat
   });
 }
 
+/**
+ * Copies the input's files into the staged tree, each checked against its checksum; returns how many. Its catalogue,
+ * manifest and host files are written anew instead. A document stored before stored JSON was escaped
+ * (docs/snapshot-format.md#json-that-is-never-markup) is copied with the escapes written, the same JSON value: the
+ * catalogue links to it, and a host may serve it as a page.
+ */
+function copyInput(
+  dir: string,
+  sums: Map<string, string>,
+  layout: Layout,
+  writer: TreeWriter,
+  options: AddCatalogueOptions,
+): number {
+  const unsound = (file: string, what: string) =>
+    new UnsoundSnapshotError(
+      `${file} in ${options.input} ${what}. Run cv-snapshot verify ${options.input} to see every problem; a ` +
+        'catalogue is built only for a snapshot whose files match their checksums.',
+    );
+  let copied = 0;
+  for (const [file, expected] of sums) {
+    if (isCatalogueFile(file, layout) || isHostFile(file) || file === MANIFEST_PATH) continue;
+    let bytes: Buffer;
+    try {
+      // Never through a symbolic link, never out of the snapshot, never a named pipe.
+      bytes = readSnapshotFile(dir, file);
+    } catch (error) {
+      throw unsound(file, `cannot be read (${(error as Error).message})`);
+    }
+    // Every file outside the metadata folder is a document.
+    const safe = file.startsWith(`${META_DIR}/`) ? bytes : htmlSafeJsonBytes(bytes);
+    // Hashed once: as it is written when it is copied unchanged.
+    const actual = safe === bytes ? writer.write(file, bytes).sha256 : sha256(bytes);
+    if (actual !== expected) throw unsound(file, 'does not match its SHA256SUMS');
+    if (safe !== bytes) writer.write(file, safe);
+    copied++;
+    throwIfStopped(options.signal);
+  }
+  return copied;
+}
+
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
   // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema.
   let raw: Manifest;
@@ -152,26 +194,9 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     await prepareCatalogueStaging(paths, opened, options.input);
     ours = true;
     writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
-    let copied = 0;
     options.progress?.(`Copying the ${sums.size} files of ${options.input}, each checked against SHA256SUMS…`);
-    const unsound = (file: string, what: string) =>
-      new UnsoundSnapshotError(
-        `${file} in ${options.input} ${what}. Run cv-snapshot verify ${options.input} to see every problem; a ` +
-          'catalogue is built only for a snapshot whose files match their checksums.',
-      );
-    for (const [file, sha256] of sums) {
-      if (isCatalogueFile(file, layout) || file === MANIFEST_PATH) continue;
-      let bytes: Buffer;
-      try {
-        // Never through a symbolic link, never out of the snapshot, never a named pipe.
-        bytes = readSnapshotFile(dir, file);
-      } catch (error) {
-        throw unsound(file, `cannot be read (${(error as Error).message})`);
-      }
-      if (writer.write(file, bytes).sha256 !== sha256) throw unsound(file, 'does not match its SHA256SUMS');
-      copied++;
-      throwIfStopped(options.signal);
-    }
+    const copied = copyInput(dir, sums, layout, writer, options);
+    writeHostFiles(writer, layout);
     // The source's list pages, in page order, as the crawl that made the snapshot stored them.
     const collections = Object.keys(manifest.collections)
       .sort()

@@ -8,7 +8,7 @@ import type { InvariantChecker } from '../validate/invariants.js';
 import { reportJson, type ValidationReport } from '../validate/report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { writeCollectionIndex } from '../format/collection-index.js';
-import { errorDocumentFile, headersFile, redirectsFile, serveJson } from '../format/host-files.js';
+import { writeHostFiles } from '../format/host-files.js';
 import type { CatalogueMode, Layout } from '../format/layout.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
 import {
@@ -75,10 +75,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
       mode: options.collectionIndex,
     });
   }
-  writer.write('_headers', headersFile(layout));
-  writer.write('_redirects', redirectsFile(layout));
-  writer.write('serve.json', serveJson(layout));
-  writer.write('404.html', errorDocumentFile());
+  writeHostFiles(writer, layout);
 
   for (const finding of input.invariants.finish()) state.addFinding(finding);
   const report = state.report(input.invariants.undescribedTypes());

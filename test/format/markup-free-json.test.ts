@@ -12,12 +12,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createClock } from '../../src/clock.js';
+import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { compareCrawls } from '../derive/compare-crawls.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
-import { listFiles } from '../helpers/snapshot.js';
+import { listFiles, treeHashes } from '../helpers/snapshot.js';
+import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
@@ -166,6 +168,36 @@ describe('serving the snapshot', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
     expect(refused.text).not.toMatch(MARKUP);
+  });
+});
+
+describe('an older snapshot, stored before the escapes, published again by `catalogue`', () => {
+  it('is published with its documents escaped and its host files sending nosniff, as a crawl writes them', async () => {
+    const older = await copySnapshot(out, path.join(work.dir, 'older'));
+    const documents = (await listFiles(older)).filter((file) => file.startsWith('api/'));
+    for (const file of documents) {
+      const stored = await readFile(path.join(older, file), 'utf8');
+      // What the tool wrote before: JSON.stringify's bytes, markup and all.
+      await rewriteFile(older, file, JSON.stringify(JSON.parse(stored)), true);
+    }
+    const headers = await readFile(path.join(older, '_headers'), 'utf8');
+    await rewriteFile(older, '_headers', headers.replace('/*\n  X-Content-Type-Options: nosniff\n', ''), true);
+    expect(await readFile(path.join(older, 'api', 'units', '1', 'index.html'), 'utf8')).toMatch(MARKUP);
+    expect((await verifySnapshot(older)).problems).toEqual([]);
+
+    const published = path.join(work.dir, 'published');
+    await addCatalogue({ input: older, out: published });
+    for (const file of documents) {
+      const text = await readFile(path.join(published, file), 'utf8');
+      expect(text, file).not.toMatch(MARKUP);
+      expect(JSON.parse(text), file).toEqual(JSON.parse(await readFile(path.join(older, file), 'utf8')));
+    }
+    expect(await readFile(path.join(published, '_headers'), 'utf8')).toBe(headers);
+    expect((await verifySnapshot(published)).problems).toEqual([]);
+    // Byte for byte what a crawl of the same state writes.
+    const [crawled, copied] = [await treeHashes(out), await treeHashes(published)];
+    for (const file of [...documents, '_headers', 'serve.json', '404.html'])
+      expect(copied[file], file).toBe(crawled[file]);
   });
 });
 
