@@ -19,6 +19,7 @@ import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { compareCrawls } from '../derive/compare-crawls.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { listFiles, treeHashes } from '../helpers/snapshot.js';
+import { startTinySource } from '../helpers/tiny-source.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
@@ -168,6 +169,48 @@ describe('serving the snapshot', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
     expect(refused.text).not.toMatch(MARKUP);
+  });
+});
+
+describe('a crawl interrupted and resumed, and a bare collection URL holding page 1', () => {
+  /** The files of a tree outside its metadata folder, by path and SHA-256; each free of markup. */
+  async function markupFree(dir: string): Promise<Record<string, string>> {
+    const hashes = await treeHashes(dir);
+    const tree = Object.fromEntries(Object.entries(hashes).filter(([file]) => file.startsWith('api/')));
+    for (const file of [...Object.keys(tree), '404.html']) {
+      expect(await readFile(path.join(dir, file), 'utf8'), file).not.toMatch(MARKUP);
+    }
+    return tree;
+  }
+
+  it('writes the escapes whichever run stores a document, and in either collection index', async () => {
+    const tiny = await startTinySource(HOSTILE);
+    try {
+      const full = path.join(work.dir, 'tiny-full');
+      await createSnapshot({ rootUrl: tiny.root, out: full, clock });
+      const expected = await markupFree(full);
+      expect(Object.keys(expected)).toContain('api/units/1/index.html');
+
+      const resumed = path.join(work.dir, 'tiny-resumed');
+      const controller = new AbortController();
+      const arrived = tiny.hold();
+      const crawl = createSnapshot({ rootUrl: tiny.root, out: resumed, clock, signal: controller.signal });
+      await arrived;
+      controller.abort('SIGINT');
+      tiny.release();
+      await expect(crawl).rejects.toThrow(/Interrupted/);
+      const result = await createSnapshot({ rootUrl: tiny.root, out: resumed, clock, resume: true });
+      expect(result.resumed).toBeGreaterThan(0);
+      expect(await markupFree(resumed)).toEqual(expected);
+      expect((await verifySnapshot(resumed)).problems).toEqual([]);
+
+      const firstPage = path.join(work.dir, 'tiny-first-page');
+      await createSnapshot({ rootUrl: tiny.root, out: firstPage, clock, collectionIndex: 'first-page' });
+      await markupFree(firstPage);
+      expect((await verifySnapshot(firstPage)).problems).toEqual([]);
+    } finally {
+      await tiny.close();
+    }
   });
 });
 
