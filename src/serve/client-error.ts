@@ -6,7 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import { maxHeaderSize, type ServerResponse } from 'node:http';
-import { errorDocument } from '../format/host-files.js';
+import { errorDocument, NO_SNIFF } from '../format/host-files.js';
 import { JSON_API } from './respond.js';
 
 const ANSWERS: Readonly<Record<string, readonly [number, string, string]>> = {
@@ -34,6 +34,6 @@ export function answerClientError(
   const body = errorDocument(status, title, detail);
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${JSON_API}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `Connection: close\r\n\r\n${body}`,
+      `${NO_SNIFF[0]}: ${NO_SNIFF[1]}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -169,6 +170,29 @@ describe('serving the snapshot', () => {
     expect(refused.status).toBe(400);
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
     expect(refused.text).not.toMatch(MARKUP);
+  });
+});
+
+describe('a request serve cannot parse', () => {
+  it('is answered with nosniff too', async () => {
+    const serve = await startServe({ dir: out, port: 0 });
+    try {
+      const { port } = new URL(serve.origin);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => {
+          socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nNot a header\r\n\r\n');
+        });
+        let data = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => (data += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(data));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+    } finally {
+      await serve.close();
+    }
   });
 });
 
