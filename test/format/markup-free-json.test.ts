@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createClock } from '../../src/clock.js';
+import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -261,6 +262,8 @@ describe('an older snapshot, stored before the escapes, published again by `cata
     }
     expect(await readFile(path.join(published, '_headers'), 'utf8')).toBe(headers);
     expect((await verifySnapshot(published)).problems).toEqual([]);
+    // The same records, however their bytes spell them.
+    expect((await diffSnapshotDirs(older, published)).identical).toBe(true);
     // Byte for byte what a crawl of the same state writes.
     const [crawled, copied] = [await treeHashes(out), await treeHashes(published)];
     for (const file of [...documents, '_headers', 'serve.json', '404.html'])
