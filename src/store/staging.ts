@@ -4,10 +4,11 @@
  * directory is resumed from its journal. The directory holds the run's lock (lock.ts): one crawl at a time.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
+import { htmlSafeJsonBytes } from '../json/html-safe.js';
 import { OutputDirError } from '../errors.js';
 import { DERIVE_JOURNAL_FILE, Journal, JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE, StagingLock } from './lock.js';
@@ -197,24 +198,31 @@ function assertPlainTree(dir: string): void {
   }
 }
 
-async function hashFile(file: string): Promise<string | null> {
-  const hash = createHash('sha256');
+/**
+ * The SHA-256 of a stored document; null when it cannot be read, or when it holds a markup character unescaped: an
+ * older version stored it before docs/snapshot-format.md#json-that-is-never-markup, and it is fetched again rather
+ * than published raw beside escaped documents.
+ */
+async function storedHash(file: string): Promise<string | null> {
+  let bytes: Buffer;
   try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    bytes = await readFile(file);
   } catch {
     return null;
   }
-  return hash.digest('hex');
+  if (htmlSafeJsonBytes(bytes) !== bytes) return null;
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
  * Replays the journal of an interrupted run into `state`. A document whose file does not hash as journaled was cut
- * short or changed: its entry is skipped, so the document is fetched again.
+ * short or changed, and one an older version stored unescaped is out of date: its entry is skipped, so the document
+ * is fetched again.
  */
 export async function replayJournal(paths: OutputPaths, state: RunState): Promise<void> {
   for await (const entry of Journal.read(paths.journal)) {
     if (entry.t === 'doc' && entry.file !== null) {
-      const actual = await hashFile(path.join(paths.stagedTree, ...entry.file.path.split('/')));
+      const actual = await storedHash(path.join(paths.stagedTree, ...entry.file.path.split('/')));
       if (actual !== entry.file.sha256) continue;
     }
     state.apply(entry);

@@ -4,7 +4,8 @@
  * U+2028 and U+2029 are written as `\u003c`… while its JSON value stays the source's. Every serving recipe sends
  * `X-Content-Type-Options: nosniff`.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { outputPaths } from '../../src/store/output-dir.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { compareCrawls } from '../derive/compare-crawls.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
@@ -228,6 +230,35 @@ describe('a crawl interrupted and resumed, and a bare collection URL holding pag
       expect(result.resumed).toBeGreaterThan(0);
       expect(await markupFree(resumed)).toEqual(expected);
       expect((await verifySnapshot(resumed)).problems).toEqual([]);
+
+      // An interrupted crawl whose documents an older version stored, before the escapes: they are fetched again.
+      const aged = path.join(work.dir, 'tiny-aged');
+      const stopping = new AbortController();
+      const held = tiny.hold();
+      const interrupted = createSnapshot({ rootUrl: tiny.root, out: aged, clock, signal: stopping.signal });
+      await held;
+      stopping.abort('SIGINT');
+      tiny.release();
+      await expect(interrupted).rejects.toThrow(/Interrupted/);
+      const paths = outputPaths(aged);
+      const lines = (await readFile(paths.journal, 'utf8')).split('\n');
+      let raw = 0;
+      for (const [i, line] of lines.entries()) {
+        const entry = line === '' ? null : (JSON.parse(line) as { t: string; file?: Record<string, unknown> | null });
+        if (entry?.t !== 'doc' || !entry.file) continue;
+        const file = path.join(paths.stagedTree, ...(entry.file.path as string).split('/'));
+        const older = JSON.stringify(JSON.parse(await readFile(file, 'utf8')));
+        if (MARKUP.test(older)) raw += 1;
+        await writeFile(file, older);
+        entry.file.sha256 = createHash('sha256').update(older).digest('hex');
+        entry.file.size = Buffer.byteLength(older);
+        lines[i] = JSON.stringify(entry);
+      }
+      expect(raw).toBeGreaterThan(0);
+      await writeFile(paths.journal, lines.join('\n'));
+      await createSnapshot({ rootUrl: tiny.root, out: aged, clock, resume: true });
+      expect(await markupFree(aged)).toEqual(expected);
+      expect((await verifySnapshot(aged)).problems).toEqual([]);
 
       const firstPage = path.join(work.dir, 'tiny-first-page');
       await createSnapshot({ rootUrl: tiny.root, out: firstPage, clock, collectionIndex: 'first-page' });
