@@ -16,6 +16,7 @@ export const ALLOW = 'GET, HEAD, OPTIONS';
 const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
 };
