@@ -24,7 +24,7 @@ export function errorDocument(status: number, title: string, detail: string): st
   return htmlSafeJson(JSON.stringify({ errors: [{ status: String(status), title, detail }] }));
 }
 
-export function errorDocumentFile(): string {
+function errorDocumentFile(): string {
   return errorDocument(404, 'Not Found', 'No document of this snapshot answers this URL.');
 }
 
@@ -44,7 +44,7 @@ export function headersFile(layout: Layout): string {
   return `${[...blocks, block('/*', [NO_SNIFF])].join('\n')}\n`;
 }
 
-export function redirectsFile(layout: Layout): string {
+function redirectsFile(layout: Layout): string {
   const root = bareRoot(layout);
   const rules = [
     [root === '' ? '/' : root, `${root}/`],
@@ -63,7 +63,7 @@ export function redirectsFile(layout: Layout): string {
  * `serve` command line refuses a serve.json that has one ("must NOT have additional properties"), and sends
  * ETags by default anyway.
  */
-export function serveJson(layout: Layout): string {
+function serveJson(layout: Layout): string {
   const root = bareRoot(layout).replace(/^\//, '');
   const headers = JSONAPI_HEADERS.map(([key, value]) => ({ key, value }));
   const noSniff = [{ key: NO_SNIFF[0], value: NO_SNIFF[1] }];
