@@ -50,7 +50,7 @@ export interface AddCatalogueOptions {
 
 export interface AddCatalogueResult {
   out: string;
-  /** Files copied from the input (catalogue files it had are not among them). */
+  /** Files copied from the input (its catalogue, manifest and host files, written anew, are not among them). */
   copied: number;
   /** Catalogue pages written; null when the source's root is its host's root (no room for a catalogue). */
   pages: number | null;

@@ -322,5 +322,6 @@ describe('a derived crawl of a source with markup in its text', () => {
       await crawls.api.close();
       await work.remove();
     }
-  });
+    // Two crawls of the sample API: about 30 s on a busy machine, more with the whole suite beside them.
+  }, 180_000);
 });
