@@ -4,15 +4,16 @@
  * passes (first the names and reverse links of every record, then the pages), one list page in memory at a time.
  * Deterministic: collections by name, records in the source's order, no time but the snapshot's `createdAt`.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, STYLE, statusBadge } from './html.js';
 import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
+import { claimTag, collectionFolder, collectionPage, recordPage } from './names.js';
 import { PAGE_SCRIPT, rowEntry, rowsScript, TABLE_TOOLS } from './page-script.js';
 import { CatalogueRecords } from './records.js';
+import { isObject, linkages, listRecords, type Resource } from './resource.js';
 
 const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -23,29 +24,9 @@ export interface CatalogueInput {
   writer: TreeWriter;
   /** Every collection with its stored list page files, in page order. */
   collections: Array<[string, string[]]>;
+  /** How the snapshot wrote its links: the prefix of a rewritten link (`/`, the base URL), null for `original`. */
+  linkPrefix: string | null;
   about: { root: string; createdAt: string; tool: string; errors: number; warnings: number };
-}
-
-interface Resource {
-  type?: unknown;
-  id?: unknown;
-  attributes?: Record<string, unknown>;
-  relationships?: Record<string, { data?: unknown }>;
-}
-
-/** A file name for a collection or a record id: the name itself when plainly safe, else a stable digest. */
-function fileName(name: string): string {
-  return /^[A-Za-z0-9_-]{1,100}$/.test(name)
-    ? name
-    : `x-${createHash('sha256').update(name).digest('hex').slice(0, 20)}`;
-}
-
-function recordPage(collection: string, id: string): string {
-  return `${CATALOGUE_DIR}/${fileName(collection)}/r-${fileName(id)}.html`;
-}
-
-function collectionPage(collection: string, n: number): string {
-  return `${CATALOGUE_DIR}/${fileName(collection)}/page-${n}.html`;
 }
 
 /**
@@ -59,7 +40,7 @@ export function catalogueFileOf(layout: Layout, of: { collection?: string; id?: 
 }
 
 function labelOf(resource: Resource, id: string): string {
-  const a = resource.attributes ?? {};
+  const a = resource.attributes;
   for (const key of ['term', 'name', 'title', 'display_name']) {
     const value = a[key];
     if (typeof value === 'string' && value.trim() !== '') return value;
@@ -78,12 +59,26 @@ function humanName(attribute: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function linkages(data: unknown): Array<{ type: string; id: string }> {
-  const items = Array.isArray(data) ? data : data === null || data === undefined ? [] : [data];
-  return items.flatMap((item) => {
-    const { type, id } = (item ?? {}) as { type?: unknown; id?: unknown };
-    return typeof type === 'string' && typeof id === 'string' ? [{ type, id }] : [];
-  });
+interface Counts {
+  records: number;
+  /** List entries that are not records (no type or id), which no page shows. */
+  skipped: number;
+  statuses: Map<string, number>;
+}
+
+function skippedNote(skipped: number): string {
+  if (skipped === 0) return '';
+  return (
+    ` ${skipped} ${skipped === 1 ? 'entry' : 'entries'} of its lists ${skipped === 1 ? 'is' : 'are'} not a record ` +
+    '(no type or id) and not shown: see the validation report.'
+  );
+}
+
+/** A record page's href from a page in `collection`'s folder. */
+function fromCollection(collection: string, recordFile: string): string {
+  const folder = `${collectionFolder(collection)}/`;
+  if (recordFile.startsWith(folder)) return recordFile.slice(folder.length);
+  return `../${recordFile.slice(CATALOGUE_DIR.length + 1)}`;
 }
 
 /** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
@@ -91,24 +86,31 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   const { layout, writer, collections } = input;
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
   if (layout.rootSegments().length === 0) return null;
-  const readPage = (file: string): Resource[] => {
-    const doc = JSON.parse(readFileSync(path.join(writer.dir, file), 'utf8')) as { data?: unknown };
-    return Array.isArray(doc.data) ? (doc.data as Resource[]) : [];
+  /** A list page's records (what is not a record is left out; the crawl reported it). */
+  const readList = (file: string) => {
+    try {
+      return listRecords(readFileSync(path.join(writer.dir, file), 'utf8'));
+    } catch {
+      return { records: [], skipped: 0 };
+    }
   };
+  const readPage = (file: string): Resource[] => readList(file).records;
   // Pass 1: where each record lives, what it is called, who points at it.
   const records = new CatalogueRecords();
-  const counts = new Map<string, { records: number; statuses: Map<string, number> }>();
+  const counts = new Map<string, Counts>();
   for (const [collection, files] of collections) {
-    const count = { records: 0, statuses: new Map<string, number>() };
+    const count: Counts = { records: 0, skipped: 0, statuses: new Map<string, number>() };
     counts.set(collection, count);
     for (const file of files) {
-      for (const resource of readPage(file)) {
-        if (typeof resource.type !== 'string' || typeof resource.id !== 'string') continue;
+      const list = readList(file);
+      count.skipped += list.skipped;
+      for (const resource of list.records) {
         count.records++;
-        const status = resource.attributes?.status;
+        const status = resource.attributes.status;
         if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
         const self = records.add(resource.type, resource.id, collection, labelOf(resource, resource.id));
-        for (const [name, relationship] of Object.entries(resource.relationships ?? {})) {
+        for (const [name, relationship] of Object.entries(resource.relationships)) {
+          if (!isObject(relationship)) continue;
           for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
         }
       }
@@ -128,7 +130,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
 
   // Pass 2: collection pages and record pages.
   for (const [collection, files] of collections) {
-    const total = counts.get(collection)!.records;
+    const { records: total, skipped } = counts.get(collection)!;
     const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
     let rows: string[] = [];
     const data: string[] = [];
@@ -157,7 +159,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
           toCatalogue: '../',
           toFront: linkTo(FRONT_PAGE),
           crumbs: [],
-          body: `<p>${total} records.</p>\n${nav}${table}${nav}`,
+          body: `<p>${total} records.${skippedNote(skipped)}</p>\n${nav}${table}${nav}`,
           scripts: rows.length === 0 ? [] : ['rows.js', '../catalogue.js'],
         }),
       );
@@ -166,13 +168,12 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     };
     for (const file of files) {
       for (const resource of readPage(file)) {
-        if (typeof resource.type !== 'string' || typeof resource.id !== 'string') continue;
         const id = resource.id;
-        const a = resource.attributes ?? {};
+        const a = resource.attributes;
         const label = labelOf(resource, id);
         const listedOn = n;
-        const owner = records.find(resource.type, id)?.collection ?? collection;
-        const href = owner === collection ? `r-${fileName(id)}.html` : `../${fileName(owner)}/r-${fileName(id)}.html`;
+        const recordFile = records.find(resource.type, id)!.page;
+        const href = fromCollection(collection, recordFile);
         const row = {
           id,
           label,
@@ -190,13 +191,14 @@ export function buildCatalogue(input: CatalogueInput): number | null {
         // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
         if (!records.takePage(resource.type, id, collection)) continue;
         write(
-          recordPage(collection, id),
+          recordFile,
           recordHtml({
             collection,
             id,
             resource,
             label,
             layout,
+            linkPrefix: input.linkPrefix,
             writer,
             records,
             n: listedOn,
@@ -206,7 +208,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       }
     }
     if (rows.length > 0 || n === 1) flush();
-    if (data.length > 0) writer.writeParts(`${CATALOGUE_DIR}/${fileName(collection)}/rows.js`, rowsScript(data));
+    if (data.length > 0) writer.writeParts(`${collectionFolder(collection)}/rows.js`, rowsScript(data));
   }
 
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
@@ -228,16 +230,15 @@ function* searchIndexParts(
     for (const [collection, files] of collections) {
       for (const file of files) {
         for (const resource of readPage(file)) {
-          if (typeof resource.type !== 'string' || typeof resource.id !== 'string') continue;
           if (!records.takeSearchEntry(resource.type, resource.id, collection)) continue;
-          const a = resource.attributes ?? {};
+          const a = resource.attributes;
           const searchable = Object.entries(a)
             .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
             .map(([, v]) => v as string)
             .join(' ');
           const status = typeof a.status === 'string' ? a.status : '';
           yield indexEntry(
-            recordPage(collection, resource.id),
+            records.find(resource.type, resource.id)!.page,
             labelOf(resource, resource.id),
             status,
             collection,
@@ -250,12 +251,26 @@ function* searchIndexParts(
   yield* indexScriptParts(entries());
 }
 
+/** The source URL a stored link stands for (links are rewritten as the snapshot was asked to), or null. */
+function sourceUrlOf(link: string, layout: Layout, prefix: string | null): string | null {
+  let url = link;
+  if (prefix !== null && link.startsWith(prefix)) {
+    try {
+      url = layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
+    } catch {
+      return null;
+    }
+  }
+  return isWebUrl(url) ? url : null;
+}
+
 interface RecordContext {
   collection: string;
   id: string;
   resource: Resource;
   label: string;
   layout: Layout;
+  linkPrefix: string | null;
   writer: TreeWriter;
   records: CatalogueRecords;
   /** The collection page that lists the record. */
@@ -263,22 +278,59 @@ interface RecordContext {
   linkTo: (target: string) => string;
 }
 
+/** Above this size a stored document is not shown in its record's page (its file is named instead). */
+const MAX_SHOWN_JSON = 256 * 1024;
+
+/** The stored document of the first of `urls` that the snapshot holds: its file and its parsed value. */
+function storedDocument(layout: Layout, writer: TreeWriter, urls: string[]): { file: string; doc: unknown } | null {
+  for (const url of urls) {
+    let stored;
+    try {
+      stored = layout.place(url);
+    } catch {
+      continue; // not a URL (a source's link may be anything)
+    }
+    if (!stored.ok) continue;
+    const file = path.join(writer.dir, stored.file);
+    try {
+      if (statSync(file).size > MAX_SHOWN_JSON) return { file: stored.file, doc: undefined };
+      return { file: stored.file, doc: JSON.parse(readFileSync(file, 'utf8')) as unknown };
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+/**
+ * The record's JSON, shown in its page as text: the stored document (indented for reading), or the list entry when
+ * the snapshot holds no document for the record. Never a link to the stored `index.html`, which a host that does not
+ * apply `_headers` (or a browser opening the disk) would hand to the browser as an HTML page (docs/catalogue.md).
+ */
+function jsonSection(stored: { file: string; doc: unknown } | null, resource: Resource, collection: string): string {
+  const where =
+    stored === null
+      ? `The entry as ${esc(collection)}'s list gives it (the snapshot holds no document of its own for it).`
+      : `The document as this snapshot holds it in <code>${esc(stored.file)}</code>, indented for reading.`;
+  const shown =
+    stored !== null && stored.doc === undefined
+      ? `<p>It is larger than ${MAX_SHOWN_JSON / 1024} kB: open that file in a text editor.</p>\n`
+      : `<pre class="json">${esc(JSON.stringify(stored === null ? resource.listed : stored.doc, null, 2))}</pre>\n`;
+  return `<h2 id="json">JSON</h2>\n<details>\n<summary>Show the JSON</summary>\n<p>${where}</p>\n${shown}</details>\n`;
+}
+
 function recordHtml(c: RecordContext): string {
   const { resource, layout, writer, records } = c;
-  const a = resource.attributes ?? {};
-  const sourceUrl = `${layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
-  const place = layout.place(sourceUrl);
-  const json = place.ok && existsSync(path.join(writer.dir, place.file)) ? place.file : null;
+  const a = resource.attributes;
+  // The record's own URI (links.self), as clients store it; built from the collection's only where it gives none.
+  const builtUrl = `${layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
+  const self = resource.self === null ? null : sourceUrlOf(resource.self, layout, c.linkPrefix);
+  const uri = self ?? builtUrl;
+  const stored = storedDocument(layout, writer, self === null ? [builtUrl] : [self, builtUrl]);
   /** The linkage of a stored relationship document (`{"data": …}`), or undefined when there is none. */
-  const storedLinkage = (url: string): unknown => {
-    const stored = layout.place(url);
-    if (!stored.ok) return undefined;
-    try {
-      const doc = JSON.parse(readFileSync(path.join(writer.dir, stored.file), 'utf8')) as { data?: unknown };
-      return 'data' in doc ? doc.data : undefined;
-    } catch {
-      return undefined;
-    }
+  const storedLinkage = (urls: string[]): unknown => {
+    const found = storedDocument(layout, writer, urls);
+    return isObject(found?.doc) && 'data' in found.doc ? found.doc.data : undefined;
   };
   const value = (v: unknown): string => {
     if (v === null || v === undefined || v === '') return '<span class="muted">—</span>';
@@ -295,15 +347,25 @@ function recordHtml(c: RecordContext): string {
   const recordLink = (target: { type: string; id: string }): string => {
     const found = records.find(target.type, target.id);
     return found
-      ? `<a href="${c.linkTo(recordPage(found.collection, target.id))}">${esc(found.label)}</a> ` +
+      ? `<a href="${c.linkTo(found.page)}">${esc(found.label)}</a> ` +
           `<span class="muted">(${esc(found.collection)} ${esc(target.id)})</span>`
       : `${esc(target.type)} ${esc(target.id)} <span class="muted">(not in this snapshot's lists)</span>`;
   };
-  const relationships = Object.entries(resource.relationships ?? {})
+  const relationships = Object.entries(resource.relationships)
     .map(([name, relationship]) => {
+      if (!isObject(relationship)) {
+        const given = `<code>${esc(JSON.stringify(relationship) ?? '')}</code>`;
+        return `<dt>${esc(humanName(name))}</dt><dd><span class="muted">not a relationship:</span> ${given}</dd>`;
+      }
       let shown: string;
       // The list entry gives some relationships as links only; the snapshot holds their documents.
-      const data = 'data' in relationship ? relationship.data : storedLinkage(`${sourceUrl}relationships/${name}`);
+      const links = isObject(relationship.links) ? relationship.links : {};
+      const ownUrl = typeof links.self === 'string' ? sourceUrlOf(links.self, layout, c.linkPrefix) : null;
+      const own = ownUrl === null ? [] : [ownUrl];
+      const data =
+        'data' in relationship
+          ? relationship.data
+          : storedLinkage([...own, `${uri}relationships/${name}`, `${builtUrl}relationships/${name}`]);
       if (data === undefined) {
         shown = '<span class="muted">given by the source as a link only</span>';
       } else {
@@ -317,24 +379,23 @@ function recordHtml(c: RecordContext): string {
     })
     .join('\n');
   const reverse = records
-    .referrers(String(resource.type), c.id)
+    .referrers(resource.type, c.id)
     .map(({ type, id, relationship }) => {
       return `<li>${recordLink({ type, id })} <span class="muted">as ${esc(humanName(relationship))}</span></li>`;
     })
     .join('');
   const body =
-    `<p>${statusBadge(a.status)} ${esc(String(resource.type))} ${esc(c.id)} in ` +
+    `<p>${statusBadge(a.status)} ${esc(resource.type)} ${esc(c.id)} in ` +
     `<a href="page-${c.n}.html">${esc(c.collection)}</a></p>\n` +
-    `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(sourceUrl)}</code></dd>\n` +
-    (json
-      ? `<dt>JSON</dt><dd><a href="${esc(c.linkTo(json.split('/').map(encodeURIComponent).join('/')))}">` +
-        'the document in this snapshot</a></dd>\n'
-      : '') +
+    `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(uri)}</code></dd>\n` +
+    '<dt>JSON</dt><dd><a href="#json">below</a></dd>\n' +
     `${attributes}\n</dl>\n` +
     (relationships ? `<h2>Relationships</h2>\n<dl>\n${relationships}\n</dl>\n` : '') +
-    (reverse ? `<h2>Referenced by</h2>\n<ul>${reverse}</ul>\n` : '');
+    (reverse ? `<h2>Referenced by</h2>\n<ul>${reverse}</ul>\n` : '') +
+    jsonSection(stored, resource, c.collection);
   return page({
     title: c.label,
+    head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc),
     toCatalogue: '../',
     toFront: c.linkTo(FRONT_PAGE),
     crumbs: [[c.collection, `page-${c.n}.html`]],
@@ -343,10 +404,7 @@ function recordHtml(c: RecordContext): string {
   });
 }
 
-function frontHtml(
-  { about, collections }: CatalogueInput,
-  counts: Map<string, { records: number; statuses: Map<string, number> }>,
-): string {
+function frontHtml({ about, collections }: CatalogueInput, counts: Map<string, Counts>): string {
   const rows = collections
     .map(([collection]) => {
       const count = counts.get(collection)!;

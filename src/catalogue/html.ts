@@ -17,6 +17,8 @@ export function isWebUrl(value: unknown): value is string {
 
 export interface PageInput {
   title: string;
+  /** More of the head (already HTML). */
+  head?: string;
   /** Relative path from the page to the catalogue folder, e.g. `../` (empty for a page in it). */
   toCatalogue: string;
   /** Relative path from the page to the front page. */
@@ -28,14 +30,14 @@ export interface PageInput {
   scripts?: string[];
 }
 
-export function page({ title, toCatalogue, toFront, crumbs, body, scripts = [] }: PageInput): string {
+export function page({ title, head = '', toCatalogue, toFront, crumbs, body, scripts = [] }: PageInput): string {
   const trail = [['Catalogue', toFront] as [string, string], ...crumbs]
     .map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`)
     .join(' <span aria-hidden="true">›</span> ');
   return (
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
-    `<title>${esc(title)}</title>\n<link rel="stylesheet" href="${toCatalogue}style.css">\n</head>\n<body>\n` +
+    `<title>${esc(title)}</title>\n<link rel="stylesheet" href="${toCatalogue}style.css">\n${head}</head>\n<body>\n` +
     `<nav aria-label="Breadcrumb" class="crumbs">${trail}</nav>\n<main>\n<h1>${esc(title)}</h1>\n${body}</main>\n` +
     '<footer>A static page of this snapshot: it works from the disk, from any static host and through ' +
     '<code>cv-snapshot serve</code>.</footer>\n' +
@@ -80,6 +82,9 @@ code { font-size: 0.9em; overflow-wrap: anywhere; }
 .search input { display: block; width: 100%; max-width: 40rem; font: inherit; padding: 0.4rem; margin: 0.25rem 0; }
 #results li { margin: 0.2rem 0; }
 .uri { user-select: all; }
+pre.json { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; padding: 0.5rem;
+  border: 1px solid var(--line); border-radius: 0.3rem; }
+summary { cursor: pointer; }
 button { font: inherit; color: inherit; }
 .copy, .more { margin-left: 0.5rem; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 0.3rem;
   background: transparent; cursor: pointer; }

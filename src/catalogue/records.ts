@@ -5,6 +5,7 @@
  * 38,000 records and 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
  */
 import { flatKey } from '../flat-key.js';
+import { recordPage, typedRecordPage } from './names.js';
 
 /** A record that points at another one, and under which relationship. */
 export interface Referrer {
@@ -20,6 +21,9 @@ export class CatalogueRecords {
   readonly #ids: string[] = [];
   readonly #collections: string[] = [];
   readonly #labels: string[] = [];
+  /** Per record: its page file; and every page file given, so that no two records share one. */
+  readonly #pageFiles: string[] = [];
+  readonly #givenPages = new Set<string>();
   /** Target key → referrer number and relationship number, in turn. */
   readonly #referrers = new Map<string, number[]>();
   readonly #relationships: string[] = [];
@@ -41,6 +45,11 @@ export class CatalogueRecords {
     this.#ids.push(id);
     this.#collections.push(collection);
     this.#labels.push(label);
+    // The first record with this id in the collection gets the plain name; one of another type, a name with both.
+    let file = recordPage(collection, id);
+    if (this.#givenPages.has(file)) file = typedRecordPage(collection, type, id);
+    this.#givenPages.add(file);
+    this.#pageFiles.push(file);
     return n;
   }
 
@@ -59,9 +68,11 @@ export class CatalogueRecords {
   }
 
   /** Where the record of `type` and `id` has its page, and what it is called; undefined when no list holds it. */
-  find(type: string, id: string): { collection: string; label: string } | undefined {
+  find(type: string, id: string): { collection: string; label: string; page: string } | undefined {
     const n = this.#numbers.get(flatKey(type, id));
-    return n === undefined ? undefined : { collection: this.#collections[n]!, label: this.#labels[n]! };
+    return n === undefined
+      ? undefined
+      : { collection: this.#collections[n]!, label: this.#labels[n]!, page: this.#pageFiles[n]! };
   }
 
   /** The records that point at the record of `type` and `id`, in the order the lists gave them. */

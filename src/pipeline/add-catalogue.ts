@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import { createClock } from '../clock.js';
 import { CvSnapshotError, OutputDirError, throwIfStopped } from '../errors.js';
 import { isHostFile, writeHostFiles } from '../format/host-files.js';
@@ -210,9 +211,11 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         return [name, files];
       });
     options.progress?.('Building the catalogue…');
+    const { links, baseUrl } = manifest.options;
     const pages = buildCatalogue({
       layout,
       writer,
+      linkPrefix: links === 'original' ? null : linkPrefix(links as LinkMode, baseUrl ?? undefined),
       collections,
       about: {
         root,

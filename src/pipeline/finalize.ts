@@ -86,6 +86,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
     buildCatalogueOrExplain({
       layout,
       writer,
+      linkPrefix: options.links === 'original' ? null : prefix,
       collections: byName(state.pageFiles).map(([name, pages]) => [
         name,
         [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),

@@ -28,6 +28,7 @@ import type { ParsedUrl } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
+import { isRecordPage, recordPageProblem } from '../catalogue/names.js';
 import { INDEX_FILE, Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { REPORT_PATH, SUMS_PATH, type Manifest } from '../format/manifest.js';
 import {
@@ -275,6 +276,8 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   let documents = 0;
   let linkCount = 0;
   let checked = 0;
+  /** Catalogue record pages checked so far, by the record they are for (docs/catalogue.md). */
+  const recordPages = new Map<string, string>();
   for (const file of sorted) {
     if (++checked % FILES_PER_TURN === 0) {
       await nextTurn();
@@ -307,6 +310,10 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
             `${broken.length > 3 ? ` and ${broken.length - 3} more` : ''}, ` +
             'which the snapshot does not hold. Rebuild the catalogue, or crawl again.',
         );
+      }
+      if (isRecordPage(file)) {
+        const wrong = recordPageProblem(file, read.bytes.toString('utf8'), recordPages);
+        if (wrong !== null) problems.push(printable(wrong));
       }
     }
     if (url === null) continue;

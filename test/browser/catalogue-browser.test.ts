@@ -321,6 +321,10 @@ describe('the catalogue in a browser', () => {
     const { page, context, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/r-7.html')).href);
     expect(await heading(page)).toBe(HOSTILE);
+    // The record's JSON, shown in the page: its text, never a page of its own.
+    await page.getByText('Show the JSON').click();
+    const json = JSON.parse((await page.locator('pre.json').textContent())!) as { data: { attributes: object } };
+    expect(json.data.attributes).toMatchObject({ term: HOSTILE });
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
     expect(await page.getByRole('row').filter({ hasText: 'term-0006' }).count()).toBe(1);
     expect(await page.locator('tbody tr:nth-child(7) a').textContent()).toBe(HOSTILE);

@@ -95,7 +95,9 @@ describe('catalogue', () => {
     expect(variantPage).toContain(`href="../../_catalogue/units/r-${rootTerm.id}.html"`);
     const rootPage = await readFile(path.join(out, `_catalogue/units/r-${rootTerm.id}.html`), 'utf8');
     expect(rootPage).toContain(`href="../../_catalogue/units-communities/r-${variant.id}.html"`);
-    expect(rootPage).toContain(`href="../../${ROOT_PATH}/units/${rootTerm.id}/index.html"`);
+    // Its JSON is in the page, as text; no link hands the stored index.html to the browser.
+    expect(rootPage).toContain('<pre class="json">{\n  &quot;data&quot;: {');
+    expect(rootPage).not.toContain(`${ROOT_PATH}/units/${rootTerm.id}/index.html`);
     expect(rootPage).toContain(`${api.rootUrl}units/${rootTerm.id}/`);
   });
 
