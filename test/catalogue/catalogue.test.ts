@@ -97,7 +97,7 @@ describe('catalogue', () => {
     expect(rootPage).toContain(`href="../../_catalogue/units-communities/r-${variant.id}.html"`);
     // Its JSON is in the page, as text; no link hands the stored index.html to the browser.
     expect(rootPage).toContain('<pre class="json">{\n  &quot;data&quot;: {');
-    expect(rootPage).not.toContain(`${ROOT_PATH}/units/${rootTerm.id}/index.html`);
+    expect(rootPage).not.toContain(`href="../../${ROOT_PATH}/`);
     expect(rootPage).toContain(`${api.rootUrl}units/${rootTerm.id}/`);
   });
 
