@@ -1,19 +1,23 @@
 /**
  * The catalogue for people (docs/catalogue.md): a front page at the tree's top-level `index.html` and, under
- * `_catalogue/`, a page per collection (paginated) and per record, built from the snapshot's own list pages in two
- * passes (first the names and reverse links of every record, then the pages), one list page in memory at a time.
- * Deterministic: collections by name, records in the source's order, no time but the snapshot's `createdAt`.
+ * `_catalogue/`, a page per collection (paginated) and per record, built from the snapshot's own list pages in
+ * passes (first the names and reverse links of every record, then the pages, then the search index), one list page
+ * in memory at a time. Deterministic: collections by name, records in the source's order, no time but the snapshot's
+ * `createdAt`.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { flatKey } from '../flat-key.js';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
-import { esc, isWebUrl, page, STYLE, statusBadge } from './html.js';
-import { indexEntry, SEARCH_FORM, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
-import { claimTag, collectionFolder, collectionPage, recordPage } from './names.js';
-import { PAGE_SCRIPT, rowEntry, rowsScript, TABLE_TOOLS } from './page-script.js';
+import { esc, page, snapshotTime, STYLE, statusBadge } from './html.js';
+import { collectionTitle } from './labels.js';
+import { collectionFolder, collectionPage, recordPage } from './names.js';
+import { type Cell, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
+import { recordHtml, type RecordSite } from './record-page.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
+import { indexEntry, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
 const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -39,6 +43,20 @@ export function catalogueFileOf(layout: Layout, of: { collection?: string; id?: 
   return of.id === undefined ? collectionPage(of.collection, 1) : recordPage(of.collection, of.id);
 }
 
+/** What pass 1 learns of a collection. */
+interface CollectionInfo {
+  records: number;
+  /** List entries that are not records (no type or id), which no page shows. */
+  skipped: number;
+  statuses: Map<string, number>;
+  /** Whether any record has a `status` attribute. */
+  hasStatus: boolean;
+  /** The type of its first record. */
+  type?: string;
+  /** The first `root` target of its records: a collection of community variants has one. */
+  root?: { type: string; id: string };
+}
+
 function labelOf(resource: Resource, id: string): string {
   const a = resource.attributes;
   for (const key of ['term', 'name', 'title', 'display_name']) {
@@ -52,18 +70,6 @@ function excerpt(value: unknown, max = 160): string {
   if (typeof value !== 'string') return '';
   const text = value.replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function humanName(attribute: string): string {
-  const words = attribute.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-interface Counts {
-  records: number;
-  /** List entries that are not records (no type or id), which no page shows. */
-  skipped: number;
-  statuses: Map<string, number>;
 }
 
 function skippedNote(skipped: number): string {
@@ -81,9 +87,77 @@ function fromCollection(collection: string, recordFile: string): string {
   return `../${recordFile.slice(CATALOGUE_DIR.length + 1)}`;
 }
 
+/** The first linkage of a relationship, when it is given as data. */
+function firstTarget(resource: Resource, name: string): { type: string; id: string } | undefined {
+  const relationship = resource.relationships[name];
+  return isObject(relationship) ? linkages(relationship.data)[0] : undefined;
+}
+
+/** Everything the passes share. */
+interface Catalogue {
+  input: CatalogueInput;
+  readPage: (file: string) => Resource[];
+  records: CatalogueRecords;
+  info: Map<string, CollectionInfo>;
+  site: RecordSite;
+  write: (file: string, html: string) => void;
+}
+
+/** Pass 1: where each record lives, what it is called, who points at it, and what each collection is. */
+function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType<typeof listRecords>) {
+  const records = new CatalogueRecords();
+  const info = new Map<string, CollectionInfo>();
+  /** A community variant's `community` target, by the variant's type and id. */
+  const communities = new Map<string, { type: string; id: string }>();
+  for (const [collection, files] of input.collections) {
+    const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false };
+    info.set(collection, count);
+    for (const file of files) {
+      const list = readList(file);
+      count.skipped += list.skipped;
+      for (const resource of list.records) {
+        count.records++;
+        count.type ??= resource.type;
+        const status = resource.attributes.status;
+        if ('status' in resource.attributes) count.hasStatus = true;
+        if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
+        const self = records.add(resource.type, resource.id, collection, labelOf(resource, resource.id));
+        for (const [name, relationship] of Object.entries(resource.relationships)) {
+          if (!isObject(relationship)) continue;
+          for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
+        }
+        count.root ??= firstTarget(resource, 'root');
+        const community = firstTarget(resource, 'community');
+        if (community) communities.set(flatKey(resource.type, resource.id), community);
+      }
+    }
+  }
+  return { records, info, communities };
+}
+
+/** Each collection's human name: from its records' type, or, for community variants, from their roots'. */
+function collectionTitles(records: CatalogueRecords, info: Map<string, CollectionInfo>): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const [collection, count] of info) titles.set(collection, collectionTitle(collection, count.type));
+  for (const [collection, count] of info) {
+    const rootCollection = count.root && records.find(count.root.type, count.root.id)?.collection;
+    if (rootCollection !== undefined && rootCollection !== collection) {
+      titles.set(collection, `${titles.get(rootCollection)!}: community variants`);
+    }
+  }
+  return titles;
+}
+
+/** The collection of a variant collection's roots, or undefined for any other collection. */
+function rootCollectionOf(c: Catalogue, collection: string): string | undefined {
+  const root = c.info.get(collection)?.root;
+  const found = root && c.records.find(root.type, root.id)?.collection;
+  return found === collection ? undefined : found;
+}
+
 /** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
 export function buildCatalogue(input: CatalogueInput): number | null {
-  const { layout, writer, collections } = input;
+  const { layout, writer } = input;
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
   if (layout.rootSegments().length === 0) return null;
   /** A list page's records (what is not a record is left out; the crawl reported it). */
@@ -94,333 +168,234 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       return { records: [], skipped: 0 };
     }
   };
-  const readPage = (file: string): Resource[] => readList(file).records;
-  // Pass 1: where each record lives, what it is called, who points at it.
-  const records = new CatalogueRecords();
-  const counts = new Map<string, Counts>();
-  for (const [collection, files] of collections) {
-    const count: Counts = { records: 0, skipped: 0, statuses: new Map<string, number>() };
-    counts.set(collection, count);
-    for (const file of files) {
-      const list = readList(file);
-      count.skipped += list.skipped;
-      for (const resource of list.records) {
-        count.records++;
-        const status = resource.attributes.status;
-        if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
-        const self = records.add(resource.type, resource.id, collection, labelOf(resource, resource.id));
-        for (const [name, relationship] of Object.entries(resource.relationships)) {
-          if (!isObject(relationship)) continue;
-          for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
-        }
-      }
-    }
-  }
-
+  const { records, info, communities } = firstPass(input, readList);
+  const titles = collectionTitles(records, info);
   let pages = 0;
-  const write = (file: string, html: string) => {
-    writer.write(file, html);
-    pages++;
+  const c: Catalogue = {
+    input,
+    readPage: (file) => readList(file).records,
+    records,
+    info,
+    site: {
+      layout,
+      writer,
+      records,
+      linkPrefix: input.linkPrefix,
+      titles,
+      communityOf: (type, id) => {
+        const community = communities.get(flatKey(type, id));
+        return community ? (records.find(community.type, community.id)?.label ?? null) : null;
+      },
+      createdAt: input.about.createdAt,
+      source: input.about.root,
+    },
+    write: (file, html) => {
+      writer.write(file, html);
+      pages++;
+    },
   };
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
-  const fromRecord = '../../';
-  const linkTo = (target: string, from = fromRecord) => from + target;
-
   // Pass 2: collection pages and record pages.
-  for (const [collection, files] of collections) {
-    const { records: total, skipped } = counts.get(collection)!;
-    const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
-    let rows: string[] = [];
-    const data: string[] = [];
-    let n = 1;
-    const flush = () => {
-      const nav =
-        pageCount > 1
-          ? `<nav class="pages" aria-label="Pages">` +
-            (n > 1 ? `<a rel="prev" href="page-${n - 1}.html">Previous page</a>` : '') +
-            `<span>Page ${n} of ${pageCount}</span>` +
-            (n < pageCount ? `<a rel="next" href="page-${n + 1}.html">Next page</a>` : '') +
-            '</nav>\n'
-          : '';
-      const table =
-        rows.length === 0
-          ? '<p>This collection holds no records.</p>\n'
-          : TABLE_TOOLS +
-            '<div class="table-wrap"><table class="records">\n<thead><tr><th scope="col">Id</th>' +
-            '<th scope="col">Term or name</th><th scope="col">Status</th><th scope="col">Definition</th>' +
-            '<th scope="col">Provenance</th></tr></thead>\n' +
-            `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
-      write(
-        collectionPage(collection, n),
-        page({
-          title: pageCount > 1 ? `${collection} (page ${n} of ${pageCount})` : collection,
-          toCatalogue: '../',
-          toFront: linkTo(FRONT_PAGE),
-          crumbs: [],
-          body: `<p>${total} records.${skippedNote(skipped)}</p>\n${nav}${table}${nav}`,
-          scripts: rows.length === 0 ? [] : ['rows.js', '../catalogue.js'],
-        }),
-      );
-      rows = [];
-      n++;
-    };
-    for (const file of files) {
-      for (const resource of readPage(file)) {
-        const id = resource.id;
-        const a = resource.attributes;
-        const label = labelOf(resource, id);
-        const listedOn = n;
-        const recordFile = records.find(resource.type, id)!.page;
-        const href = fromCollection(collection, recordFile);
-        const row = {
-          id,
-          label,
-          status: typeof a.status === 'string' ? a.status : '',
-          definition: excerpt(a.definition ?? a.description),
-          provenance: excerpt(a.provenance, 80),
-          page: href,
-        };
-        data.push(rowEntry(row));
-        rows.push(
-          `<tr><td>${esc(id)}</td><td><a href="${href}">${esc(label)}</a></td>` +
-            `<td>${statusBadge(a.status)}</td><td>${esc(row.definition)}</td><td>${esc(row.provenance)}</td></tr>\n`,
-        );
-        if (rows.length === ROWS_PER_PAGE) flush();
-        // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
-        if (!records.takePage(resource.type, id, collection)) continue;
-        write(
-          recordFile,
-          recordHtml({
-            collection,
-            id,
-            resource,
-            label,
-            layout,
-            linkPrefix: input.linkPrefix,
-            writer,
-            records,
-            n: listedOn,
-            linkTo,
-          }),
-        );
-      }
-    }
-    if (rows.length > 0 || n === 1) flush();
-    if (data.length > 0) writer.writeParts(`${collectionFolder(collection)}/rows.js`, rowsScript(data));
-  }
-
+  for (const [collection, files] of input.collections) collectionPages(c, collection, files);
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
-  writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, searchIndexParts(collections, readPage, records));
-  write(FRONT_PAGE, frontHtml(input, counts));
+  writer.writeParts(
+    `${CATALOGUE_DIR}/search-index.js`,
+    indexScriptParts(searchEntries(c), Object.fromEntries([...titles].sort(([a], [b]) => (a < b ? -1 : 1)))),
+  );
+  c.write(FRONT_PAGE, frontHtml(c));
   return pages;
 }
 
-/**
- * The search index's text, one entry per record page, in the order of the pages (a record listed twice gets one
- * entry).
- */
-function* searchIndexParts(
-  collections: CatalogueInput['collections'],
-  readPage: (file: string) => Resource[],
-  records: CatalogueRecords,
-): Generator<string> {
-  function* entries(): Generator<string> {
-    for (const [collection, files] of collections) {
-      for (const file of files) {
-        for (const resource of readPage(file)) {
-          if (!records.takeSearchEntry(resource.type, resource.id, collection)) continue;
-          const a = resource.attributes;
-          const searchable = Object.entries(a)
-            .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
-            .map(([, v]) => v as string)
-            .join(' ');
-          const status = typeof a.status === 'string' ? a.status : '';
-          yield indexEntry(
-            records.find(resource.type, resource.id)!.page,
-            labelOf(resource, resource.id),
-            status,
-            collection,
-            searchable,
-          );
-        }
-      }
-    }
-  }
-  yield* indexScriptParts(entries());
+/** The columns of a collection's table: a community variant collection shows each record's community and root. */
+function columnsOf(c: Catalogue, collection: string): string[] {
+  const variants = rootCollectionOf(c, collection) !== undefined;
+  return [
+    'Id',
+    'Term or name',
+    ...(variants ? ['Community', 'Root'] : []),
+    ...(c.info.get(collection)!.hasStatus ? ['Status'] : []),
+    'Definition',
+    'Provenance',
+  ];
 }
 
-/** The source URL a stored link stands for (links are rewritten as the snapshot was asked to), or null. */
-function sourceUrlOf(link: string, layout: Layout, prefix: string | null): string | null {
-  let url = link;
-  if (prefix !== null && link.startsWith(prefix)) {
-    try {
-      url = layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
-    } catch {
-      return null;
-    }
-  }
-  return isWebUrl(url) ? url : null;
-}
-
-interface RecordContext {
-  collection: string;
-  id: string;
-  resource: Resource;
-  label: string;
-  layout: Layout;
-  linkPrefix: string | null;
-  writer: TreeWriter;
-  records: CatalogueRecords;
-  /** The collection page that lists the record. */
-  n: number;
-  linkTo: (target: string) => string;
-}
-
-/** Above this size a stored document is not shown in its record's page (its file is named instead). */
-const MAX_SHOWN_JSON = 256 * 1024;
-
-/** The stored document of the first of `urls` that the snapshot holds: its file and its parsed value. */
-function storedDocument(layout: Layout, writer: TreeWriter, urls: string[]): { file: string; doc: unknown } | null {
-  for (const url of urls) {
-    let stored;
-    try {
-      stored = layout.place(url);
-    } catch {
-      continue; // not a URL (a source's link may be anything)
-    }
-    if (!stored.ok) continue;
-    const file = path.join(writer.dir, stored.file);
-    try {
-      if (statSync(file).size > MAX_SHOWN_JSON) return { file: stored.file, doc: undefined };
-      return { file: stored.file, doc: JSON.parse(readFileSync(file, 'utf8')) as unknown };
-    } catch {
-      continue;
-    }
-  }
-  return null;
-}
-
-/**
- * The record's JSON, shown in its page as text: the stored document (indented for reading), or the list entry when
- * the snapshot holds no document for the record. Never a link to the stored `index.html`, which a host that does not
- * apply `_headers` (or a browser opening the disk) would hand to the browser as an HTML page (docs/catalogue.md).
- */
-function jsonSection(stored: { file: string; doc: unknown } | null, resource: Resource, collection: string): string {
-  const where =
-    stored === null
-      ? `The entry as ${esc(collection)}'s list gives it (the snapshot holds no document of its own for it).`
-      : `The document as this snapshot holds it in <code>${esc(stored.file)}</code>, indented for reading.`;
-  const shown =
-    stored !== null && stored.doc === undefined
-      ? `<p>It is larger than ${MAX_SHOWN_JSON / 1024} kB: open that file in a text editor.</p>\n`
-      : `<pre class="json">${esc(JSON.stringify(stored === null ? resource.listed : stored.doc, null, 2))}</pre>\n`;
-  return `<h2 id="json">JSON</h2>\n<details>\n<summary>Show the JSON</summary>\n<p>${where}</p>\n${shown}</details>\n`;
-}
-
-function recordHtml(c: RecordContext): string {
-  const { resource, layout, writer, records } = c;
+/** A record's row: one cell per column (links relative to the collection's folder). */
+function rowCells(c: Catalogue, collection: string, columns: string[], resource: Resource, href: string): Cell[] {
   const a = resource.attributes;
-  // The record's own URI (links.self), as clients store it; built from the collection's only where it gives none.
-  const builtUrl = `${layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
-  const self = resource.self === null ? null : sourceUrlOf(resource.self, layout, c.linkPrefix);
-  const uri = self ?? builtUrl;
-  const stored = storedDocument(layout, writer, self === null ? [builtUrl] : [self, builtUrl]);
-  /** The linkage of a stored relationship document (`{"data": …}`), or undefined when there is none. */
-  const storedLinkage = (urls: string[]): unknown => {
-    const found = storedDocument(layout, writer, urls);
-    return isObject(found?.doc) && 'data' in found.doc ? found.doc.data : undefined;
-  };
-  const value = (v: unknown): string => {
-    if (v === null || v === undefined || v === '') return '<span class="muted">—</span>';
-    if (isWebUrl(v)) return `<a href="${esc(v)}">${esc(v)}</a>`;
-    if (typeof v === 'string') return esc(v);
-    return `<code>${esc(JSON.stringify(v))}</code>`;
-  };
-  const attributes = Object.entries(a)
-    .map(
-      ([name, v]) =>
-        `<dt>${esc(humanName(name))}</dt><dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
-    )
-    .join('\n');
-  const recordLink = (target: { type: string; id: string }): string => {
-    const found = records.find(target.type, target.id);
-    return found
-      ? `<a href="${c.linkTo(found.page)}">${esc(found.label)}</a> ` +
-          `<span class="muted">(${esc(found.collection)} ${esc(target.id)})</span>`
-      : `${esc(target.type)} ${esc(target.id)} <span class="muted">(not in this snapshot's lists)</span>`;
-  };
-  const relationships = Object.entries(resource.relationships)
-    .map(([name, relationship]) => {
-      if (!isObject(relationship)) {
-        const given = `<code>${esc(JSON.stringify(relationship) ?? '')}</code>`;
-        return `<dt>${esc(humanName(name))}</dt><dd><span class="muted">not a relationship:</span> ${given}</dd>`;
-      }
-      let shown: string;
-      // The list entry gives some relationships as links only; the snapshot holds their documents.
-      const links = isObject(relationship.links) ? relationship.links : {};
-      const ownUrl = typeof links.self === 'string' ? sourceUrlOf(links.self, layout, c.linkPrefix) : null;
-      const own = ownUrl === null ? [] : [ownUrl];
-      const data =
-        'data' in relationship
-          ? relationship.data
-          : storedLinkage([...own, `${uri}relationships/${name}`, `${builtUrl}relationships/${name}`]);
-      if (data === undefined) {
-        shown = '<span class="muted">given by the source as a link only</span>';
-      } else {
-        const targets = linkages(data);
-        shown =
-          targets.length === 0
-            ? '<span class="muted">none</span>'
-            : `<ul>${targets.map((t) => `<li>${recordLink(t)}</li>`).join('')}</ul>`;
-      }
-      return `<dt>${esc(humanName(name))}</dt><dd>${shown}</dd>`;
-    })
-    .join('\n');
-  const reverse = records
-    .referrers(resource.type, c.id)
-    .map(({ type, id, relationship }) => {
-      return `<li>${recordLink({ type, id })} <span class="muted">as ${esc(humanName(relationship))}</span></li>`;
-    })
-    .join('');
-  const body =
-    `<p>${statusBadge(a.status)} ${esc(resource.type)} ${esc(c.id)} in ` +
-    `<a href="page-${c.n}.html">${esc(c.collection)}</a></p>\n` +
-    `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(uri)}</code></dd>\n` +
-    '<dt>JSON</dt><dd><a href="#json">below</a></dd>\n' +
-    `${attributes}\n</dl>\n` +
-    (relationships ? `<h2>Relationships</h2>\n<dl>\n${relationships}\n</dl>\n` : '') +
-    (reverse ? `<h2>Referenced by</h2>\n<ul>${reverse}</ul>\n` : '') +
-    jsonSection(stored, resource, c.collection);
-  return page({
-    title: c.label,
-    head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc),
-    toCatalogue: '../',
-    toFront: c.linkTo(FRONT_PAGE),
-    crumbs: [[c.collection, `page-${c.n}.html`]],
-    body,
-    scripts: ['../catalogue.js'],
+  const root = firstTarget(resource, 'root');
+  const rootFound = root && c.records.find(root.type, root.id);
+  return columns.map((column): Cell => {
+    switch (column) {
+      case 'Id':
+        return resource.id;
+      case 'Term or name':
+        return [labelOf(resource, resource.id), href];
+      case 'Community':
+        return c.site.communityOf(resource.type, resource.id) ?? '';
+      case 'Root':
+        return rootFound ? [rootFound.label, fromCollection(collection, rootFound.page)] : '';
+      case 'Status':
+        return typeof a.status === 'string' ? a.status : '';
+      case 'Definition':
+        return excerpt(a.definition ?? a.description);
+      default:
+        return excerpt(a.provenance, 80);
+    }
   });
 }
 
-function frontHtml({ about, collections }: CatalogueInput, counts: Map<string, Counts>): string {
-  const rows = collections
-    .map(([collection]) => {
-      const count = counts.get(collection)!;
+function rowHtml(columns: string[], cells: Cell[]): string {
+  const tds = cells.map((cell, i) => {
+    const column = columns[i]!;
+    const shown =
+      column === 'Status'
+        ? statusBadge(cell)
+        : typeof cell === 'string'
+          ? esc(cell)
+          : `<a href="${esc(cell[1])}">${esc(cell[0])}</a>`;
+    return `<td data-label="${column}">${shown}</td>`;
+  });
+  return `<tr>${tds.join('')}</tr>\n`;
+}
+
+/** A collection's pages (500 rows each), its rows script, and the pages of the records it keeps. */
+function collectionPages(c: Catalogue, collection: string, files: string[]): void {
+  const { records: total, skipped, hasStatus } = c.info.get(collection)!;
+  const title = c.site.titles.get(collection) ?? collection;
+  const columns = columnsOf(c, collection);
+  const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
+  let rows: string[] = [];
+  const data: string[] = [];
+  let n = 1;
+  const flush = () => {
+    const nav =
+      pageCount > 1
+        ? `<nav class="pages" aria-label="Pages">` +
+          (n > 1 ? `<a rel="prev" href="page-${n - 1}.html">Previous page</a>` : '') +
+          `<span>Page ${n} of ${pageCount}</span>` +
+          (n < pageCount ? `<a rel="next" href="page-${n + 1}.html">Next page</a>` : '') +
+          '</nav>\n'
+        : '';
+    const head = columns
+      .map((column) => `<th scope="col"${column === 'Status' ? ' data-status' : ''}>${column}</th>`)
+      .join('');
+    const table =
+      rows.length === 0
+        ? '<p>This collection holds no records.</p>\n'
+        : tableTools(hasStatus) +
+          `<div class="table-wrap"><table class="records">\n<thead><tr>${head}</tr></thead>\n` +
+          `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
+    // The summary, then (a place for more about the collection, such as downloads) the table.
+    const summary =
+      `<p class="summary">${total} records. API name <code>${esc(collection)}</code>.` +
+      `${skippedNote(skipped)}</p>\n`;
+    c.write(
+      collectionPage(collection, n),
+      page({
+        title: pageCount > 1 ? `${title} (page ${n} of ${pageCount})` : title,
+        toCatalogue: '../',
+        toFront: '../../index.html',
+        crumbs: [],
+        body: `${summary}${nav}${table}${nav}`,
+        scripts: rows.length === 0 ? [] : ['rows.js', '../catalogue.js'],
+      }),
+    );
+    rows = [];
+    n++;
+  };
+  for (const file of files) {
+    for (const resource of c.readPage(file)) {
+      const id = resource.id;
+      const listedOn = n;
+      const recordFile = c.records.find(resource.type, id)!.page;
+      const href = fromCollection(collection, recordFile);
+      const cells = rowCells(c, collection, columns, resource, href);
+      const status = typeof resource.attributes.status === 'string' ? resource.attributes.status : '';
+      // In rows.js the label is plain text: the script links it to the row's page.
+      data.push(
+        rowEntry({
+          page: href,
+          status,
+          cells: cells.map((cell, i) => (i === 1 && typeof cell !== 'string' ? cell[0] : cell)),
+        }),
+      );
+      rows.push(rowHtml(columns, cells));
+      if (rows.length === ROWS_PER_PAGE) flush();
+      // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
+      if (!c.records.takePage(resource.type, id, collection)) continue;
+      const label = labelOf(resource, id);
+      c.write(recordFile, recordHtml(c.site, { collection, id, resource, label, n: listedOn }));
+    }
+  }
+  if (rows.length > 0 || n === 1) flush();
+  if (data.length > 0) c.input.writer.writeParts(`${collectionFolder(collection)}/rows.js`, rowsScript(data));
+}
+
+/** The search index's entries, one per record page, in the order of the pages (a record listed twice, one entry). */
+function* searchEntries(c: Catalogue): Generator<string> {
+  for (const [collection, files] of c.input.collections) {
+    for (const file of files) {
+      for (const resource of c.readPage(file)) {
+        if (!c.records.takeSearchEntry(resource.type, resource.id, collection)) continue;
+        const a = resource.attributes;
+        const searchable = Object.entries(a)
+          .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
+          .map(([, v]) => v as string)
+          .join(' ');
+        yield indexEntry({
+          page: c.records.find(resource.type, resource.id)!.page,
+          label: labelOf(resource, resource.id),
+          status: typeof a.status === 'string' ? a.status : '',
+          collection,
+          id: resource.id,
+          community: c.site.communityOf(resource.type, resource.id) ?? '',
+          definition: excerpt(a.definition ?? a.description, 120),
+          text: searchable,
+        });
+      }
+    }
+  }
+}
+
+/** The collections in the order of the front page: each one, then the collections of its community variants. */
+function frontOrder(c: Catalogue): string[] {
+  const names = c.input.collections.map(([name]) => name);
+  const variantsOf = new Map<string, string[]>();
+  for (const name of names) {
+    const root = rootCollectionOf(c, name);
+    if (root !== undefined) variantsOf.set(root, [...(variantsOf.get(root) ?? []), name]);
+  }
+  const placed = new Set([...variantsOf.values()].flat());
+  return names.filter((name) => !placed.has(name)).flatMap((name) => [name, ...(variantsOf.get(name) ?? [])]);
+}
+
+function frontHtml(c: Catalogue): string {
+  const { about } = c.input;
+  const rows = frontOrder(c)
+    .map((collection) => {
+      const count = c.info.get(collection)!;
+      const title = c.site.titles.get(collection) ?? collection;
+      const variant = rootCollectionOf(c, collection) !== undefined;
+      const status = count.hasStatus
+        ? `${count.statuses.get('ACCEPTED') ?? 0} accepted, ${count.statuses.get('PENDING') ?? 0} pending`
+        : '<span class="muted">no status</span>';
       return (
-        `<tr><td><a href="${collectionPage(collection, 1)}">${esc(collection)}</a></td><td>${count.records}</td>` +
-        `<td>${count.statuses.get('ACCEPTED') ?? 0}</td><td>${count.statuses.get('PENDING') ?? 0}</td></tr>\n`
+        `<tr${variant ? ' class="variant-row"' : ''}><td data-label="Collection">` +
+        `<a href="${collectionPage(collection, 1)}">${esc(title)}</a> <code class="muted">${esc(collection)}</code>` +
+        `</td><td data-label="Records">${count.records}</td><td data-label="Status">${status}</td></tr>\n`
       );
     })
     .join('');
+  const when = snapshotTime(about.createdAt);
   const body =
+    SEARCH_RESULTS +
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
-    `<dt>Snapshot taken</dt><dd>${esc(about.createdAt)}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
+    `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
     `<dt>Validation</dt><dd>${about.errors} errors, ${about.warnings} warnings</dd>\n</dl>\n` +
-    SEARCH_FORM +
-    '<h2>Collections</h2>\n<div class="table-wrap"><table>\n<thead><tr><th scope="col">Collection</th>' +
-    '<th scope="col">Records</th><th scope="col">Accepted</th><th scope="col">Pending</th></tr></thead>\n' +
+    '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
+    '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
     `<tbody>\n${rows}</tbody>\n</table></div>\n` +
     `<script src="${CATALOGUE_DIR}/search-index.js"></script>\n<script src="${CATALOGUE_DIR}/search.js"></script>\n`;
   return page({

@@ -1,22 +1,24 @@
 /**
  * The script of the collection and record pages (`_catalogue/catalogue.js`). Without it every page still reads and
  * browses; with it:
- * - a collection page gets a filter box, a status filter and sortable columns over the whole collection (not only the
- *   500 rows of the page): the rows come from `rows.js` beside the page (`window.cvRows`, one array per record: id,
- *   label, status, definition excerpt, provenance excerpt, page), and at most 500 are drawn at a time, with a button
- *   for more, so a collection of any size stays light;
- * - a record page gets a button that copies the record's URI.
+ * - a collection page gets a filter box, a status filter (where its records have a status) and sortable columns over
+ *   the whole collection (not only the 500 rows of the page): the rows come from `rows.js` beside the page
+ *   (`window.cvRows`, one array per record: its page, its status, then one cell per column, each a text or a
+ *   `[text, href]` link), and at most 500 are drawn at a time, with a button for more, so a collection of any size
+ *   stays light; the filter, the status and the order are kept in the address (`?q=…&status=…&sort=…`);
+ * - a record page gets buttons that copy its URI and the other parts of its citation.
  * Everything is drawn with DOM calls and textContent, never as HTML: source text stays text.
  */
 
+/** A cell of a collection row: text, or a link (text, href relative to the collection's folder). */
+export type Cell = string | [string, string];
+
 export interface CollectionRow {
-  id: string;
-  label: string;
-  status: string;
-  definition: string;
-  provenance: string;
   /** The record's page, relative to the collection's folder. */
   page: string;
+  status: string;
+  /** One per column; the second is the record's label (drawn as the link to its page). */
+  cells: Cell[];
 }
 
 export function rowsScript(rows: string[]): string[] {
@@ -24,30 +26,33 @@ export function rowsScript(rows: string[]): string[] {
 }
 
 export function rowEntry(row: CollectionRow): string {
-  return JSON.stringify([row.id, row.label, row.status, row.definition, row.provenance, row.page]);
+  return JSON.stringify([row.page, row.status, ...row.cells]);
 }
 
 /** Hidden until the script shows it: without JavaScript there is nothing to use. */
-export const TABLE_TOOLS =
-  '<div class="table-tools" id="table-tools" hidden>\n' +
-  '<label for="filter">Filter this collection</label>\n' +
-  '<input type="search" id="filter" autocomplete="off">\n' +
-  '<label for="status-filter">Status</label>\n' +
-  '<select id="status-filter"><option value="">Any</option></select>\n' +
-  '<p id="table-status" role="status"></p>\n</div>\n';
+export function tableTools(withStatus: boolean): string {
+  return (
+    '<div class="table-tools" id="table-tools" hidden>\n' +
+    '<label for="filter">Filter this collection</label>\n' +
+    '<input type="search" id="filter" autocomplete="off">\n' +
+    (withStatus
+      ? '<label for="status-filter">Status</label>\n<select id="status-filter"><option value="">Any</option></select>\n'
+      : '') +
+    '<p id="table-status" role="status"></p>\n</div>\n'
+  );
+}
 
 export const PAGE_SCRIPT = `(function () {
   'use strict';
   var SHOWN = 500;
-  var COLUMNS = ['Id', 'Term or name', 'Status', 'Definition', 'Provenance'];
 
   function copyButtons() {
-    var uris = document.querySelectorAll('code.uri');
-    Array.prototype.forEach.call(uris, function (code) {
+    var codes = document.querySelectorAll('code.uri, code.copyable');
+    Array.prototype.forEach.call(codes, function (code) {
       var button = document.createElement('button');
       button.type = 'button';
       button.className = 'copy';
-      button.textContent = 'Copy URI';
+      button.textContent = code.getAttribute('data-copy') || 'Copy URI';
       button.addEventListener('click', function () {
         var text = code.textContent;
         var done = function () { button.textContent = 'Copied'; };
@@ -67,6 +72,8 @@ export const PAGE_SCRIPT = `(function () {
     });
   }
 
+  function text(cell) { return typeof cell === 'string' ? cell : cell[0]; }
+
   function table() {
     var rows = window.cvRows;
     var tools = document.getElementById('table-tools');
@@ -77,6 +84,9 @@ export const PAGE_SCRIPT = `(function () {
     var status = document.getElementById('table-status');
     var pages = document.querySelectorAll('nav.pages');
     var headers = document.querySelectorAll('table.records thead th');
+    var names = Array.prototype.map.call(headers, function (th) { return th.textContent; });
+    var statusColumn = -1;
+    Array.prototype.forEach.call(headers, function (th, i) { if (th.hasAttribute('data-status')) statusColumn = i; });
     var original = body;
     var sortColumn = -1;
     var descending = false;
@@ -88,31 +98,56 @@ export const PAGE_SCRIPT = `(function () {
     more.addEventListener('click', function () { limit += SHOWN; draw(); });
     body.parentNode.parentNode.appendChild(more);
 
-    var statuses = {};
-    rows.forEach(function (row) { if (row[2]) statuses[row[2]] = true; });
-    Object.keys(statuses).sort().forEach(function (value) {
-      var option = document.createElement('option');
-      option.value = value;
-      option.textContent = value;
-      statusFilter.appendChild(option);
-    });
+    if (statusFilter) {
+      var statuses = {};
+      rows.forEach(function (row) { if (row[1]) statuses[row[1]] = true; });
+      Object.keys(statuses).sort().forEach(function (value) {
+        var option = document.createElement('option');
+        option.value = value;
+        option.textContent = value;
+        statusFilter.appendChild(option);
+      });
+    }
 
     function compare(a, b) {
-      var x = a[sortColumn], y = b[sortColumn];
+      var x = text(a[sortColumn + 2]), y = text(b[sortColumn + 2]);
       var order = x.localeCompare(y, undefined, { numeric: true, sensitivity: 'base' });
       return descending ? -order : order;
     }
 
-    function cell(tr, text) {
+    function cell(tr, value, label, column) {
       var td = document.createElement('td');
-      td.textContent = text;
+      td.setAttribute('data-label', label);
+      if (column === statusColumn && value) {
+        var span = document.createElement('span');
+        var known = value === 'ACCEPTED' || value === 'PENDING';
+        span.className = 'badge' + (known ? ' badge-' + value.toLowerCase() : '');
+        span.textContent = value;
+        td.appendChild(span);
+      } else if (typeof value !== 'string') {
+        var link = document.createElement('a');
+        link.href = value[1];
+        link.textContent = value[0];
+        td.appendChild(link);
+      } else {
+        td.textContent = value;
+      }
       tr.appendChild(td);
-      return td;
+    }
+
+    function remember() {
+      var params = new URLSearchParams();
+      if (filter.value) params.set('q', filter.value);
+      if (statusFilter && statusFilter.value) params.set('status', statusFilter.value);
+      if (sortColumn >= 0) params.set('sort', (descending ? '-' : '') + names[sortColumn]);
+      var query = params.toString();
+      try { history.replaceState(null, '', query ? '?' + query : location.pathname); } catch (e) { /* file:// */ }
     }
 
     function draw() {
+      remember();
       var words = filter.value.toLowerCase().split(/\\s+/).filter(function (w) { return w !== ''; });
-      var wanted = statusFilter.value;
+      var wanted = statusFilter ? statusFilter.value : '';
       var active = words.length > 0 || wanted !== '' || sortColumn >= 0;
       Array.prototype.forEach.call(pages, function (nav) { nav.hidden = active; });
       var current = document.querySelector('table.records tbody');
@@ -123,29 +158,17 @@ export const PAGE_SCRIPT = `(function () {
         return;
       }
       var found = rows.filter(function (row) {
-        if (wanted !== '' && row[2] !== wanted) return false;
-        var text = (row[0] + ' ' + row[1] + ' ' + row[3] + ' ' + row[4]).toLowerCase();
-        return words.every(function (w) { return text.indexOf(w) >= 0; });
+        if (wanted !== '' && row[1] !== wanted) return false;
+        var all = row.slice(2).map(text).join(' ').toLowerCase();
+        return words.every(function (w) { return all.indexOf(w) >= 0; });
       });
       if (sortColumn >= 0) found.sort(compare);
       var fresh = document.createElement('tbody');
       found.slice(0, limit).forEach(function (row) {
         var tr = document.createElement('tr');
-        cell(tr, row[0]);
-        var link = document.createElement('a');
-        link.href = row[5];
-        link.textContent = row[1];
-        cell(tr, '').appendChild(link);
-        var badge = cell(tr, '');
-        if (row[2]) {
-          var span = document.createElement('span');
-          var known = row[2] === 'ACCEPTED' || row[2] === 'PENDING';
-          span.className = 'badge' + (known ? ' badge-' + row[2].toLowerCase() : '');
-          span.textContent = row[2];
-          badge.appendChild(span);
-        }
-        cell(tr, row[3]);
-        cell(tr, row[4]);
+        row.slice(2).forEach(function (value, column) {
+          cell(tr, column === 1 ? [value, row[0]] : value, names[column], column);
+        });
         fresh.appendChild(tr);
       });
       current.parentNode.replaceChild(fresh, current);
@@ -156,26 +179,39 @@ export const PAGE_SCRIPT = `(function () {
         (found.length > shown ? '; the first ' + shown + ' are shown.' : '.');
     }
 
+    function sortBy(column, down) {
+      descending = down;
+      sortColumn = column;
+      Array.prototype.forEach.call(headers, function (other) { other.setAttribute('aria-sort', 'none'); });
+      headers[column].setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+    }
+
     Array.prototype.forEach.call(headers, function (th, column) {
       var button = document.createElement('button');
       button.type = 'button';
       button.className = 'sort';
-      button.textContent = COLUMNS[column] || th.textContent;
+      button.textContent = names[column];
       th.textContent = '';
       th.appendChild(button);
       th.setAttribute('aria-sort', 'none');
       button.addEventListener('click', function () {
-        descending = sortColumn === column ? !descending : false;
-        sortColumn = column;
-        Array.prototype.forEach.call(headers, function (other) { other.setAttribute('aria-sort', 'none'); });
-        th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+        sortBy(column, sortColumn === column ? !descending : false);
         limit = SHOWN;
         draw();
       });
     });
     filter.addEventListener('input', function () { limit = SHOWN; draw(); });
-    statusFilter.addEventListener('change', function () { limit = SHOWN; draw(); });
+    if (statusFilter) statusFilter.addEventListener('change', function () { limit = SHOWN; draw(); });
     tools.hidden = false;
+
+    // An address with ?q=, ?status= or ?sort= opens with them applied.
+    var params = new URLSearchParams(location.search);
+    var sort = params.get('sort') || '';
+    var sortAt = names.indexOf(sort.replace(/^-/, ''));
+    if (params.get('q')) filter.value = params.get('q');
+    if (statusFilter && params.get('status')) statusFilter.value = params.get('status');
+    if (sortAt >= 0) sortBy(sortAt, sort.charAt(0) === '-');
+    if (filter.value || (statusFilter && statusFilter.value) || sortAt >= 0) draw();
   }
 
   copyButtons();

@@ -171,12 +171,14 @@ describe('the catalogue in a browser', () => {
   async function clickThrough(page: Page, url: string): Promise<void> {
     await page.goto(url);
     expect(await heading(page)).toBe('Controlled vocabulary snapshot');
-    await page.getByRole('link', { name: 'units-communities', exact: true }).click();
-    expect(await heading(page)).toBe('units-communities');
+    await page.getByRole('link', { name: 'Units: community variants', exact: true }).click();
+    expect(await heading(page)).toBe('Units: community variants');
     await page
       .getByRole('row')
       .filter({ hasText: community.id })
+      .locator('td[data-label="Term or name"]')
       .getByRole('link', { name: label(community) })
+      .first()
       .click();
     expect(await heading(page)).toBe(label(community));
     const related = page.locator('dt:text-is("Root") + dd a');
@@ -189,7 +191,7 @@ describe('the catalogue in a browser', () => {
     await page.goBack();
     expect(await heading(page)).toBe(label(community));
     await page.goBack();
-    expect(await heading(page)).toBe('units-communities');
+    expect(await heading(page)).toBe('Units: community variants');
     // Every page's breadcrumb leads back to the front page.
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Catalogue' }).click();
     expect(await heading(page)).toBe('Controlled vocabulary snapshot');
@@ -208,8 +210,8 @@ describe('the catalogue in a browser', () => {
     // A record's API URL opened in the browser gets the record's page, whose links lead on.
     await page.goto(`${served.url}units/${rootTerm.id}/`);
     expect(await heading(page)).toBe(label(rootTerm));
-    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'units' }).click();
-    expect(await heading(page)).toBe('units');
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Units' }).click();
+    expect(await heading(page)).toBe('Units');
     clean(served.origin);
     // A JSON:API client still gets the JSON at the same URL.
     const json = (await (await fetch(`${served.url}units/${rootTerm.id}/`)).json()) as { data: Listed };
@@ -236,8 +238,8 @@ describe('the catalogue in a browser', () => {
     const { page, context, clean } = await open();
     await page.goto(front);
     const term = label(rootTerm);
-    await page.getByLabel(/Search every collection/).pressSequentially(term);
-    const result = page.locator('#results li').filter({ hasText: 'units ·' }).getByRole('link', { name: term });
+    await page.getByLabel('Search terms').pressSequentially(term);
+    const result = page.locator('#results li').filter({ hasText: ' · Units · ' }).getByRole('link', { name: term });
     await expect(result.count()).resolves.toBe(1);
     expect(new URL(page.url()).searchParams.get('q')).toBe(term);
     await result.click();
@@ -259,10 +261,21 @@ describe('the catalogue in a browser', () => {
     const focused = () => page.evaluate<string>("document.activeElement?.id ?? ''");
     for (let i = 0; i < 5 && (await focused()) !== 'q'; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('q');
-    await page.keyboard.type(label(rootTerm));
-    await page.keyboard.press('Tab');
-    const first = await page.evaluate<string>('document.activeElement.textContent');
-    expect(first).toBe(await page.locator('#results li a').first().textContent());
+    await page.keyboard.type('a');
+    // Arrow keys move through the results, Enter opens one.
+    await page.keyboard.press('ArrowDown');
+    const results = await page.locator('#results li > a').allTextContents();
+    expect(results.length).toBeGreaterThan(1);
+    const active = () => page.evaluate<string>('document.activeElement.textContent');
+    expect(await active()).toBe(results[0]);
+    await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe(results[1]);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('q');
+    await page.keyboard.press('ArrowDown');
+    const first = await active();
+    expect(first).toBe(results[0]);
     await page.keyboard.press('Enter');
     await page.waitForURL(/_catalogue\//);
     expect(await heading(page)).toBe(first);
@@ -310,8 +323,17 @@ describe('the catalogue in a browser', () => {
     expect(await rows.count()).toBe(1000);
     expect((await ids()).at(-1)).toBe(201);
 
-    // Back to no filter and no sort: the page as it was built.
+    // The order is kept in the address: a reload (or a shared link) keeps it, and so does a filter.
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('-Id');
     await page.reload();
+    expect((await ids()).slice(0, 2)).toEqual([1200, 1199]);
+    await page.getByLabel('Filter this collection').fill('term-11');
+    await page.reload();
+    expect(await page.getByLabel('Filter this collection').inputValue()).toBe('term-11');
+    expect((await ids()).slice(0, 2)).toEqual([1199, 1198]);
+
+    // Back to no filter and no sort: the page as it was built.
+    await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
     expect((await ids()).slice(0, 2)).toEqual([1, 2]);
     clean('null');
     await context.close();
@@ -355,18 +377,19 @@ describe('the catalogue in a browser', () => {
     const { page, context, requests } = await open({ javaScriptEnabled: false });
     await page.goto(front);
     // (Playwright's text locators skip <noscript>, so the paragraph is found by its place.)
-    const notice = page.locator('form[role="search"] noscript p');
+    const notice = page.locator('main noscript p');
     await expect(notice.isVisible()).resolves.toBe(true);
     expect(await notice.textContent()).toContain('Search needs JavaScript');
-    await page.getByRole('link', { name: 'units', exact: true }).click();
-    expect(await heading(page)).toBe('units');
+    await page.getByRole('link', { name: 'Units', exact: true }).click();
+    expect(await heading(page)).toBe('Units');
     await expect(page.locator('#table-tools').isVisible()).resolves.toBe(false);
     await page
       .getByRole('link', { name: label(rootTerm), exact: true })
       .first()
       .click();
     expect(await heading(page)).toBe(label(rootTerm));
-    expect(await page.getByRole('button').count()).toBe(0);
+    // No button but the search form's, which opens the front page with ?q=.
+    expect(await page.locator('main').getByRole('button').count()).toBe(0);
     expect(requests.length).toBeGreaterThan(3);
     await context.close();
   });

@@ -55,11 +55,11 @@ async function crawl(source: TestServer, catalogue: 'html' | 'none' = 'html'): P
 /** The rows of a collection page: [id, href, label]. */
 async function rows(out: string, collection: string): Promise<Array<[string, string, string]>> {
   const html = await readFile(path.join(out, '_catalogue', collection, 'page-1.html'), 'utf8');
-  return [...html.matchAll(/<tr><td>([^<]*)<\/td><td><a href="([^"]*)">([^<]*)<\/a>/g)].map(([, id, href, label]) => [
-    unescape(id!),
-    href!,
-    unescape(label!),
-  ]);
+  return [
+    ...html.matchAll(
+      /<tr><td data-label="Id">([^<]*)<\/td><td data-label="Term or name"><a href="([^"]*)">([^<]*)<\/a>/g,
+    ),
+  ].map(([, id, href, label]) => [unescape(id!), href!, unescape(label!)]);
 }
 
 describe('the catalogue shows the record it names', () => {
@@ -94,7 +94,7 @@ describe('the catalogue shows the record it names', () => {
 
   it('renders lists with small JSON:API mistakes, at crawl time and by the catalogue command', async () => {
     const source = await startListSource({
-      units: (base) => [
+      units: () => [
         null,
         'a string',
         42,

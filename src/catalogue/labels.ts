@@ -1,0 +1,51 @@
+/**
+ * Names for people, derived from the data: a field's (`provenance_uri` → "Provenance URI") and a collection's, from
+ * the type of its records (`measuredquantityunits` of `MeasuredQuantityUnit` → "Measured quantity units"), or, for a
+ * collection of community variants, from the collection their `root` relationships lead to ("Units: community
+ * variants"). The API name is shown beside it once, on the collection's page.
+ */
+
+const ACRONYMS = new Set(['uri', 'url', 'id', 'doi', 'iri', 'uuid', 'api', 'html', 'json', 'http', 'https']);
+
+/** A field name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email". */
+export function fieldTitle(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter((w) => w !== '')
+    .map((w) => (ACRONYMS.has(w.toLowerCase()) ? w.toUpperCase() : w.toLowerCase()));
+  if (words.length === 0) return name;
+  const first = words[0]!;
+  words[0] = first.charAt(0).toUpperCase() + first.slice(1);
+  return words.join(' ');
+}
+
+/** A type's words, lower-cased: `MeasuredQuantityUnit` → measured, quantity, unit. */
+function typeWords(type: string): string[] {
+  return type
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+
+/**
+ * A collection's name for people, from the type of its records: the type's words, the last one spelled as the
+ * collection's name spells it (its plural), when the name is those words run together. Otherwise the name itself,
+ * with `-` and `_` as spaces.
+ */
+export function collectionTitle(collection: string, type: string | undefined): string {
+  const plain = collection.replace(/[-_]+/g, ' ').trim();
+  const fallback = plain === '' ? collection : plain.charAt(0).toUpperCase() + plain.slice(1);
+  if (type === undefined) return fallback;
+  const words = typeWords(type);
+  if (words.length === 0) return fallback;
+  const lead = words.slice(0, -1).join('');
+  const last = words[words.length - 1]!;
+  const name = collection.toLowerCase();
+  const stem = last.replace(/(y|um|on)$/, '');
+  if (!name.startsWith(lead) || !name.slice(lead.length).startsWith(stem) || /[^a-z]/.test(name)) return fallback;
+  const title = [...words.slice(0, -1), name.slice(lead.length)].join(' ');
+  return title.charAt(0).toUpperCase() + title.slice(1);
+}
