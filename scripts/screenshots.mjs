@@ -28,14 +28,18 @@ try {
   /** @type {unknown} */
   const listed = JSON.parse(await readFile(path.join(out, 'sms/cv/api/v1/units-communities/index.html'), 'utf8'));
   const communities = /** @type {{ data: Array<{ relationships?: { root?: { data?: { id: string } } } }> }} */ (listed);
-  const rootId = communities.data.find((c) => c.relationships?.root?.data)?.relationships?.root?.data?.id ?? '1';
+  const variant = communities.data.find((c) => c.relationships?.root?.data);
+  const rootId = variant?.relationships?.root?.data?.id ?? '1';
+  const variantId = /** @type {{ id?: string }} */ (variant ?? {}).id ?? '1';
 
   /** @type {Array<[string, { width: number, height: number }, string, ('light' | 'dark')?]>} */
   const shots = [
     ['front-desktop.png', DESKTOP, `${file('index.html')}?q=kelvin`],
     ['collection-desktop.png', DESKTOP, file('_catalogue/units/page-1.html')],
     ['record-desktop.png', DESKTOP, file(`_catalogue/units/r-${rootId}.html`)],
+    ['variant-desktop.png', DESKTOP, file(`_catalogue/units-communities/r-${variantId}.html`)],
     ['front-phone.png', PHONE, file('index.html')],
+    ['collection-phone.png', PHONE, file('_catalogue/units-communities/page-1.html')],
     ['record-phone.png', PHONE, file(`_catalogue/units/r-${rootId}.html`)],
     ['record-phone-dark.png', PHONE, file(`_catalogue/units/r-${rootId}.html`), 'dark'],
   ];
