@@ -168,8 +168,9 @@ export const SEARCH_SCRIPT = `(function () {
       var i = within ? within[k] : k;
       var label = labels[i];
       var text = index[i][4];
-      var score = index[i][5] === whole ? 1000 : 0;
-      for (var j = 0; j < terms.length && score >= 0; j++) {
+      var exactId = index[i][5] === whole;
+      var score = exactId ? 1000 : 0;
+      for (var j = 0; j < terms.length && score >= 0 && !exactId; j++) {
         var term = terms[j];
         var found = label.indexOf(term);
         if (found === 0) score += label.length === term.length ? 100 : 50;

@@ -8,6 +8,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
+import { fold } from '../../src/catalogue/search.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/index.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
@@ -228,6 +229,22 @@ describe('catalogue', () => {
     expect(narrowed.total).toBeGreaterThan(0);
     const recordPages = files.filter((f) => /^_catalogue\/[^/]+\/r-/.test(f));
     expect(index.map((e) => e[0]).sort()).toEqual(recordPages.sort());
+
+    // The page folds text as the index was folded when it was built.
+    const cvFold = context.window.cvFold as (text: string) => string;
+    for (const text of ['Ångström', 'µmol/m²·s', 'Straße', 'ÆØœ', 'İstanbul', 'ﬁne', 'Łódź', 'Þórr']) {
+      expect(cvFold(text), text).toBe(fold(text));
+    }
+    expect(fold('Ångström µmol ÆØ')).toBe('angstrom umol aeo');
+    // Ties go to the label closest to the query, then label order; not to the index's order.
+    const entry = (label: string, id: string): Entry =>
+      [`r-${id}.html`, label, '', 'units', fold(label), id, '', ''] as never;
+    const ties = [entry('Kelvin scale', '1'), entry('kelvins', '2'), entry('Kelvin', '3'), entry('Kelvia', '4')];
+    expect(search(ties, 'kel').map((e) => e[1])).toEqual(['Kelvia', 'Kelvin', 'kelvins', 'Kelvin scale']);
+    expect(search(ties, 'kelvin').map((e) => e[1])).toEqual(['Kelvin', 'kelvins', 'Kelvin scale']);
+    // An id equal to the query first; an address goes to its record alone.
+    expect(search(ties, '2').map((e) => e[1])).toEqual(['kelvins']);
+    expect(search(ties, 'https://host/api/units/4/?format=api').map((e) => e[1])).toEqual(['Kelvia']);
   });
 
   it('--catalogue none leaves it out and says so in the manifest', async () => {
