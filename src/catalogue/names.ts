@@ -20,7 +20,7 @@ function digest(text: string): string {
 }
 
 /** A file name for a collection or a record id: the name itself when plainly safe, else a stable digest. */
-export function fileName(name: string): string {
+function fileName(name: string): string {
   return KEPT.test(name) && !WINDOWS_DEVICE.test(name) ? name : `x.${digest(name)}`;
 }
 
@@ -61,7 +61,7 @@ export function claimTag(claim: RecordClaim, esc: (text: string) => string): str
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
 /** The claim a page makes, or null when it makes none that can be read. */
-export function readClaim(html: string): RecordClaim | null {
+function readClaim(html: string): RecordClaim | null {
   const match = new RegExp(`<meta name="${CLAIM}" content="([^"]*)">`).exec(html);
   if (!match) return null;
   try {

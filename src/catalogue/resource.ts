@@ -29,7 +29,7 @@ function key(value: unknown): string | null {
 }
 
 /** A list entry as a record, or null when it is not one (no type or id to name it by). */
-export function asResource(entry: unknown): Resource | null {
+function asResource(entry: unknown): Resource | null {
   if (!isObject(entry)) return null;
   const type = key(entry.type);
   const id = key(entry.id);
