@@ -10,14 +10,14 @@ import path from 'node:path';
 import { flatKey } from '../flat-key.js';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
-import { esc, page, snapshotTime, STYLE, statusBadge } from './html.js';
+import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
 import { collectionTitle } from './labels.js';
 import { collectionFolder, collectionPage, recordPage } from './names.js';
-import { type Cell, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
+import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { recordHtml, type RecordSite } from './record-page.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
-import { indexEntry, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
+import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
 const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -53,6 +53,8 @@ interface CollectionInfo {
   hasStatus: boolean;
   /** The type of its first record. */
   type?: string;
+  /** The first letters of its records' labels (the A–Z index). */
+  letters: Set<string>;
   /** The first `root` target of its records: a collection of community variants has one. */
   root?: { type: string; id: string };
 }
@@ -110,7 +112,7 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
   /** A community variant's `community` target, by the variant's type and id. */
   const communities = new Map<string, { type: string; id: string }>();
   for (const [collection, files] of input.collections) {
-    const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false };
+    const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false, letters: new Set() };
     info.set(collection, count);
     for (const file of files) {
       const list = readList(file);
@@ -121,7 +123,9 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
         const status = resource.attributes.status;
         if ('status' in resource.attributes) count.hasStatus = true;
         if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
-        const self = records.add(resource.type, resource.id, collection, labelOf(resource, resource.id));
+        const label = labelOf(resource, resource.id);
+        count.letters.add(letterOf(label));
+        const self = records.add(resource.type, resource.id, collection, label);
         for (const [name, relationship] of Object.entries(resource.relationships)) {
           if (!isObject(relationship)) continue;
           for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
@@ -208,21 +212,18 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   return pages;
 }
 
-/** The columns of a collection's table: a community variant collection shows each record's community and root. */
-function columnsOf(c: Catalogue, collection: string): string[] {
+/**
+ * The layout of a collection's table (a key of TABLE_LAYOUTS): a community variant collection shows each record's
+ * community and root; a collection whose records have a status, the status.
+ */
+function layoutOf(c: Catalogue, collection: string): keyof typeof TABLE_LAYOUTS {
   const variants = rootCollectionOf(c, collection) !== undefined;
-  return [
-    'Id',
-    'Term or name',
-    ...(variants ? ['Community', 'Root'] : []),
-    ...(c.info.get(collection)!.hasStatus ? ['Status'] : []),
-    'Definition',
-    'Provenance',
-  ];
+  const status = c.info.get(collection)!.hasStatus;
+  return variants ? (status ? 'records-vs' : 'records-v') : status ? 'records-s' : 'records-plain';
 }
 
 /** A record's row: one cell per column (links relative to the collection's folder). */
-function rowCells(c: Catalogue, collection: string, columns: string[], resource: Resource, href: string): Cell[] {
+function rowCells(c: Catalogue, collection: string, columns: Columns, resource: Resource, href: string): Cell[] {
   const a = resource.attributes;
   const root = firstTarget(resource, 'root');
   const rootFound = root && c.records.find(root.type, root.id);
@@ -246,7 +247,7 @@ function rowCells(c: Catalogue, collection: string, columns: string[], resource:
   });
 }
 
-function rowHtml(columns: string[], cells: Cell[]): string {
+function rowHtml(columns: Columns, cells: Cell[]): string {
   const tds = cells.map((cell, i) => {
     const column = columns[i]!;
     const shown =
@@ -255,16 +256,17 @@ function rowHtml(columns: string[], cells: Cell[]): string {
         : typeof cell === 'string'
           ? esc(cell)
           : `<a href="${esc(cell[1])}">${esc(cell[0])}</a>`;
-    return `<td data-label="${column}">${shown}</td>`;
+    return `<td>${shown}</td>`;
   });
   return `<tr>${tds.join('')}</tr>\n`;
 }
 
 /** A collection's pages (500 rows each), its rows script, and the pages of the records it keeps. */
 function collectionPages(c: Catalogue, collection: string, files: string[]): void {
-  const { records: total, skipped, hasStatus } = c.info.get(collection)!;
+  const { records: total, skipped, hasStatus, letters } = c.info.get(collection)!;
   const title = c.site.titles.get(collection) ?? collection;
-  const columns = columnsOf(c, collection);
+  const layout = layoutOf(c, collection);
+  const columns = TABLE_LAYOUTS[layout];
   const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
   let rows: string[] = [];
   const data: string[] = [];
@@ -284,8 +286,9 @@ function collectionPages(c: Catalogue, collection: string, files: string[]): voi
     const table =
       rows.length === 0
         ? '<p>This collection holds no records.</p>\n'
-        : tableTools(hasStatus) +
-          `<div class="table-wrap"><table class="records">\n<thead><tr>${head}</tr></thead>\n` +
+        : letterIndex(letters) +
+          tableTools(hasStatus) +
+          `<div class="table-wrap"><table class="records ${layout}">\n<thead><tr>${head}</tr></thead>\n` +
           `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
     // The summary, then (a place for more about the collection, such as downloads) the table.
     const summary =
@@ -382,9 +385,9 @@ function frontHtml(c: Catalogue): string {
         ? `${count.statuses.get('ACCEPTED') ?? 0} accepted, ${count.statuses.get('PENDING') ?? 0} pending`
         : '<span class="muted">no status</span>';
       return (
-        `<tr${variant ? ' class="variant-row"' : ''}><td data-label="Collection">` +
+        `<tr${variant ? ' class="variant-row"' : ''}><td>` +
         `<a href="${collectionPage(collection, 1)}">${esc(title)}</a> <code class="muted">${esc(collection)}</code>` +
-        `</td><td data-label="Records">${count.records}</td><td data-label="Status">${status}</td></tr>\n`
+        `</td><td>${count.records}</td><td>${status}</td></tr>\n`
       );
     })
     .join('');

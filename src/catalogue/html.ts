@@ -8,7 +8,14 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /** Text or an attribute value made safe to put between tags or inside double quotes. */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  if (!/[&<>"']/.test(text)) return text;
+  // One native replace per character (no callback per match): several times faster on a record's JSON.
+  return text
+    .replace(/&/g, ESCAPES['&']!)
+    .replace(/</g, ESCAPES['<']!)
+    .replace(/>/g, ESCAPES['>']!)
+    .replace(/"/g, ESCAPES['"']!)
+    .replace(/'/g, ESCAPES["'"]!);
 }
 
 /** A link target made safe for an `href`: only http(s) URLs from the source become outbound links. */
@@ -65,6 +72,25 @@ export function statusBadge(status: unknown): string {
   return `<span class="badge${kind}">${esc(status)}</span>`;
 }
 
+/**
+ * The columns of each kind of table (its class): on a phone, each cell is shown under its column's name, which the
+ * style sheet gives by position, so that no row repeats the names.
+ */
+export const TABLE_LAYOUTS = {
+  collections: ['Collection', 'Records', 'Status'],
+  'records-plain': ['Id', 'Term or name', 'Definition', 'Provenance'],
+  'records-s': ['Id', 'Term or name', 'Status', 'Definition', 'Provenance'],
+  'records-v': ['Id', 'Term or name', 'Community', 'Root', 'Definition', 'Provenance'],
+  'records-vs': ['Id', 'Term or name', 'Community', 'Root', 'Status', 'Definition', 'Provenance'],
+} as const;
+export type Columns = (typeof TABLE_LAYOUTS)[keyof typeof TABLE_LAYOUTS];
+
+const STACKED_LABELS = Object.entries(TABLE_LAYOUTS)
+  .flatMap(([table, columns]) =>
+    columns.map((column, i) => `  table.${table} td:nth-child(${i + 1})::before { content: "${column}"; }`),
+  )
+  .join('\n');
+
 export const STYLE = `:root { color-scheme: light dark; --fg: #1b1f24; --bg: #fdfdfc; --muted: #57606a; --line: #d0d7de;
   --link: #0a58ca; --accepted: #1a7f37; --pending: #9a6700; --other: #57606a; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #30363d;
@@ -104,6 +130,8 @@ ul.plain li { margin: 0 0 0.25rem; }
 .badge { display: inline-block; padding: 0 0.5rem; border-radius: 1rem; font-size: 0.8rem; font-weight: 600;
   border: 1px solid currentColor; color: var(--other); white-space: nowrap; }
 .badge-accepted { color: var(--accepted); } .badge-pending { color: var(--pending); }
+.letters { display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; margin: 0.5rem 0; }
+.letters a { padding: 0.1rem 0.3rem; } .letters a[aria-current] { font-weight: 700; text-decoration: none; }
 .pages { margin: 1rem 0; display: flex; gap: 1rem; flex-wrap: wrap; }
 footer { margin-top: 3rem; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; }
@@ -132,10 +160,11 @@ button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px s
   table.collections thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   tr { border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
   td { border: 0; padding: 0.1rem 0; display: grid; grid-template-columns: 7rem minmax(0, 1fr); gap: 0.5rem; }
-  td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
+  td::before { font-weight: 600; color: var(--muted); }
   .variant-row td:first-child { padding-left: 0; }
+${STACKED_LABELS}
 }
 [hidden] { display: none !important; }
-@media print { header.site, footer, .pages, .table-tools, .copy, .more, #search-status + ol + button { display: none; }
+@media print { header.site, footer, .pages, .letters, .table-tools, .copy, .more, #more-results { display: none; }
   a { color: inherit; } details > * { display: block; } }
 `;

@@ -7,8 +7,20 @@
 
 const ACRONYMS = new Set(['uri', 'url', 'id', 'doi', 'iri', 'uuid', 'api', 'html', 'json', 'http', 'https']);
 
+const fieldTitles = new Map<string, string>();
+
 /** A field name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email". */
 export function fieldTitle(name: string): string {
+  let title = fieldTitles.get(name);
+  if (title === undefined) {
+    title = wordsOf(name);
+    // A source has a few field names; a hostile one could have many: the cache stays small.
+    if (fieldTitles.size < 10_000) fieldTitles.set(name, title);
+  }
+  return title;
+}
+
+function wordsOf(name: string): string {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[\s_-]+/)

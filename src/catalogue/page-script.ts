@@ -10,6 +10,25 @@
  * Everything is drawn with DOM calls and textContent, never as HTML: source text stays text.
  */
 
+import { FOLD } from './search.js';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ#';
+
+/**
+ * A collection's A–Z index: a link per first letter its labels have (`page-1.html?letter=K`: the letter's records
+ * of the whole collection, by label), hidden until the script, which reads the letter, shows it.
+ */
+export function letterIndex(letters: Set<string>): string {
+  if (letters.size < 2) return '';
+  const links = [...LETTERS]
+    .filter((letter) => letters.has(letter))
+    .map((letter) => `<a href="page-1.html?letter=${encodeURIComponent(letter)}">${letter}</a>`);
+  return (
+    `<nav class="letters" id="letters" aria-label="Terms by first letter" hidden>${links.join(' ')} ` +
+    '<a href="page-1.html">All</a></nav>\n'
+  );
+}
+
 /** A cell of a collection row: text, or a link (text, href relative to the collection's folder). */
 export type Cell = string | [string, string];
 
@@ -45,6 +64,11 @@ export function tableTools(withStatus: boolean): string {
 export const PAGE_SCRIPT = `(function () {
   'use strict';
   var SHOWN = 500;
+  ${FOLD}
+  function letterOf(label) {
+    var first = fold(label).charAt(0).toUpperCase();
+    return /[A-Z]/.test(first) ? first : '#';
+  }
 
   function copyButtons() {
     var codes = document.querySelectorAll('code.uri, code.copyable');
@@ -90,6 +114,7 @@ export const PAGE_SCRIPT = `(function () {
     var original = body;
     var sortColumn = -1;
     var descending = false;
+    var letter = new URLSearchParams(location.search).get('letter') || '';
     var limit = SHOWN;
     var more = document.createElement('button');
     more.type = 'button';
@@ -115,9 +140,8 @@ export const PAGE_SCRIPT = `(function () {
       return descending ? -order : order;
     }
 
-    function cell(tr, value, label, column) {
+    function cell(tr, value, column) {
       var td = document.createElement('td');
-      td.setAttribute('data-label', label);
       if (column === statusColumn && value) {
         var span = document.createElement('span');
         var known = value === 'ACCEPTED' || value === 'PENDING';
@@ -140,6 +164,7 @@ export const PAGE_SCRIPT = `(function () {
       if (filter.value) params.set('q', filter.value);
       if (statusFilter && statusFilter.value) params.set('status', statusFilter.value);
       if (sortColumn >= 0) params.set('sort', (descending ? '-' : '') + names[sortColumn]);
+      if (letter) params.set('letter', letter);
       var query = params.toString();
       try { history.replaceState(null, '', query ? '?' + query : location.pathname); } catch (e) { /* file:// */ }
     }
@@ -148,7 +173,7 @@ export const PAGE_SCRIPT = `(function () {
       remember();
       var words = filter.value.toLowerCase().split(/\\s+/).filter(function (w) { return w !== ''; });
       var wanted = statusFilter ? statusFilter.value : '';
-      var active = words.length > 0 || wanted !== '' || sortColumn >= 0;
+      var active = words.length > 0 || wanted !== '' || sortColumn >= 0 || letter !== '';
       Array.prototype.forEach.call(pages, function (nav) { nav.hidden = active; });
       var current = document.querySelector('table.records tbody');
       if (!active) {
@@ -159,15 +184,19 @@ export const PAGE_SCRIPT = `(function () {
       }
       var found = rows.filter(function (row) {
         if (wanted !== '' && row[1] !== wanted) return false;
+        if (letter !== '' && letterOf(row[3]) !== letter) return false;
         var all = row.slice(2).map(text).join(' ').toLowerCase();
         return words.every(function (w) { return all.indexOf(w) >= 0; });
       });
       if (sortColumn >= 0) found.sort(compare);
+      else if (letter !== '') {
+        found.sort(function (a, b) { var x = fold(a[3]), y = fold(b[3]); return x < y ? -1 : x > y ? 1 : 0; });
+      }
       var fresh = document.createElement('tbody');
       found.slice(0, limit).forEach(function (row) {
         var tr = document.createElement('tr');
         row.slice(2).forEach(function (value, column) {
-          cell(tr, column === 1 ? [value, row[0]] : value, names[column], column);
+          cell(tr, column === 1 ? [value, row[0]] : value, column);
         });
         fresh.appendChild(tr);
       });
@@ -211,7 +240,14 @@ export const PAGE_SCRIPT = `(function () {
     if (params.get('q')) filter.value = params.get('q');
     if (statusFilter && params.get('status')) statusFilter.value = params.get('status');
     if (sortAt >= 0) sortBy(sortAt, sort.charAt(0) === '-');
-    if (filter.value || (statusFilter && statusFilter.value) || sortAt >= 0) draw();
+    var letters = document.getElementById('letters');
+    if (letters) {
+      letters.hidden = false;
+      Array.prototype.forEach.call(letters.querySelectorAll('a'), function (a) {
+        if (a.textContent === (letter || 'All')) a.setAttribute('aria-current', 'true');
+      });
+    }
+    if (filter.value || (statusFilter && statusFilter.value) || sortAt >= 0 || letter) draw();
   }
 
   copyButtons();

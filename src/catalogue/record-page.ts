@@ -3,7 +3,7 @@
  * URI with a Copy button, every attribute under a human name, its community variants, relationships, the records
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
@@ -13,7 +13,7 @@ import { claimTag } from './names.js';
 import type { CatalogueRecords } from './records.js';
 import { isObject, linkages, type Resource } from './resource.js';
 
-/** Above this size a stored document is not shown in its record's page (its file is named instead). */
+/** Above this size (of its JSON) a record is not shown as JSON in its page, nor a stored document read. */
 const MAX_SHOWN_JSON = 256 * 1024;
 /** Attributes shown above the list of attributes rather than in it. */
 const SHOWN_FIRST = new Set(['definition', 'description']);
@@ -52,10 +52,9 @@ function storedDocument(site: RecordSite, urls: string[]): { file: string; doc: 
       continue; // not a URL (a source's link may be anything)
     }
     if (!stored.ok) continue;
-    const file = path.join(site.writer.dir, stored.file);
     try {
-      if (statSync(file).size > MAX_SHOWN_JSON) return { file: stored.file, doc: undefined };
-      return { file: stored.file, doc: JSON.parse(readFileSync(file, 'utf8')) as unknown };
+      const text = readFileSync(path.join(site.writer.dir, stored.file), 'utf8');
+      return { file: stored.file, doc: text.length > MAX_SHOWN_JSON ? undefined : (JSON.parse(text) as unknown) };
     } catch {
       continue;
     }
@@ -76,20 +75,31 @@ function sourceUrlOf(link: string, site: RecordSite): string | null {
   return isWebUrl(url) ? url : null;
 }
 
+/** Where the snapshot stores the document at `url`, or null. */
+function storedFile(site: RecordSite, url: string): string | null {
+  try {
+    const stored = site.layout.place(url);
+    return stored.ok ? stored.file : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The record's JSON, shown in its page as text: the stored document (indented for reading), or the list entry when
- * the snapshot holds no document for the record. Never a link to the stored `index.html`, which a host that does not
- * apply `_headers` (or a browser opening the disk) would hand to the browser as an HTML page (docs/catalogue.md).
+ * The record's JSON, shown in its page as text: the record as its list gives it (in memory already: reading every
+ * record's own document would cost a file read per record), indented for reading, with the file of the record's
+ * document named. Never a link to the stored `index.html`, which a host that does not apply `_headers` (or a browser
+ * opening the disk) would hand to the browser as an HTML page (docs/catalogue.md).
  */
-function jsonSection(stored: { file: string; doc: unknown } | null, resource: Resource, collection: string): string {
+function jsonSection(resource: Resource, collection: string, file: string | null): string {
+  const json = JSON.stringify(resource.listed, null, 2);
   const where =
-    stored === null
-      ? `The entry as ${esc(collection)}'s list gives it (the snapshot holds no document of its own for it).`
-      : `The document as this snapshot holds it in <code>${esc(stored.file)}</code>, indented for reading.`;
+    `The record as the list of ${esc(collection)} gives it, indented for reading` +
+    (file === null ? '.' : `; its own document is <code>${esc(file)}</code> in this snapshot.`);
   const shown =
-    stored !== null && stored.doc === undefined
-      ? `<p>It is larger than ${MAX_SHOWN_JSON / 1024} kB: open that file in a text editor.</p>\n`
-      : `<pre class="json">${esc(JSON.stringify(stored === null ? resource.listed : stored.doc, null, 2))}</pre>\n`;
+    json.length > MAX_SHOWN_JSON
+      ? `<p>It is larger than ${MAX_SHOWN_JSON / 1024} kB: open the list page or the document in a text editor.</p>\n`
+      : `<pre class="json">${esc(json)}</pre>\n`;
   return `<h2 id="json">JSON</h2>\n<details>\n<summary>Show the JSON</summary>\n<p>${where}</p>\n${shown}</details>\n`;
 }
 
@@ -119,13 +129,15 @@ function relationshipsList(site: RecordSite, resource: Resource, uri: string, bu
         const given = `<code>${esc(JSON.stringify(relationship) ?? '')}</code>`;
         return `<dt>${esc(fieldTitle(name))}</dt><dd><span class="muted">not a relationship:</span> ${given}</dd>`;
       }
-      const links = isObject(relationship.links) ? relationship.links : {};
-      const own = typeof links.self === 'string' ? sourceUrlOf(links.self, site) : null;
-      const urls = [...(own === null ? [] : [own]), `${uri}relationships/${name}`, `${builtUrl}relationships/${name}`];
       let data: unknown;
       if ('data' in relationship) data = relationship.data;
       else {
-        const found = storedDocument(site, urls);
+        // Where the relationship document is: beside the record's, else where its own links.self says.
+        let found = storedDocument(site, [`${uri}relationships/${name}`]);
+        const links = isObject(relationship.links) ? relationship.links : {};
+        const own = found === null && typeof links.self === 'string' ? sourceUrlOf(links.self, site) : null;
+        if (found === null)
+          found = storedDocument(site, [...(own === null ? [] : [own]), `${builtUrl}relationships/${name}`]);
         data = isObject(found?.doc) && 'data' in found.doc ? found.doc.data : undefined;
       }
       let shown: string;
@@ -206,7 +218,6 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   const builtUrl = `${site.layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
   const self = resource.self === null ? null : sourceUrlOf(resource.self, site);
   const uri = self ?? builtUrl;
-  const stored = storedDocument(site, self === null ? [builtUrl] : [self, builtUrl]);
   const definition = [a.definition, a.description].find((d): d is string => typeof d === 'string' && d.trim() !== '');
   const title = site.titles.get(c.collection) ?? c.collection;
   const attributes = Object.entries(a)
@@ -234,7 +245,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     (relationships ? `<h2>Relationships</h2>\n<dl>\n${relationships}\n</dl>\n` : '') +
     (reverse ? `<h2>Referenced by</h2>\n<ul class="plain">${reverse}</ul>\n` : '') +
     citeSection(site, c.label, uri, c.collection) +
-    jsonSection(stored, resource, c.collection);
+    jsonSection(resource, c.collection, storedFile(site, uri) ?? storedFile(site, builtUrl));
   return page({
     title: `${c.label} — ${title}`,
     heading: c.label,

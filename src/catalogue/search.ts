@@ -29,12 +29,18 @@ export function fold(text: string): string {
     .replace(/[μßæœøłđðþı]/g, (c) => special[c] ?? c);
 }
 
-const FOLD = `function fold(text) {
+export const FOLD = `function fold(text) {
     var special = { 'μ': 'u', 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'ø': 'o', 'ł': 'l', 'đ': 'd', 'ð': 'd', 'þ': 'th',
       'ı': 'i' };
     return text.normalize('NFKD').replace(/\\p{M}/gu, '').toLowerCase()
       .replace(/[μßæœøłđðþı]/g, function (c) { return special[c] || c; });
   }`;
+
+/** The letter a label is listed under in a collection's A–Z index: A to Z after folding, `#` for any other. */
+export function letterOf(label: string): string {
+  const first = fold(label).charAt(0).toUpperCase();
+  return /[A-Z]/.test(first) ? first : '#';
+}
 
 /** A record as the index holds it. */
 export interface IndexEntry {

@@ -183,7 +183,7 @@ describe('the catalogue in a browser', () => {
     await page
       .getByRole('row')
       .filter({ hasText: community.id })
-      .locator('td[data-label="Term or name"]')
+      .locator('td:nth-child(2)')
       .getByRole('link', { name: label(community) })
       .first()
       .click();
@@ -352,8 +352,8 @@ describe('the catalogue in a browser', () => {
     expect(await heading(page)).toBe(HOSTILE);
     // The record's JSON, shown in the page: its text, never a page of its own.
     await page.getByText('Show the JSON').click();
-    const json = JSON.parse((await page.locator('pre.json').textContent())!) as { data: { attributes: object } };
-    expect(json.data.attributes).toMatchObject({ term: HOSTILE });
+    const json = JSON.parse((await page.locator('pre.json').textContent())!) as { attributes: object };
+    expect(json.attributes).toMatchObject({ term: HOSTILE });
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
     expect(await page.getByRole('row').filter({ hasText: 'term-0006' }).count()).toBe(1);
     expect(await page.locator('tbody tr:nth-child(7) a').textContent()).toBe(HOSTILE);
@@ -512,6 +512,21 @@ describe('the catalogue in a browser', () => {
     expect(await page.locator('time').textContent()).toBe('2023-11-14 22:13 UTC');
     const communityRow = page.getByRole('row').filter({ hasText: 'units-communities' });
     expect(await communityRow.locator('td').last().textContent()).toBe('no status');
+    clean('null');
+    await context.close();
+  });
+
+  it("lists a collection's terms by first letter, accents folded, over the whole collection", async () => {
+    const { page, context, clean } = await open();
+    await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-3.html')).href);
+    const letters = page.getByRole('navigation', { name: 'Terms by first letter' });
+    expect(await letters.getByRole('link').allTextContents()).toEqual(['A', 'T', 'U', 'W', '#', 'All']);
+    await letters.getByRole('link', { name: 'A', exact: true }).click();
+    const labels = page.locator('table.records tbody td:nth-child(2) a');
+    expect(await labels.allTextContents()).toEqual(['Åland Islands', 'Ångström']);
+    expect(new URL(page.url()).searchParams.get('letter')).toBe('A');
+    await letters.getByRole('link', { name: 'All' }).click();
+    expect(await labels.count()).toBe(500); // page 1 as it was built
     clean('null');
     await context.close();
   });

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
@@ -48,18 +49,20 @@ async function startListSource(lists: Record<string, (base: string) => unknown>)
 
 async function crawl(source: TestServer, catalogue: 'html' | 'none' = 'html'): Promise<string> {
   const out = path.join(await tempDir(), 'out');
-  await createSnapshot({ rootUrl: `${source.url}/api/`, out, retries: 0, catalogue });
+  // One recorded time for every crawl, so that two crawls of one source give the same pages.
+  const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+  await createSnapshot({ rootUrl: `${source.url}/api/`, out, retries: 0, catalogue, clock });
   return out;
 }
 
 /** The rows of a collection page: [id, href, label]. */
 async function rows(out: string, collection: string): Promise<Array<[string, string, string]>> {
   const html = await readFile(path.join(out, '_catalogue', collection, 'page-1.html'), 'utf8');
-  return [
-    ...html.matchAll(
-      /<tr><td data-label="Id">([^<]*)<\/td><td data-label="Term or name"><a href="([^"]*)">([^<]*)<\/a>/g,
-    ),
-  ].map(([, id, href, label]) => [unescape(id!), href!, unescape(label!)]);
+  return [...html.matchAll(/<tr><td>([^<]*)<\/td><td><a href="([^"]*)">([^<]*)<\/a>/g)].map(([, id, href, label]) => [
+    unescape(id!),
+    href!,
+    unescape(label!),
+  ]);
 }
 
 describe('the catalogue shows the record it names', () => {
@@ -81,10 +84,12 @@ describe('the catalogue shows the record it names', () => {
           expect(resolved === 'index.html' || resolved.startsWith('_catalogue/'), `${file} → ${target}`).toBe(true);
         }
       }
-      // The stored document's value, as text in a <pre>, its markup escaped.
+      // The record as its stored list gives it, as text in a <pre>, its markup escaped; its document's file named.
       const pre = /<pre class="json">([^<]*)<\/pre>/.exec(page);
       expect(pre).not.toBeNull();
-      expect(JSON.parse(unescape(pre![1]!))).toEqual(await readJson(out, 'api/units/1/index.html'));
+      const list = (await readJson(out, 'api/units/index.html')) as { data: unknown[] };
+      expect(JSON.parse(unescape(pre![1]!))).toEqual(list.data[0]);
+      expect(page).toContain('its own document is <code>api/units/1/index.html</code>');
       expect(page).not.toContain('<img');
       expect(page.replace('<script src="../catalogue.js"></script>', '')).not.toContain('<script');
     } finally {
@@ -220,7 +225,9 @@ describe('the catalogue shows the record it names', () => {
       expect(page).not.toContain(`${source.url}/api/more/1/`);
       expect(existsSync(path.join(out, 'api/more/1/index.html'))).toBe(false);
       const pre = /<pre class="json">([^<]*)<\/pre>/.exec(page);
-      expect(JSON.parse(unescape(pre![1]!))).toEqual(await readJson(out, 'api/units/1/index.html'));
+      const list = (await readJson(out, 'api/more/index.html')) as { data: unknown[] };
+      expect(JSON.parse(unescape(pre![1]!))).toEqual(list.data[0]);
+      expect(page).toContain('its own document is <code>api/units/1/index.html</code>');
     } finally {
       await source.close();
     }
