@@ -201,6 +201,12 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
+  // The snapshot's time for the record pages' citations: the one catalogue file besides the front page it is in.
+  const when = snapshotTime(input.about.createdAt);
+  writer.write(
+    `${CATALOGUE_DIR}/snapshot.js`,
+    `window.cvSnapshot = ${JSON.stringify({ createdAt: input.about.createdAt, text: when.text })};\n`,
+  );
   // Pass 2: collection pages and record pages.
   for (const [collection, files] of input.collections) collectionPages(c, collection, files);
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.

@@ -250,6 +250,16 @@ export const PAGE_SCRIPT = `(function () {
     if (filter.value || (statusFilter && statusFilter.value) || sortAt >= 0 || letter) draw();
   }
 
+  function snapshotTime() {
+    var snapshot = window.cvSnapshot;
+    if (!snapshot) return;
+    Array.prototype.forEach.call(document.querySelectorAll('time.snapshot-time'), function (time) {
+      time.setAttribute('datetime', snapshot.createdAt);
+      time.textContent = snapshot.text;
+    });
+  }
+
+  snapshotTime();
   copyButtons();
   table();
 })();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
-import { esc, isWebUrl, page, snapshotTime, statusBadge } from './html.js';
+import { esc, isWebUrl, page, statusBadge } from './html.js';
 import { fieldTitle } from './labels.js';
 import { claimTag } from './names.js';
 import type { CatalogueRecords } from './records.js';
@@ -197,16 +197,18 @@ function statusNote(a: Record<string, unknown>): string {
 /** "Cite this term": label, URI, collection and snapshot date, each copyable, and the whole citation. */
 function citeSection(site: RecordSite, label: string, uri: string, collection: string): string {
   const title = site.titles.get(collection) ?? collection;
-  const when = snapshotTime(site.createdAt);
-  const citation = `${label}. In: ${title}. ${uri}. Snapshot of ${site.source}, ${when.text}.`;
-  const copyable = (text: string, what: string) =>
-    `<code class="copyable" data-copy="Copy ${what}">${esc(text)}</code>`;
+  // The snapshot's time is not written into the page: two crawls of an unchanged source give the same record pages.
+  // The page script fills it in from _catalogue/snapshot.js; without it, the front page says it.
+  const when = '<time class="snapshot-time"><a href="../../index.html">on the front page</a></time>';
+  const citation = `${esc(`${label}. In: ${title}. ${uri}. Snapshot of ${site.source}, `)}${when}.`;
+  const copyable = (html: string, what: string) => `<code class="copyable" data-copy="Copy ${what}">${html}</code>`;
   return (
     '<h2>Cite this term</h2>\n<dl class="cite">\n' +
-    `<dt>Label</dt><dd>${copyable(label, 'label')}</dd>\n` +
+    `<dt>Label</dt><dd>${copyable(esc(label), 'label')}</dd>\n` +
     `<dt>URI</dt><dd><code>${esc(uri)}</code></dd>\n` +
-    `<dt>Collection</dt><dd>${copyable(title, 'collection')} <span class="muted">(${esc(collection)})</span></dd>\n` +
-    `<dt>Snapshot</dt><dd>${when.html}</dd>\n` +
+    `<dt>Collection</dt><dd>${copyable(esc(title), 'collection')} ` +
+    `<span class="muted">(${esc(collection)})</span></dd>\n` +
+    `<dt>Snapshot</dt><dd>${when}</dd>\n` +
     `<dt>Citation</dt><dd>${copyable(citation, 'citation')}</dd>\n</dl>\n`
   );
 }
@@ -254,6 +256,6 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     toFront: '../../index.html',
     crumbs: [[title, `page-${c.n}.html`]],
     body,
-    scripts: ['../catalogue.js'],
+    scripts: ['../snapshot.js', '../catalogue.js'],
   });
 }
