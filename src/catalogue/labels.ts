@@ -9,7 +9,10 @@ const ACRONYMS = new Set(['uri', 'url', 'id', 'doi', 'iri', 'uuid', 'api', 'html
 
 const fieldTitles = new Map<string, string>();
 
-/** A field name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email". */
+/**
+ * A field name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email"; a name
+ * that is not a plain identifier stays as it is.
+ */
 export function fieldTitle(name: string): string {
   let title = fieldTitles.get(name);
   if (title === undefined) {
@@ -21,6 +24,8 @@ export function fieldTitle(name: string): string {
 }
 
 function wordsOf(name: string): string {
+  // Only a plain identifier is turned into words; any other name is shown as the source gives it.
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name)) return name;
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[\s_-]+/)
