@@ -50,6 +50,12 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./pack-command.js')).packCommand,
   },
   {
+    name: 'export',
+    summary:
+      "Write a snapshot's vocabularies as SKOS (Turtle or JSON-LD) or CSV, offline and byte for byte reproducible.",
+    load: async () => (await import('./export-command.js')).exportCommand,
+  },
+  {
     name: 'catalogue',
     summary:
       'Publish a copy of an existing snapshot (a directory or an archive) with the catalogue for people built in.',

@@ -1,0 +1,85 @@
+/**
+ * `cv-snapshot export`: a snapshot's collections as SKOS (Turtle, JSON-LD) or CSV, written as they are read, one
+ * collection at a time: memory holds one collection's output, never the whole graph. Collections in name order,
+ * records in id order (numeric ids as numbers), statements sorted: the same snapshot gives the same bytes.
+ */
+import { byCodeUnits } from '../code-unit-order.js';
+import { csvColumns, csvHeader, csvRow } from './csv.js';
+import { jsonLdHead, jsonLdNode, jsonLdTail } from './json-ld.js';
+import { collectionResources, type ExportSource, type Resource } from './read-collection.js';
+import { conceptNode, schemeNode, type MappingContext } from './record-nodes.js';
+import type { RdfNode } from './rdf-node.js';
+import { turtleHead, turtleNode } from './turtle.js';
+
+export const EXPORT_FORMATS = ['turtle', 'jsonld', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** What an export was asked for, and what it needs to know first (survey.ts). */
+export interface ExportPlan extends MappingContext {
+  collections: readonly string[];
+  format: ExportFormat;
+}
+
+/** Numeric ids (the API's) in numeric order, before any other, which sort by code units. */
+export function byId(a: string, b: string): number {
+  const numeric = (id: string) => /^[0-9]+$/.test(id);
+  if (numeric(a) && numeric(b)) return a.length - b.length || byCodeUnits(a, b);
+  if (numeric(a) !== numeric(b)) return numeric(a) ? -1 : 1;
+  return byCodeUnits(a, b);
+}
+
+/**
+ * One collection's records, each rendered by `render`, in id order (then type); a record a list gives twice (a
+ * source that shifted between pages) once, as last seen.
+ */
+function sortedRecords(plan: ExportPlan, collection: string, render: (resource: Resource) => string): string[] {
+  const rendered = new Map<string, { id: string; type: string; text: string }>();
+  for (const resource of collectionResources(plan.source, collection)) {
+    rendered.set(`${resource.type}\u0000${resource.id}`, { ...resource, text: render(resource) });
+  }
+  return [...rendered.values()]
+    .sort((a, b) => byId(a.id, b.id) || byCodeUnits(a.type, b.type))
+    .map((entry) => entry.text);
+}
+
+function* graphParts(plan: ExportPlan, head: string, node: (node: RdfNode) => string, tail: string): Generator<string> {
+  yield head;
+  for (const collection of plan.collections) {
+    yield node(schemeNode(plan, collection));
+    yield* sortedRecords(plan, collection, (resource) => node(conceptNode(plan, collection, resource)));
+  }
+  yield tail;
+}
+
+/** The export's text in pieces (about one record each), for a stream or a TreeWriter. */
+export function exportParts(plan: ExportPlan): Generator<string> {
+  switch (plan.format) {
+    case 'turtle':
+      return graphParts(plan, turtleHead(), turtleNode, '');
+    case 'jsonld': {
+      let first = true;
+      const node = (rdf: RdfNode): string => {
+        const text = jsonLdNode(rdf, first);
+        first = false;
+        return text;
+      };
+      return graphParts(plan, jsonLdHead(), node, jsonLdTail());
+    }
+    case 'csv':
+      return csvParts(plan);
+  }
+}
+
+function* csvParts(plan: ExportPlan): Generator<string> {
+  const columns = csvColumns(plan, plan.collections);
+  yield csvHeader(columns);
+  for (const collection of plan.collections) {
+    yield* sortedRecords(plan, collection, (resource) => csvRow(plan, columns, collection, resource));
+  }
+}
+
+/** The plan's collections: all of the snapshot's, or those named, in name order. */
+export function exportedCollections(source: ExportSource, named: readonly string[]): string[] {
+  const all = Object.keys(source.manifest.collections);
+  return (named.length === 0 ? all : [...new Set(named)]).sort(byCodeUnits);
+}

@@ -1,0 +1,122 @@
+/**
+ * Reading a snapshot's records for the export, one list page at a time, as verify reads files: never through a
+ * symbolic link, never a pipe or device, JSON nested too deep refused. The list pages (`<collection>/page/<n>/`)
+ * are read rather than the complete collection, so memory holds one page, whatever the collection's size, and
+ * snapshots made with `--collection-index first-page` read the same.
+ */
+import { Layout } from '../format/layout.js';
+import type { Manifest } from '../format/manifest.js';
+import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
+import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
+import { ExportError } from './export-error.js';
+import { SourceIris } from './source-iri.js';
+
+/** A JSON:API resource object as a list page holds it; anything may be missing or of another type. */
+export interface Resource {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, unknown>;
+  links?: unknown;
+}
+
+export interface ExportSource {
+  /** The snapshot as the user named it (an archive's name, not its temporary extraction), for messages. */
+  name: string;
+  dir: string;
+  manifest: Manifest;
+  layout: Layout;
+  iris: SourceIris;
+}
+
+/** A list page is small (one page of the source); a stored related document too. */
+const MAX_PAGE_BYTES = 256 << 20;
+const MAX_RELATED_BYTES = 16 << 20;
+
+export function openExportSource(name: string, dir: string): ExportSource {
+  const manifest = readSnapshotManifest(dir, name);
+  const layout = new Layout(manifest.source.root);
+  return { name, dir, manifest, layout, iris: new SourceIris(manifest, layout) };
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The JSON of a snapshot file; null when it does not exist. */
+function readJsonFile(source: ExportSource, file: string, maxBytes: number): unknown {
+  const unusable = (why: string): ExportError =>
+    new ExportError(`${source.name}: ${file} ${why}. Run cv-snapshot verify on it.`);
+  let text: string;
+  try {
+    text = readSnapshotFile(source.dir, file, maxBytes).toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (error instanceof NotRegularFileError) throw unusable(`cannot be read: ${error.message}, never opened`);
+    throw unusable(`could not be read (${firstLine(error)})`);
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    throw unusable(
+      error instanceof JsonTooDeepError
+        ? `cannot be read: ${error.message}`
+        : `is not valid JSON (${firstLine(error)})`,
+    );
+  }
+}
+
+function asResource(item: unknown): Resource | null {
+  if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') return null;
+  return {
+    type: item.type,
+    id: item.id,
+    attributes: isObject(item.attributes) ? item.attributes : {},
+    relationships: isObject(item.relationships) ? item.relationships : {},
+    links: item.links,
+  };
+}
+
+/**
+ * The records of `collection`'s list pages, page after page. A page a partial snapshot lacks is skipped and
+ * counted in `missing`; elements without a string type and id are left out (validation reports them).
+ */
+export function* collectionResources(
+  source: ExportSource,
+  collection: string,
+  missing: { pages: number } = { pages: 0 },
+): Generator<Resource> {
+  const { layout, manifest } = source;
+  const pages = manifest.collections[collection]?.pages ?? 0;
+  for (let page = 1; page <= pages; page += 1) {
+    const at = layout.pageOf(layout.collectionUrl(collection), page);
+    if (at === null) continue;
+    const document = readJsonFile(source, at.file, MAX_PAGE_BYTES);
+    if (document === null) {
+      if (!manifest.partial) {
+        throw new ExportError(`${source.name}: ${at.file} is missing. Run cv-snapshot verify on it.`);
+      }
+      missing.pages += 1;
+      continue;
+    }
+    const data = isObject(document) ? document.data : undefined;
+    if (!Array.isArray(data)) {
+      throw new ExportError(`${source.name}: ${at.file} is not a list document (no data array).`);
+    }
+    for (const item of data) {
+      const resource = asResource(item);
+      if (resource !== null) yield resource;
+    }
+  }
+}
+
+/** The `data` of the related document the snapshot stored for `link` (a relationship's `links.related`). */
+export function relatedData(source: ExportSource, link: string): unknown {
+  const url = source.iris.of(link);
+  if (url === null) return undefined;
+  const placement = source.layout.place(url);
+  if (!placement.ok) return undefined;
+  const document = readJsonFile(source, placement.file, MAX_RELATED_BYTES);
+  return isObject(document) ? document.data : undefined;
+}

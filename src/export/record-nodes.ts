@@ -1,0 +1,138 @@
+/**
+ * A collection as a `skos:ConceptScheme` and a record as a `skos:Concept` (docs/vocabulary-export.md): the mapping
+ * itself, read from the tables of vocabulary.ts. Everything here is pure except the successor, which may be read
+ * from the related document the snapshot stored.
+ */
+import { isObject, relatedData, type ExportSource, type Resource } from './read-collection.js';
+import { sortStatements, wellFormed, type RdfNode, type RdfObject } from './rdf-node.js';
+import { schemeTitle } from './scheme-title.js';
+import type { Survey } from './survey.js';
+import {
+  DEFINITION_ATTRIBUTES,
+  LABEL_ATTRIBUTES,
+  LINK_ATTRIBUTES,
+  RELATIONSHIPS,
+  STATUSES,
+  SUCCESSOR,
+  TEXT_ATTRIBUTES,
+  type Prefixed,
+} from './vocabulary.js';
+
+export interface MappingContext {
+  source: ExportSource;
+  survey: Survey;
+  /** The language tag of the labels and texts (--language), or undefined for none. */
+  language: string | undefined;
+}
+
+/** A non-empty string, or undefined. */
+export function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? wellFormed(value) : undefined;
+}
+
+export function labelOf(resource: Resource): string {
+  for (const name of LABEL_ATTRIBUTES) {
+    const text = textOf(resource.attributes[name]);
+    if (text !== undefined) return text;
+  }
+  return wellFormed(resource.id);
+}
+
+export function definitionOf(resource: Resource): string | undefined {
+  for (const name of DEFINITION_ATTRIBUTES) {
+    const text = textOf(resource.attributes[name]);
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}
+
+/** The record's IRI: its own `links.self` at the source, or where spec 2.1 puts it when it has none. */
+export function recordIri(source: ExportSource, collection: string, resource: Resource): string {
+  const self = isObject(resource.links) ? resource.links.self : undefined;
+  const iri = typeof self === 'string' ? source.iris.of(self) : null;
+  return iri ?? source.iris.recordFallback(collection, resource.id);
+}
+
+/** The IRI of a linkage `{type, id}`: a record of the collection that holds that type in this snapshot. */
+function linkageIri(context: MappingContext, linkage: unknown): string | null {
+  if (!isObject(linkage) || typeof linkage.type !== 'string' || typeof linkage.id !== 'string') return null;
+  if (isObject(linkage.links) && typeof linkage.links.self === 'string') {
+    const own = context.source.iris.of(linkage.links.self);
+    if (own !== null) return own;
+  }
+  const collection = context.survey.collectionOfType.get(linkage.type);
+  return collection === undefined ? null : context.source.iris.recordFallback(collection, linkage.id);
+}
+
+/** The linkages a relationship holds (to-one, to-many); a successor without `data` is read from its related document. */
+export function relationshipTargets(context: MappingContext, name: string, relationship: unknown): string[] {
+  if (!isObject(relationship)) return [];
+  let data = relationship.data;
+  if (data === undefined && name === SUCCESSOR && isObject(relationship.links)) {
+    const related = relationship.links.related;
+    data = typeof related === 'string' ? relatedData(context.source, related) : undefined;
+  }
+  const items = Array.isArray(data) ? data : [data];
+  return items.flatMap((item) => {
+    const iri = linkageIri(context, item);
+    return iri === null ? [] : [iri];
+  });
+}
+
+export function schemeIri(source: ExportSource, collection: string): string {
+  return source.iris.of(source.layout.collectionUrl(collection)) ?? source.layout.collectionUrl(collection);
+}
+
+export function schemeNode(context: MappingContext, collection: string): RdfNode {
+  const { language, source } = context;
+  return {
+    id: schemeIri(source, collection),
+    type: 'skos:ConceptScheme',
+    statements: sortStatements([
+      ['dct:title', { text: schemeTitle(collection), language }],
+      ['dct:identifier', { text: wellFormed(collection) }],
+      ['owl:versionInfo', { text: `cv-snapshot of ${source.manifest.source.root} taken ${source.manifest.createdAt}` }],
+    ]),
+  };
+}
+
+export function conceptNode(context: MappingContext, collection: string, resource: Resource): RdfNode {
+  const { language } = context;
+  const scheme = schemeIri(context.source, collection);
+  const statements: Array<[Prefixed, RdfObject]> = [
+    ['skos:inScheme', { iri: scheme }],
+    ['skos:topConceptOf', { iri: scheme }],
+    ['skos:notation', { text: wellFormed(resource.id) }],
+    ['skos:prefLabel', { text: labelOf(resource), language }],
+  ];
+  const definition = definitionOf(resource);
+  if (definition !== undefined) statements.push(['skos:definition', { text: definition, language }]);
+  for (const { name, property, tagged } of TEXT_ATTRIBUTES) {
+    const text = textOf(resource.attributes[name]);
+    if (text !== undefined) statements.push([property, { text, language: tagged ? language : undefined }]);
+  }
+  for (const { name, property } of LINK_ATTRIBUTES) {
+    const text = textOf(resource.attributes[name]);
+    const iri = text === undefined ? null : context.source.iris.external(text);
+    if (iri !== null) statements.push([property, { iri }]);
+  }
+  const status = textOf(resource.attributes.status);
+  if (status !== undefined) {
+    const adms = STATUSES.get(status);
+    statements.push(['adms:status', adms === undefined ? { text: status } : { iri: adms }]);
+  }
+  for (const [name, relationship] of Object.entries(resource.relationships)) {
+    const property = RELATIONSHIPS.get(name);
+    if (property === undefined) continue;
+    const targets = relationshipTargets(context, name, relationship);
+    for (const iri of targets) statements.push([property, { iri }]);
+    if (name === SUCCESSOR && targets.length > 0) {
+      statements.push(['owl:deprecated', { text: 'true', datatype: 'xsd:boolean' }]);
+    }
+  }
+  return {
+    id: recordIri(context.source, collection, resource),
+    type: 'skos:Concept',
+    statements: sortStatements(statements),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The source's own URL of a link the snapshot stored: crawl may have rewritten it (`--links relative` or `absolute`,
+ * src/format/rewrite-links.ts), and the manifest's options say how, so the rewriting is undone through the layout.
+ * `format=api` (a rendering hint of the live service, not part of an identifier) is dropped.
+ */
+import type { Layout } from '../format/layout.js';
+import type { Manifest } from '../format/manifest.js';
+import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
+
+/** Characters an IRI may not hold (RFC 3987; Turtle's IRIREF), percent-encoded wherever they occur. */
+// eslint-disable-next-line no-control-regex -- control characters are among what this encodes
+const NOT_IN_IRI = /[\u0000-\u0020<>"{}|^`\\\u007f]/g;
+
+function percentEncode(char: string): string {
+  return [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+}
+
+export class SourceIris {
+  readonly #root: string;
+  readonly #layout: Layout;
+  readonly #mode: LinkMode;
+  readonly #prefix: string;
+
+  constructor(manifest: Manifest, layout: Layout) {
+    this.#root = manifest.source.root;
+    this.#layout = layout;
+    this.#mode = manifest.options.links as LinkMode;
+    this.#prefix = linkPrefix(this.#mode, manifest.options.baseUrl ?? undefined);
+  }
+
+  /** The source URL `link` stands for, as an IRI; null when it is not an http(s) URL. */
+  of(link: string): string | null {
+    let url: URL;
+    try {
+      url = new URL(this.#sourceUrl(link));
+    } catch {
+      return null;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.searchParams.has('format')) {
+      url.searchParams.delete('format');
+      if (url.search === '?') url.search = '';
+    }
+    url.hash = '';
+    return url.href.replace(NOT_IN_IRI, percentEncode);
+  }
+
+  /** An attribute's URL (`provenance_uri`) as an IRI, unchanged but for what an IRI cannot hold; null unless http(s). */
+  external(text: string): string | null {
+    if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null;
+    return new URL(text).href.replace(NOT_IN_IRI, percentEncode);
+  }
+
+  /** The IRI of a record that has no usable `links.self`: where the API (spec 2.1) puts it. */
+  recordFallback(collection: string, id: string): string {
+    return `${this.#layout.collectionUrl(collection)}${encodeURIComponent(id)}/`.replace(NOT_IN_IRI, percentEncode);
+  }
+
+  #sourceUrl(link: string): string {
+    if (this.#mode === 'absolute' && link.startsWith(this.#prefix)) link = `/${link.slice(this.#prefix.length)}`;
+    if (this.#mode !== 'original' && link.startsWith('/') && !link.startsWith('//') && !/[?#]/.test(link)) {
+      return this.#layout.sourceUrlOfServedPath(link);
+    }
+    return new URL(link, this.#root).href;
+  }
+}

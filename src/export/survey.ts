@@ -1,0 +1,35 @@
+/**
+ * What the export must know before it writes its first line, from one pass over the list pages: which collection
+ * holds each resource type (a relationship names its target by type and id only), and, for the CSV's header, the
+ * attribute and relationship names each collection's records carry.
+ */
+import { throwIfStopped } from '../errors.js';
+import { byCodeUnits } from '../code-unit-order.js';
+import { collectionResources, type ExportSource } from './read-collection.js';
+
+export interface Survey {
+  /** Resource type → the first collection (by name) whose records have it. */
+  collectionOfType: Map<string, string>;
+  /** Collection → its records' attribute names, sorted. */
+  attributes: Map<string, string[]>;
+  /** Collection → its records' relationship names, sorted. */
+  relationships: Map<string, string[]>;
+}
+
+/** Surveys every collection of the snapshot (relationships may point into any of them), in name order. */
+export function surveySnapshot(source: ExportSource, signal?: AbortSignal): Survey {
+  const survey: Survey = { collectionOfType: new Map(), attributes: new Map(), relationships: new Map() };
+  for (const collection of Object.keys(source.manifest.collections).sort(byCodeUnits)) {
+    throwIfStopped(signal);
+    const attributes = new Set<string>();
+    const relationships = new Set<string>();
+    for (const resource of collectionResources(source, collection)) {
+      if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, collection);
+      for (const name of Object.keys(resource.attributes)) attributes.add(name);
+      for (const name of Object.keys(resource.relationships)) relationships.add(name);
+    }
+    survey.attributes.set(collection, [...attributes].sort(byCodeUnits));
+    survey.relationships.set(collection, [...relationships].sort(byCodeUnits));
+  }
+  return survey;
+}
