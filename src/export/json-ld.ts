@@ -19,9 +19,11 @@ export function jsonLdHead(): string {
 export function jsonLdNode(node: RdfNode, first: boolean): string {
   const object: Record<string, unknown> = { '@id': node.id, '@type': node.type };
   for (const [property, statement] of node.statements) {
-    const previous = object[property];
+    const previous: unknown = object[property];
     const next = value(statement);
-    object[property] = previous === undefined ? next : Array.isArray(previous) ? [...previous, next] : [previous, next];
+    if (previous === undefined) object[property] = next;
+    else if (Array.isArray(previous)) previous.push(next);
+    else object[property] = [previous, next];
   }
   const text = JSON.stringify(object, null, 2).replace(/\n/g, '\n    ');
   return `${first ? '' : ','}\n    ${text}`;

@@ -64,7 +64,7 @@ function linkageIri(context: MappingContext, linkage: unknown): string | null {
   return collection === undefined ? null : context.source.iris.recordFallback(collection, linkage.id);
 }
 
-/** The linkages a relationship holds (to-one, to-many); a successor without `data` is read from its related document. */
+/** The IRIs a relationship points at; a successor without `data` is read from its stored related document. */
 export function relationshipTargets(context: MappingContext, name: string, relationship: unknown): string[] {
   if (!isObject(relationship)) return [];
   let data = relationship.data;

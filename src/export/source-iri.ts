@@ -45,7 +45,7 @@ export class SourceIris {
     return url.href.replace(NOT_IN_IRI, percentEncode);
   }
 
-  /** An attribute's URL (`provenance_uri`) as an IRI, unchanged but for what an IRI cannot hold; null unless http(s). */
+  /** An attribute's URL (`provenance_uri`) as an IRI, unchanged but what an IRI cannot hold; null unless http(s). */
   external(text: string): string | null {
     if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null;
     return new URL(text).href.replace(NOT_IN_IRI, percentEncode);

@@ -13,8 +13,8 @@ const ECHAR: Record<string, string> = {
 };
 
 function literal(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this escapes
   const body = text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what this escapes
     /[\u0000-\u001f"\\\u007f]/g,
     (char) => ECHAR[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
   );
