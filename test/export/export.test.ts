@@ -81,12 +81,14 @@ describe('export', () => {
   const iriOf = (record: Stored): string => new URL(record.links.self, root).href;
 
   it('writes one graph: the Turtle and the JSON-LD hold the same statements, without blank nodes', async () => {
-    const turtle = parseTurtle(await exported(out, 'turtle'));
-    const json = await parseJsonLd(await exported(out, 'jsonld'));
-    const keys = (quads: typeof turtle) => quads.map(quadKey).sort();
-    expect(turtle.length).toBeGreaterThan(stored.length * 5);
-    expect(keys(json)).toEqual(keys(turtle));
-    expect(turtle.filter((q) => q.subject.termType !== 'NamedNode' || q.object.termType === 'BlankNode')).toEqual([]);
+    for (const language of [[], ['--language', 'en']]) {
+      const turtle = parseTurtle(await exported(out, 'turtle', ...language));
+      const json = await parseJsonLd(await exported(out, 'jsonld', ...language));
+      const keys = (quads: typeof turtle) => quads.map(quadKey).sort();
+      expect(turtle.length).toBeGreaterThan(stored.length * 5);
+      expect(keys(json)).toEqual(keys(turtle));
+      expect(turtle.filter((q) => q.subject.termType !== 'NamedNode' || q.object.termType === 'BlankNode')).toEqual([]);
+    }
   });
 
   it("makes every stored record a concept at its links.self, in its collection's scheme, with its label and id", async () => {
@@ -197,6 +199,7 @@ describe('export', () => {
       definition: '=HYPERLINK("http://evil.example/","click")',
       note: '+1, -1 and @SUM(A1)',
       provenance: '-2+3',
+      category: 'line one\nline two',
     };
     Object.assign(page.data[0]!.attributes, hostile);
     await writeFile(file, JSON.stringify(page));
@@ -211,6 +214,7 @@ describe('export', () => {
     expect(cell('definition')).toBe(`'${hostile.definition}`);
     expect(cell('note')).toBe(`'${hostile.note}`);
     expect(cell('provenance')).toBe(`'${hostile.provenance}`);
+    expect(cell('category')).toBe(hostile.category);
     const labels = objectsBy(
       parseTurtle(await exported(copy, 'turtle', '--collection', 'licenses')),
       `${SKOS}prefLabel`,
