@@ -5,6 +5,7 @@
  */
 import { throwIfStopped } from '../errors.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { ExportError } from './export-error.js';
 import { collectionResources, type ExportSource } from './read-collection.js';
 
 export interface Survey {
@@ -16,17 +17,27 @@ export interface Survey {
   relationships: Map<string, string[]>;
 }
 
-/** Surveys every collection of the snapshot (relationships may point into any of them), in name order. */
-export function surveySnapshot(source: ExportSource, signal?: AbortSignal): Survey {
+/**
+ * Surveys every collection of the snapshot (relationships may point into any of them), in name order. `lenient`:
+ * a collection whose pages cannot be read is left out instead of stopping the survey.
+ */
+export function surveySnapshot(
+  source: ExportSource,
+  options: { signal?: AbortSignal; lenient?: boolean } = {},
+): Survey {
   const survey: Survey = { collectionOfType: new Map(), attributes: new Map(), relationships: new Map() };
   for (const collection of Object.keys(source.manifest.collections).sort(byCodeUnits)) {
-    throwIfStopped(signal);
+    throwIfStopped(options.signal);
     const attributes = new Set<string>();
     const relationships = new Set<string>();
-    for (const resource of collectionResources(source, collection)) {
-      if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, collection);
-      for (const name of Object.keys(resource.attributes)) attributes.add(name);
-      for (const name of Object.keys(resource.relationships)) relationships.add(name);
+    try {
+      for (const resource of collectionResources(source, collection)) {
+        if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, collection);
+        for (const name of Object.keys(resource.attributes)) attributes.add(name);
+        for (const name of Object.keys(resource.relationships)) relationships.add(name);
+      }
+    } catch (error) {
+      if (!(options.lenient === true && error instanceof ExportError)) throw error;
     }
     survey.attributes.set(collection, [...attributes].sort(byCodeUnits));
     survey.relationships.set(collection, [...relationships].sort(byCodeUnits));

@@ -61,7 +61,7 @@ export async function exportSnapshotTo(
       const unknown = named.filter((name) => !Object.hasOwn(source.manifest.collections, name));
       if (unknown.length > 0) throw unknownCollections(unknown, Object.keys(source.manifest.collections), snapshot);
       const collections = exportedCollections(source, named);
-      const survey = surveySnapshot(source, signal);
+      const survey = surveySnapshot(source, { signal });
       const plan = { source, survey, collections, format: options.format, language: options.language };
       await drain(exportParts(plan), out, signal);
       return { collections };

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { writeVocabularyDownloads } from '../export/downloads.js';
 import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import { createClock } from '../clock.js';
 import { CvSnapshotError, OutputDirError, throwIfStopped } from '../errors.js';
@@ -226,7 +227,9 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       },
     });
     const options_ = { ...raw.options, catalogue: pages === null ? 'none' : 'html' };
-    writer.write(MANIFEST_PATH, serializeManifest({ ...raw, options: options_ } as Manifest));
+    const written = { ...raw, options: options_ } as Manifest;
+    writer.write(MANIFEST_PATH, serializeManifest(written));
+    if (pages !== null) writeVocabularyDownloads(writer, manifestSchema.parse(written));
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
     writer.close();
     throwIfStopped(options.signal);

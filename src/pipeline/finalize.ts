@@ -11,6 +11,7 @@ import { writeCollectionIndex } from '../format/collection-index.js';
 import { writeHostFiles } from '../format/host-files.js';
 import type { CatalogueMode, Layout } from '../format/layout.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { writeVocabularyDownloads } from '../export/downloads.js';
 import {
   formatSums,
   MANIFEST_FORMAT_VERSION,
@@ -115,6 +116,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
     ...(input.derive ? { derive: input.derive.manifest } : {}),
   };
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
+  if (options.catalogue === 'html' && layout.rootSegments().length > 0) writeVocabularyDownloads(writer, manifest);
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
   return { manifest, report };
 }

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
 import { createClock } from '../../src/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { runCli, runMain } from '../helpers/cli.js';
 import { readJson } from '../helpers/snapshot.js';
@@ -245,6 +247,42 @@ describe('export', () => {
       t.some((o) => o.value === `${SKOS}ConceptScheme`),
     );
     expect(schemes.map(([iri]) => iri).sort()).toEqual([`${root}siteusages/`, `${root}units/`]);
+  });
+
+  it('offers each collection as Turtle, JSON-LD and CSV in the catalogue, listed in SHA256SUMS and verified', async () => {
+    const sums = await readFile(path.join(out, '_cv-snapshot', 'SHA256SUMS'), 'utf8');
+    const collections = [...new Set(stored.map(({ collection }) => collection))];
+    for (const collection of collections) {
+      for (const [extension, format] of [
+        ['ttl', 'turtle'],
+        ['jsonld', 'jsonld'],
+        ['csv', 'csv'],
+      ]) {
+        const file = `_catalogue/${collection}/${collection}.${extension}`;
+        expect(sums).toContain(`  ${file}\n`);
+        if (collection !== 'units') continue;
+        expect(await readFile(path.join(out, file), 'utf8')).toBe(
+          await exported(out, format!, '--collection', collection),
+        );
+      }
+    }
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+    // `catalogue` writes them as crawl does: a snapshot without a catalogue gets the same files.
+    const bare = path.join(await tempDir(), 'bare');
+    await createSnapshot({
+      rootUrl: api.rootUrl,
+      out: bare,
+      catalogue: 'none',
+      clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }),
+    });
+    expect(await readFile(path.join(bare, '_cv-snapshot', 'SHA256SUMS'), 'utf8')).not.toContain('.ttl');
+    const rebuilt = path.join(await tempDir(), 'rebuilt');
+    await addCatalogue({ input: bare, out: rebuilt });
+    for (const extension of ['ttl', 'jsonld', 'csv']) {
+      const file = path.join('_catalogue', 'siteusages', `siteusages.${extension}`);
+      expect(await readFile(path.join(rebuilt, file), 'utf8')).toBe(await readFile(path.join(out, file), 'utf8'));
+    }
+    expect((await verifySnapshot(rebuilt)).problems).toEqual([]);
   });
 
   it('writes to stdout with --output -', async () => {

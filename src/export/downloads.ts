@@ -1,0 +1,64 @@
+/**
+ * The catalogue's downloads: each collection as Turtle, JSON-LD and CSV, written into the snapshot's tree beside
+ * the collection's pages, at crawl time (finalize) and by `cv-snapshot catalogue`, before SHA256SUMS is written, so
+ * that they are listed there, checked by verify and carried by pack. The paths are named here only.
+ */
+import { createHash } from 'node:crypto';
+import { CATALOGUE_DIR, Layout } from '../format/layout.js';
+import type { Manifest } from '../format/manifest.js';
+import type { TreeWriter } from '../store/writer.js';
+import { byCodeUnits } from '../code-unit-order.js';
+import { ExportError } from './export-error.js';
+import { exportParts, type ExportFormat } from './export-snapshot.js';
+import type { ExportSource } from './read-collection.js';
+import { SourceIris } from './source-iri.js';
+import { surveySnapshot } from './survey.js';
+
+const EXTENSIONS: Record<ExportFormat, string> = { turtle: 'ttl', jsonld: 'jsonld', csv: 'csv' };
+
+/** A collection's name as a file name: itself when plainly safe, else a stable digest (as the catalogue's pages). */
+function fileName(name: string): string {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(name)
+    ? name
+    : `x-${createHash('sha256').update(name).digest('hex').slice(0, 20)}`;
+}
+
+/** Where a collection's download in `format` is, relative to the snapshot: `_catalogue/units/units.ttl`. */
+export function downloadFile(collection: string, format: ExportFormat): string {
+  const name = fileName(collection);
+  return `${CATALOGUE_DIR}/${name}/${name}.${EXTENSIONS[format]}`;
+}
+
+/**
+ * Writes every collection's downloads into the tree `writer` stages, whose `manifest` is the one being written.
+ * A collection whose list pages cannot be read (validation has reported them) gets none, rather than failing the
+ * crawl; the collections that got them are returned.
+ */
+export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest): string[] {
+  const layout = new Layout(manifest.source.root);
+  const source: ExportSource = {
+    name: writer.dir,
+    dir: writer.dir,
+    manifest,
+    layout,
+    iris: new SourceIris(manifest, layout),
+  };
+  const survey = surveySnapshot(source, { lenient: true });
+  const written: string[] = [];
+  for (const collection of Object.keys(manifest.collections).sort(byCodeUnits)) {
+    // Each file whole before it is written: a page that cannot be read leaves no file half written.
+    let files: Array<[string, string[]]>;
+    try {
+      files = (Object.keys(EXTENSIONS) as ExportFormat[]).map((format) => {
+        const plan = { source, survey, collections: [collection], format, language: undefined };
+        return [downloadFile(collection, format), [...exportParts(plan)]];
+      });
+    } catch (error) {
+      if (!(error instanceof ExportError)) throw error;
+      continue;
+    }
+    for (const [file, parts] of files) writer.writeParts(file, parts);
+    written.push(collection);
+  }
+  return written;
+}
