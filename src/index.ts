@@ -29,6 +29,15 @@ export {
   type SnapshotDiff,
   type CollectionDiff,
 } from './diff/index.js';
+export {
+  exportSnapshotTo,
+  exportSnapshotToFile,
+  EXPORT_FORMATS,
+  ExportError,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportResult,
+} from './export/index.js';
 export { Layout, META_DIR, type Placement } from './format/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './format/manifest.js';
 export type { DeriveManifest } from './derive/derive-manifest.js';

@@ -1,7 +1,7 @@
 import { ExitCode, StoppedError, UsageError } from '../errors.js';
 import { readFailure } from '../format/read-snapshot.js';
-import { EXPORT_FORMATS } from '../export/export-snapshot.js';
-import { exportSnapshotTo, exportSnapshotToFile, type ExportResult } from '../export/write-export.js';
+import { EXPORT_FORMATS } from '../export/index.js';
+import { exportSnapshotTo, exportSnapshotToFile, type ExportResult } from '../export/index.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag, list, quote, text } from './options.js';

@@ -21,7 +21,7 @@ export interface ExportPlan extends MappingContext {
 }
 
 /** Numeric ids (the API's) in numeric order, before any other, which sort by code units. */
-export function byId(a: string, b: string): number {
+function byId(a: string, b: string): number {
   const numeric = (id: string) => /^[0-9]+$/.test(id);
   if (numeric(a) && numeric(b)) return a.length - b.length || byCodeUnits(a, b);
   if (numeric(a) !== numeric(b)) return numeric(a) ? -1 : 1;

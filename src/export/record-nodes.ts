@@ -26,7 +26,7 @@ export interface MappingContext {
 }
 
 /** A non-empty string, or undefined. */
-export function textOf(value: unknown): string | undefined {
+function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? wellFormed(value) : undefined;
 }
 
@@ -79,7 +79,7 @@ export function relationshipTargets(context: MappingContext, name: string, relat
   });
 }
 
-export function schemeIri(source: ExportSource, collection: string): string {
+function schemeIri(source: ExportSource, collection: string): string {
   return source.iris.of(source.layout.collectionUrl(collection)) ?? source.layout.collectionUrl(collection);
 }
 

@@ -10,6 +10,7 @@ import { createClock } from '../../src/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { downloadFile } from '../../src/export/downloads.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { runCli, runMain } from '../helpers/cli.js';
 import { readJson } from '../helpers/snapshot.js';
@@ -93,7 +94,7 @@ describe('export', () => {
     }
   });
 
-  it("makes every stored record a concept at its links.self, in its collection's scheme, with its label and id", async () => {
+  it('makes every stored record a concept at its links.self, in its scheme, with its label and id', async () => {
     const quads = parseTurtle(await exported(out, 'turtle'));
     const types = objectsBy(quads, RDF_TYPE);
     const schemes = objectsBy(quads, `${SKOS}inScheme`);
@@ -128,7 +129,7 @@ describe('export', () => {
     }
   });
 
-  it('keeps SKOS integrity: no concept both hierarchically and associatively related to another, no broader cycle', async () => {
+  it('keeps SKOS integrity: no concept both broader- and related-linked to another, no broader cycle', async () => {
     const quads = parseTurtle(await exported(out, 'turtle'));
     const { up, pairs } = hierarchy(quads);
     expect(pairs.size).toBeGreaterThan(0);
@@ -141,7 +142,7 @@ describe('export', () => {
     expect(broaderCycle(up)).toBeNull();
   });
 
-  it('maps the relations between vocabularies, community variants and their communities as the stored records give them', async () => {
+  it('maps relations between vocabularies, community variants and communities as stored records say', async () => {
     const quads = parseTurtle(await exported(out, 'turtle'));
     const has = new Set(quads.map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`));
     const target = (linkage: unknown, collection: string) => `${root}${collection}/${(linkage as { id: string }).id}/`;
@@ -186,7 +187,7 @@ describe('export', () => {
       expect(row.id).toBe(record.id);
       for (const [name, value] of Object.entries(record.attributes)) {
         const column = ['uri', 'label'].includes(name) ? `attribute:${name}` : name;
-        const text = value === null ? '' : String(value);
+        const text = typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value);
         expect(row[column], `${name} of ${iriOf(record)}`).toBe(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
       }
     }
@@ -236,7 +237,7 @@ describe('export', () => {
     expect(quads.filter((q) => q.predicate.value.endsWith('#deprecated')).length).toBe(1);
   });
 
-  it('narrows to the collections named, and gives the same bytes every time, from the directory and the archive', async () => {
+  it('narrows to the collections named, and gives the same bytes every time, from directory and archive', async () => {
     for (const format of ['turtle', 'jsonld', 'csv']) {
       const first = await exported(out, format);
       expect(await exported(out, format)).toBe(first);
@@ -249,7 +250,7 @@ describe('export', () => {
     expect(schemes.map(([iri]) => iri).sort()).toEqual([`${root}siteusages/`, `${root}units/`]);
   });
 
-  it('offers each collection as Turtle, JSON-LD and CSV in the catalogue, listed in SHA256SUMS and verified', async () => {
+  it('offers each collection as Turtle, JSON-LD and CSV in the catalogue, in SHA256SUMS and verified', async () => {
     const sums = await readFile(path.join(out, '_cv-snapshot', 'SHA256SUMS'), 'utf8');
     const collections = [...new Set(stored.map(({ collection }) => collection))];
     for (const collection of collections) {
@@ -259,6 +260,7 @@ describe('export', () => {
         ['csv', 'csv'],
       ]) {
         const file = `_catalogue/${collection}/${collection}.${extension}`;
+        expect(downloadFile(collection, format as 'turtle')).toBe(file);
         expect(sums).toContain(`  ${file}\n`);
         if (collection !== 'units') continue;
         expect(await readFile(path.join(out, file), 'utf8')).toBe(
