@@ -15,7 +15,7 @@ import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { runCli, runMain } from '../helpers/cli.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
-import { copySnapshot } from '../helpers/tiny-vocabulary.js';
+import { copySnapshot, records, snapshotOf } from '../helpers/tiny-vocabulary.js';
 import {
   broaderCycle,
   hierarchy,
@@ -316,5 +316,32 @@ describe('export', () => {
     const format = await runMain(['export', out, '--format', 'rdfxml', '--output', target]);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/--format takes one of turtle, jsonld, csv/);
+  });
+});
+
+describe('export of snapshots whose links were rewritten', () => {
+  it('gives every record its source IRI, whether crawl wrote links relative, absolute or original', async () => {
+    const vocabulary = { collections: { units: records(3), things: records(2, 'thing ') } };
+    const modes = [
+      { links: 'relative' as const },
+      { links: 'absolute' as const, baseUrl: 'https://mirror.example/copy/' },
+      { links: 'original' as const },
+    ];
+    const texts: string[] = [];
+    for (const options of modes) {
+      const out = await snapshotOf(vocabulary, path.join(await tempDir(), 'out'), options);
+      const { source } = (await readJson(out, '_cv-snapshot/manifest.json')) as { source: { root: string } };
+      const stored = (await readJson(out, 'api/units/index.html')) as { data: Stored[] };
+      expect(stored.data[0]!.links.self.startsWith(source.root)).toBe(options.links === 'original');
+      const file = path.join(await tempDir(), 'out.ttl');
+      expect((await runMain(['export', out, '--format', 'turtle', '--output', file])).code).toBe(0);
+      const text = await readFile(file, 'utf8');
+      const concepts = objectsBy(parseTurtle(text), RDF_TYPE);
+      for (const id of ['1', '2', '3']) expect(concepts.has(`${source.root}units/${id}/`), id).toBe(true);
+      expect(text).not.toContain('mirror.example');
+      texts.push(text.split(source.root).join('http://source.invalid/api/'));
+    }
+    expect(texts[1]).toBe(texts[0]);
+    expect(texts[2]).toBe(texts[0]);
   });
 });
