@@ -50,7 +50,7 @@ function splitWords(name: string): string[] | null {
 export function schemeTitle(name: string): string {
   const community = name.endsWith(COMMUNITY_SUFFIX) && name.length > COMMUNITY_SUFFIX.length;
   const base = community ? name.slice(0, -COMMUNITY_SUFFIX.length) : name;
-  const words = splitWords(base)?.join(' ') ?? base.replace(/[-_]+/g, ' ');
+  const words = splitWords(base)?.join(' ') ?? (base.replace(/[-_]+/g, ' ').trim() || base);
   const title = words.charAt(0).toUpperCase() + words.slice(1);
   return community ? `${title} (community variants)` : title;
 }
