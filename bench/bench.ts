@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { curlVersion, hasGnuTime } from './children.js';
 import { helpText, parseOptions, type BenchOptions } from './options.js';
+import { exportScenario, type ExportScenario } from './export-scenario.js';
 import { runTable, verdict, type RunFigures } from './report.js';
 import {
   coresScenario,
@@ -44,6 +45,9 @@ const TARGETS = {
   peakRssAtDocuments: 200_000,
   growth: 10,
   deriveRequestRatio: 0.2,
+  // Issue 28's.
+  exportWallS: 30,
+  exportRssMb: 200,
 };
 
 // .bench/build/bench/bench.js → the repository root.
@@ -181,6 +185,18 @@ function printDerive(result: DeriveScenario): void {
   }
 }
 
+function printExport(result: ExportScenario): void {
+  console.log(
+    `\nExport: a snapshot of ${result.documents} documents (sample API --records ${result.records}), ` +
+      `${result.snapshotRecords} records, in each format`,
+  );
+  console.log(runTable(result.runs));
+  const within = result.runs.every(
+    (run) => run.wallS <= TARGETS.exportWallS && run.peakRssMb !== null && run.peakRssMb <= TARGETS.exportRssMb,
+  );
+  console.log(`every format under ${TARGETS.exportWallS} s and ${TARGETS.exportRssMb} MB peak RSS: ${verdict(within)}`);
+}
+
 async function main(): Promise<number> {
   let options: BenchOptions | null;
   try {
@@ -239,6 +255,7 @@ async function main(): Promise<number> {
     memory?: MemoryScenario;
     cores?: CoresScenario | null;
     derive?: DeriveScenario;
+    export?: ExportScenario;
   } = {};
   const loads: Record<string, number> = {};
   try {
@@ -269,6 +286,7 @@ async function main(): Promise<number> {
       if (scenario === 'memory') printMemory((results.memory = await memoryScenario(context)));
       if (scenario === 'cores') printCores((results.cores = await coresScenario(context)));
       if (scenario === 'derive') printDerive((results.derive = await deriveScenario(context)));
+      if (scenario === 'export') printExport((results.export = await exportScenario(context)));
     }
   } finally {
     if (!options.keep) rmSync(base, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 /** The benchmark's command line: one option table, from which both the parser and --help are made. */
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'cores' | 'derive';
-const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'cores', 'derive'];
+export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'cores' | 'derive' | 'export';
+const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'cores', 'derive', 'export'];
 
 export interface BenchOptions {
   scenarios: Scenario[];
@@ -14,6 +14,8 @@ export interface BenchOptions {
   latencyRecords: number;
   memoryRecords: number[];
   deriveRecords: number[];
+  /** Export scenario: sample API size of the snapshot exported. */
+  exportRecords: number;
   runs: number;
   /** Worker counts the cpu and disk scenarios crawl with, each in every run; undefined: the crawl's default. */
   workers: number[] | undefined;
@@ -38,7 +40,7 @@ interface OptionSpec {
 const SPECS: OptionSpec[] = [
   {
     name: 'scenario',
-    value: 'cpu|disk|latency|memory|cores|derive|all',
+    value: 'cpu|disk|latency|memory|cores|derive|export|all',
     default: 'all',
     description: 'Which scenario to run; repeat or comma-separate to run several.',
   },
@@ -75,6 +77,12 @@ const SPECS: OptionSpec[] = [
     description:
       'Derive scenario: sizes at which a full crawl and crawl --derive are compared, at --latency per response ' +
       '(12 is the sample API default, 60 gives 11,071 documents).',
+  },
+  {
+    name: 'export-records',
+    value: 'n',
+    default: '1100',
+    description: 'Export scenario: size of the snapshot exported in each format (1100 gives 202,951 documents).',
   },
   {
     name: 'runs',
@@ -130,7 +138,8 @@ export function helpText(): string {
     'API, which runs in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency, output in',
     'memory), disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes),',
     'cores (the cpu scenario on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset) and derive (crawl',
-    '--derive against a full crawl: requests and wall time).',
+    '--derive against a full crawl: requests and wall time) and export (a snapshot exported as Turtle, JSON-LD',
+    'and CSV: time and peak RSS).',
     '',
     'Options:',
     ...SPECS.map(
@@ -171,7 +180,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
   for (const name of asked) {
     if (name === 'all') SCENARIOS.forEach((s) => scenarios.add(s));
     else if ((SCENARIOS as readonly string[]).includes(name)) scenarios.add(name as Scenario);
-    else throw new Error(`--scenario takes cpu, disk, latency, memory, cores, derive or all, not "${name}".`);
+    else throw new Error(`--scenario takes cpu, disk, latency, memory, cores, derive, export or all, not "${name}".`);
   }
   return {
     scenarios: SCENARIOS.filter((s) => scenarios.has(s)),
@@ -186,6 +195,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     deriveRecords: text('derive-records')
       .split(',')
       .map((n) => whole('derive-records', n, 1)),
+    exportRecords: whole('export-records', text('export-records'), 1),
     runs: whole('runs', text('runs'), 1),
     workers:
       typeof values.workers === 'string' ? values.workers.split(',').map((n) => whole('workers', n, 0)) : undefined,
