@@ -71,7 +71,15 @@ writable); 2 the command line is wrong (also a --collection the snapshot does no
           : await exportSnapshotToFile(snapshot, output, { ...exportOptions, force });
     } catch (error) {
       if (error instanceof StoppedError) throw error.withDetail('export stopped: --output is as it was.');
+      // The reader of stdout went away (`| head`): it has what it wanted.
+      if (output === '-' && (error as NodeJS.ErrnoException).code === 'EPIPE') return ExitCode.ok;
       throw readFailure(error);
+    }
+    if (result.partial) {
+      io.stderr.write(
+        `${snapshot} is a partial snapshot: the records on the list pages its manifest names as missing are not ` +
+          'in the export. Crawl again to complete it.\n',
+      );
     }
     if (output !== '-') {
       const n = result.collections.length;

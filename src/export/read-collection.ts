@@ -79,14 +79,10 @@ function asResource(item: unknown): Resource | null {
 }
 
 /**
- * The records of `collection`'s list pages, page after page. A page a partial snapshot lacks is skipped and
- * counted in `missing`; elements without a string type and id are left out (validation reports them).
+ * The records of `collection`'s list pages, page after page. A page a partial snapshot lacks is skipped; elements
+ * without a string type and id are left out (validation reports them).
  */
-export function* collectionResources(
-  source: ExportSource,
-  collection: string,
-  missing: { pages: number } = { pages: 0 },
-): Generator<Resource> {
+export function* collectionResources(source: ExportSource, collection: string): Generator<Resource> {
   const { layout, manifest } = source;
   const pages = manifest.collections[collection]?.pages ?? 0;
   for (let page = 1; page <= pages; page += 1) {
@@ -97,7 +93,6 @@ export function* collectionResources(
       if (!manifest.partial) {
         throw new ExportError(`${source.name}: ${at.file} is missing. Run cv-snapshot verify on it.`);
       }
-      missing.pages += 1;
       continue;
     }
     const data = isObject(document) ? document.data : undefined;

@@ -27,13 +27,36 @@ export interface ExportOptions extends SnapshotDirOptions {
 
 export interface ExportResult {
   collections: string[];
+  /** The snapshot is partial: the records on the list pages its manifest names as missing are not exported. */
+  partial: boolean;
 }
 
-/** Pieces written between two checks of the signal and of the stream's buffer. */
+/**
+ * Writes `parts` to `out`, waiting whenever its buffer is full; the signal is checked between pieces. An error of
+ * the stream (a full disk, a reader that went away) is thrown here, never left as an unhandled event.
+ */
 async function drain(parts: Iterable<string>, out: NodeJS.WritableStream, signal?: AbortSignal): Promise<void> {
-  for (const part of parts) {
-    if (!out.write(part)) await once(out, 'drain', signal === undefined ? {} : { signal });
-    throwIfStopped(signal);
+  let failed: Error | undefined;
+  const onError = (error: Error): void => {
+    failed ??= error;
+  };
+  out.on('error', onError);
+  try {
+    for (const part of parts) {
+      if (failed !== undefined) throw failed;
+      if (!out.write(part)) {
+        try {
+          await once(out, 'drain', signal === undefined ? {} : { signal });
+        } catch (error) {
+          throwIfStopped(signal);
+          throw error;
+        }
+      }
+      throwIfStopped(signal);
+    }
+    if (failed !== undefined) throw failed;
+  } finally {
+    out.off('error', onError);
   }
 }
 
@@ -64,7 +87,7 @@ export async function exportSnapshotTo(
       const survey = surveySnapshot(source, { signal });
       const plan = { source, survey, collections, format: options.format, language: options.language };
       await drain(exportParts(plan), out, signal);
-      return { collections };
+      return { collections, partial: source.manifest.partial };
     },
     options,
   );

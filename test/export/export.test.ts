@@ -2,6 +2,7 @@
  * `cv-snapshot export` (issue 28): a crawl of the sample API exported as Turtle, JSON-LD and CSV, read back with
  * maintained RDF libraries and an RFC 4180 parser, and checked against the records the snapshot stores.
  */
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { downloadFile } from '../../src/export/downloads.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { runCli, runMain } from '../helpers/cli.js';
+import { CLI, runCli, runMain } from '../helpers/cli.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot, records, snapshotOf } from '../helpers/tiny-vocabulary.js';
@@ -293,6 +294,18 @@ describe('export', () => {
     expect(parseCsv(result.stdout).length).toBe(1 + 6);
   });
 
+  it('stops quietly, exit 0, when the reader of stdout goes away (| head)', async () => {
+    const child = spawn(process.execPath, [CLI, 'export', out, '--format', 'turtle', '--output', '-'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('refuses what it cannot export with a sentence and the documented exit code, writing nothing', async () => {
     const missing = await runCli(['export', path.join(dir, 'nothing'), '--format', 'turtle', '--output', '-']);
     expect(missing.code).toBe(1);
@@ -319,7 +332,16 @@ describe('export', () => {
   });
 });
 
-describe('export of snapshots whose links were rewritten', () => {
+describe('export of other snapshots', () => {
+  it('says a partial snapshot lacks records, and exports the ones it has', async () => {
+    const vocabulary = { collections: { units: records(5) }, failing: ['units/?page[number]=2'] };
+    const out = await snapshotOf(vocabulary, path.join(await tempDir(), 'out'), { allowPartial: true });
+    const result = await runMain(['export', out, '--format', 'csv', '--output', '-']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/is a partial snapshot: the records on the list pages its manifest names as missing/);
+    expect(parseCsv(result.stdout).map((row) => row[2])).toEqual(['id', '1', '2']);
+  });
+
   it('gives every record its source IRI, whether crawl wrote links relative, absolute or original', async () => {
     const vocabulary = { collections: { units: records(3), things: records(2, 'thing ') } };
     const modes = [
