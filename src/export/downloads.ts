@@ -9,7 +9,7 @@ import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { ExportError } from './export-error.js';
-import { exportParts, type ExportFormat } from './export-snapshot.js';
+import { exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
 import type { ExportSource } from './read-collection.js';
 import { SourceIris } from './source-iri.js';
 import { surveySnapshot } from './survey.js';
@@ -46,12 +46,14 @@ export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest)
   const survey = surveySnapshot(source, { lenient: true });
   const written: string[] = [];
   for (const collection of Object.keys(manifest.collections).sort(byCodeUnits)) {
-    // Each file whole before it is written: a page that cannot be read leaves no file half written.
+    // The collection is read once for its three files, and each file made whole before it is written: a page that
+    // cannot be read leaves no file half written.
     let files: Array<[string, string[]]>;
     try {
+      const resources = sortedResources(source, collection);
       files = (Object.keys(EXTENSIONS) as ExportFormat[]).map((format) => {
         const plan = { source, survey, collections: [collection], format, language: undefined };
-        return [downloadFile(collection, format), [...exportParts(plan)]];
+        return [downloadFile(collection, format), [...exportParts(plan, () => resources)]];
       });
     } catch (error) {
       if (!(error instanceof ExportError)) throw error;

@@ -29,33 +29,40 @@ function byId(a: string, b: string): number {
 }
 
 /**
- * One collection's records, each rendered by `render`, in id order (then type); a record a list gives twice (a
- * source that shifted between pages) once, as last seen.
+ * One collection's records in id order (then type); a record a list gives twice (a source that shifted between
+ * pages) once, as last seen.
  */
-function sortedRecords(plan: ExportPlan, collection: string, render: (resource: Resource) => string): string[] {
-  const rendered = new Map<string, { id: string; type: string; text: string }>();
-  for (const resource of collectionResources(plan.source, collection)) {
-    rendered.set(`${resource.type}\u0000${resource.id}`, { ...resource, text: render(resource) });
-  }
-  return [...rendered.values()]
-    .sort((a, b) => byId(a.id, b.id) || byCodeUnits(a.type, b.type))
-    .map((entry) => entry.text);
+export function sortedResources(source: ExportSource, collection: string): Resource[] {
+  const byKey = new Map<string, Resource>();
+  for (const resource of collectionResources(source, collection))
+    byKey.set(`${resource.type}\u0000${resource.id}`, resource);
+  return [...byKey.values()].sort((a, b) => byId(a.id, b.id) || byCodeUnits(a.type, b.type));
 }
 
-function* graphParts(plan: ExportPlan, head: string, node: (node: RdfNode) => string, tail: string): Generator<string> {
-  yield head;
+/** Where a plan's records come from: read from the snapshot, or already read (the catalogue's three downloads). */
+export type RecordSource = (collection: string) => Resource[];
+
+function* graphParts(
+  plan: ExportPlan,
+  records: RecordSource,
+  parts: { head: string; node: (node: RdfNode) => string; tail: string },
+): Generator<string> {
+  yield parts.head;
   for (const collection of plan.collections) {
-    yield node(schemeNode(plan, collection));
-    yield* sortedRecords(plan, collection, (resource) => node(conceptNode(plan, collection, resource)));
+    yield parts.node(schemeNode(plan, collection));
+    for (const resource of records(collection)) yield parts.node(conceptNode(plan, collection, resource));
   }
-  yield tail;
+  yield parts.tail;
 }
 
 /** The export's text in pieces (about one record each), for a stream or a TreeWriter. */
-export function exportParts(plan: ExportPlan): Generator<string> {
+export function exportParts(
+  plan: ExportPlan,
+  records: RecordSource = (collection) => sortedResources(plan.source, collection),
+): Generator<string> {
   switch (plan.format) {
     case 'turtle':
-      return graphParts(plan, turtleHead(), turtleNode, '');
+      return graphParts(plan, records, { head: turtleHead(), node: turtleNode, tail: '' });
     case 'jsonld': {
       let first = true;
       const node = (rdf: RdfNode): string => {
@@ -63,18 +70,18 @@ export function exportParts(plan: ExportPlan): Generator<string> {
         first = false;
         return text;
       };
-      return graphParts(plan, jsonLdHead(), node, jsonLdTail());
+      return graphParts(plan, records, { head: jsonLdHead(), node, tail: jsonLdTail() });
     }
     case 'csv':
-      return csvParts(plan);
+      return csvParts(plan, records);
   }
 }
 
-function* csvParts(plan: ExportPlan): Generator<string> {
+function* csvParts(plan: ExportPlan, records: RecordSource): Generator<string> {
   const columns = csvColumns(plan, plan.collections);
   yield csvHeader(columns);
   for (const collection of plan.collections) {
-    yield* sortedRecords(plan, collection, (resource) => csvRow(plan, columns, collection, resource));
+    for (const resource of records(collection)) yield csvRow(plan, columns, collection, resource);
   }
 }
 
