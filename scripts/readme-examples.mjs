@@ -25,7 +25,9 @@ import { startSampleApi } from '../dist/index.js';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 /** The pages that hold example blocks: the README's tour, the second crawl (docs/snapshot.md), the library. */
-export const EXAMPLE_PAGES = ['README.md', 'docs/snapshot.md', 'docs/library.md'].map((page) => path.join(REPO, page));
+export const EXAMPLE_PAGES = ['README.md', 'docs/snapshot.md', 'docs/library.md', 'docs/vocabulary-export.md'].map(
+  (page) => path.join(REPO, page),
+);
 
 /** The port the examples show; `produceExamples` takes another when this one is taken. */
 export const EXAMPLE_PORT = 4100;
@@ -41,6 +43,9 @@ const SERVE_REQUESTS = [
   '',
   'units/?page[number]=9',
 ];
+/** The export example (docs/vocabulary-export.md): one small collection as Turtle, of which the first nodes show. */
+const EXPORT_ARGS = ['export', 'cv-mirror', '--format', 'turtle', '--output', '-', '--collection', 'siteusages'];
+const EXPORT_NODES = 3;
 /** The pages' line width: a longer output line is cut there and ends in `…`. */
 const WIDTH = 120;
 
@@ -128,6 +133,15 @@ function shortenTable(summary) {
 }
 
 /**
+ * The export's prefixes and first nodes (the scheme, then concepts), the rest elided as `…`.
+ * @param {string} turtle
+ */
+function exportHead(turtle) {
+  const blocks = turtle.trimEnd().split('\n\n');
+  return [...blocks.slice(0, 1 + EXPORT_NODES), '…'].join('\n\n');
+}
+
+/**
  * One `## <collection>` section of the diff's Markdown, down to the next one.
  * @param {string} markdown
  * @param {string} collection
@@ -197,6 +211,8 @@ export async function produceExamples(options = {}) {
     blocks.set('verify', ['$ cv-snapshot verify cv-mirror', local(await succeed(['verify', 'cv-mirror'], cwd))]);
     const packed = await succeed(['pack', 'cv-mirror', '--output', 'cv-2025-03.tar.gz'], cwd);
     blocks.set('pack', ['$ cv-snapshot pack cv-mirror --output cv-2025-03.tar.gz', local(packed)]);
+    const exported = await succeed(EXPORT_ARGS, cwd);
+    blocks.set('export', [`$ cv-snapshot ${EXPORT_ARGS.join(' ')}`, exportHead(exported)]);
     const second = await crawlRelease(1, port, cwd);
     // What the second publish left beside --out, read from the file system as `readlink` and `ls -A` show it.
     const generations = (await readdir(path.join(cwd, 'cv-mirror.cv-snapshot'))).sort();

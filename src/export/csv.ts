@@ -4,7 +4,7 @@
  *
  * A text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, as OWASP
  * advises: a spreadsheet would otherwise run it as a formula, and a vocabulary's terms come from anyone who may
- * propose one (docs/vocabulary-export.md#csv).
+ * propose one (docs/vocabulary-export.md#the-formats).
  */
 import { byCodeUnits } from '../code-unit-order.js';
 import { definitionOf, labelOf, relationshipTargets, recordIri, type MappingContext } from './record-nodes.js';
