@@ -49,7 +49,7 @@ mapping and its reasons. The CSV has one row per record: uri, collection, id, la
 attribute and relationship (RFC 4180, UTF-8, CRLF; a text that a spreadsheet would run as a formula starts with ').
 
 Collections are written in name order, records in id order: the same snapshot gives the same bytes on any machine,
-from its directory or its archive; the only time in it is the snapshot's createdAt. The file is written under a
+from its directory or its archive; it holds no time, not even the snapshot's createdAt. The file is written under a
 temporary name and renamed into place, so a failed export leaves --output as it was.
 
 Exit codes: 0 written; 1 not written (not a snapshot, an unreadable file in it, --output in the way or not

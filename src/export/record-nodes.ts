@@ -91,7 +91,6 @@ export function schemeNode(context: MappingContext, collection: string): RdfNode
     statements: sortStatements([
       ['dct:title', { text: schemeTitle(collection), language }],
       ['dct:identifier', { text: wellFormed(collection) }],
-      ['owl:versionInfo', { text: `cv-snapshot of ${source.manifest.source.root} taken ${source.manifest.createdAt}` }],
     ]),
   };
 }

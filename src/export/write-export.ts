@@ -6,7 +6,7 @@
  */
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { lstat, rename, rm } from 'node:fs/promises';
+import { lstat, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
@@ -110,7 +110,7 @@ export async function exportSnapshotToFile(
   if (existing !== null && options.force !== true) {
     throw new ExportError(`${output} already exists. Give another --output, or --force to replace it.`);
   }
-  if ((await lstat(snapshot).catch(() => null))?.isDirectory() && isInside(output, snapshot)) {
+  if ((await stat(snapshot).catch(() => null))?.isDirectory() && isInside(output, snapshot)) {
     throw new ExportError(
       `${output} is inside the snapshot ${snapshot}, which export never changes. Write it elsewhere.`,
     );

@@ -326,6 +326,11 @@ describe('export', () => {
     expect((await runMain(['export', out, '--format', 'turtle', '--output', target, '--force'])).code).toBe(0);
     expect(await readFile(target, 'utf8')).toMatch(/^@prefix/);
 
+    const inside = await runMain(['export', out, '--format', 'csv', '--output', path.join(out, 'vocabulary.csv')]);
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toMatch(/vocabulary\.csv is inside the snapshot .*, which export never changes/);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+
     const format = await runMain(['export', out, '--format', 'rdfxml', '--output', target]);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/--format takes one of turtle, jsonld, csv/);
