@@ -43,7 +43,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The JSON of a snapshot file; null when it does not exist. */
+/** The JSON of a snapshot file; undefined when it does not exist. */
 function readJsonFile(source: ExportSource, file: string, maxBytes: number): unknown {
   const unusable = (why: string): ExportError =>
     new ExportError(`${source.name}: ${file} ${why}. Run cv-snapshot verify on it.`);
@@ -52,7 +52,7 @@ function readJsonFile(source: ExportSource, file: string, maxBytes: number): unk
     text = readSnapshotFile(source.dir, file, maxBytes).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
+    if (code === 'ENOENT') return undefined;
     if (error instanceof NotRegularFileError) throw unusable(`cannot be read: ${error.message}, never opened`);
     throw unusable(`could not be read (${firstLine(error)})`);
   }
@@ -79,8 +79,8 @@ function asResource(item: unknown): Resource | null {
 }
 
 /**
- * The records of `collection`'s list pages, page after page. A page a partial snapshot lacks is skipped; elements
- * without a string type and id are left out (validation reports them).
+ * The records of `collection`'s list pages, page after page. A page a partial snapshot lacks is skipped, and so is
+ * a page that holds no list; elements without a string type and id are left out (validation reports them).
  */
 export function* collectionResources(source: ExportSource, collection: string): Generator<Resource> {
   const { layout, manifest } = source;
@@ -89,16 +89,15 @@ export function* collectionResources(source: ExportSource, collection: string): 
     const at = layout.pageOf(layout.collectionUrl(collection), page);
     if (at === null) continue;
     const document = readJsonFile(source, at.file, MAX_PAGE_BYTES);
-    if (document === null) {
+    if (document === undefined) {
       if (!manifest.partial) {
         throw new ExportError(`${source.name}: ${at.file} is missing. Run cv-snapshot verify on it.`);
       }
       continue;
     }
+    // A page the source answered with something else than a list (the crawl reported it) holds no records.
     const data = isObject(document) ? document.data : undefined;
-    if (!Array.isArray(data)) {
-      throw new ExportError(`${source.name}: ${at.file} is not a list document (no data array).`);
-    }
+    if (!Array.isArray(data)) continue;
     for (const item of data) {
       const resource = asResource(item);
       if (resource !== null) yield resource;

@@ -46,13 +46,18 @@ function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
 /** The catalogue failed on something in the snapshot: a fault of cv-snapshot's, with a way to publish without it. */
 class CatalogueBuildError extends CvSnapshotError {}
 
-/**
- * Builds the catalogue. A failure that is not the file system's is a fault of the catalogue's code, not of the
- * source or the machine: it says so, and how to publish the snapshot (every document is in staging) without it.
- */
 function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): void {
+  explainCatalogueFault(() => buildCatalogue(input));
+}
+
+/**
+ * Builds part of the catalogue (its pages, its downloads). A failure that is not the file system's is a fault of the
+ * catalogue's code, not of the source or the machine: it says so, and how to publish the snapshot (every document is
+ * in staging) without it.
+ */
+function explainCatalogueFault(build: () => unknown): void {
   try {
-    buildCatalogue(input);
+    build();
   } catch (error) {
     if (error instanceof CvSnapshotError || typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
     throw new CatalogueBuildError(
@@ -116,7 +121,9 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
     ...(input.derive ? { derive: input.derive.manifest } : {}),
   };
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
-  if (options.catalogue === 'html' && layout.rootSegments().length > 0) writeVocabularyDownloads(writer, manifest);
+  if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
+    explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest));
+  }
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
   return { manifest, report };
 }

@@ -226,6 +226,14 @@ describe('export', () => {
     expect(labels.get(iri)?.map((o) => o.value)).toEqual([hostile.term]);
   });
 
+  it('exports the records of the list pages a snapshot holds when one of its pages holds no list', async () => {
+    const copy = await copySnapshot(out, path.join(await tempDir(), 'no-list'));
+    await writeFile(path.join(copy, ROOT_PATH, 'licenses', 'page', '2', 'index.html'), 'null');
+    const rows = parseCsv(await exported(copy, 'csv', '--collection', 'licenses'));
+    const page1 = (await readJson(out, `${ROOT_PATH}/licenses/page/1/index.html`)) as { data: Stored[] };
+    expect(rows.slice(1).map((row) => row[2])).toEqual(page1.data.map((record) => record.id));
+  });
+
   it('marks a record whose stored successor names another as replaced by it and deprecated', async () => {
     const copy = await copySnapshot(out, path.join(await tempDir(), 'successor'));
     const [old, next] = stored.filter(({ collection }) => collection === 'licenses').map(({ record }) => record);
