@@ -25,6 +25,12 @@ import { suiteDir } from '../helpers/temp-dir.js';
 const ENTITY = '&#60;i data-pwn=entity&#62;';
 const DECODED = '<i data-pwn=entity>';
 
+/**
+ * A URL the catalogue shows as a link (no quote, space or `<`): entities are all it can hold, and printed unescaped
+ * in its `href` or its text they would change where it leads and what it says.
+ */
+const LINK = 'https://example.org/?q=&lt;i&gt;&amp;x=1&#60;';
+
 /** Markup that would show as a tagged element, run a script or end the element it is printed in. */
 function hostile(tag: string): string {
   return (
@@ -72,6 +78,7 @@ function vocabulary(base: string): Record<string, object[]> {
           note: H.note,
           status: H.status,
           discussion_url: `https://example.org/?a=1&b=2'"><b data-pwn="url">`,
+          homepage: LINK,
           [H['attribute-name']]: 'value of a hostile attribute name',
           nested: { [H.nested]: [H.nested] },
         },
@@ -247,6 +254,25 @@ describe('catalogue pages of a source whose every field is markup', () => {
       await page.locator('tbody tr a', { hasText: 'data-pwn="term"' }).waitFor();
       expect(await injected(page, titleOf(await readFile(units, 'utf8')))).toEqual(clean);
       expect(await page.locator('tbody tr a').allTextContents()).toEqual([H.term]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('links a URL of the source to exactly that URL, and says it as written', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const found: string[] = [];
+      for (const file of pages.filter((p) => /\/r-[^/]+\.html$/.test(p))) {
+        await page.goto(pathToFileURL(path.join(out, file)).href);
+        const links = await page.evaluate<Array<[string, string]>>(
+          `[...document.querySelectorAll('a')].map((a) => [a.getAttribute('href'), a.textContent])`,
+        );
+        if (links.some(([href, text]) => href === LINK && text === LINK)) found.push(file);
+      }
+      // The hostile unit's page, and no other.
+      expect(found).toHaveLength(1);
     } finally {
       await context.close();
     }
