@@ -237,7 +237,7 @@ describe('SOURCE_DATE_EPOCH', () => {
 });
 
 describe('messages that say what to do next', () => {
-  it('--strict names the command that publishes the kept snapshot, which then fetches only the state check', async () => {
+  it('--strict names the command that publishes the kept snapshot, which fetches only the state check', async () => {
     const server = await brokenSource();
     const out = path.join(await tempDir(), 'out');
     const strict = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--quiet', '--strict']);
