@@ -13,8 +13,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { CvSnapshotError } from '../errors.js';
 import { printable, printableLines } from '../safe-text.js';
 import { listDocument, pageLinkQuery } from '../jsonapi/query-document.js';
@@ -22,7 +20,8 @@ import { invalidParameter, QueryError, queryErrorDocument } from '../jsonapi/que
 import { resolvePageNumber, runListQuery } from '../jsonapi/query-run.js';
 import { isPlainPageQuery, PAGE_NUMBER, parseListQuery, parseRelatedQuery } from '../jsonapi/query.js';
 import { INDEX_FILE, Layout } from '../format/layout.js';
-import { readManifest, type Manifest } from '../format/manifest.js';
+import { MANIFEST_PATH, manifestSchema, type Manifest } from '../format/manifest.js';
+import { readSnapshotFile } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { answerClientError } from './client-error.js';
 import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
@@ -31,7 +30,7 @@ import { unsafePathReason, resolveTarget } from './request-target.js';
 import { cataloguePageOf, pageAtApiUrl, prefersHtml } from './negotiate.js';
 import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, send, sendOptions, type Answer } from './respond.js';
 import { SnapshotCollections, storedAccess } from './snapshot-collections.js';
-import { notADirectory, SnapshotFiles } from './snapshot-files.js';
+import { notADirectory, RefusedFileError, SnapshotFiles } from './snapshot-files.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */
@@ -86,7 +85,7 @@ async function openSnapshot(dir: string) {
   if (notDir !== null) throw new ServeError(notDir);
   try {
     files = await SnapshotFiles.open(dir);
-    manifest = await readManifest(files.dir);
+    manifest = manifestSchema.parse(JSON.parse(readSnapshotFile(files.dir, MANIFEST_PATH).toString('utf8')));
   } catch (error) {
     throw new ServeError(
       `${dir} is not a snapshot that can be served (${(error as Error).message.split('\n')[0]}). ` +
@@ -102,7 +101,7 @@ async function openSnapshot(dir: string) {
   }
   let rules: HeaderRule[] = [];
   try {
-    rules = parseHeadersFile(await readFile(path.join(files.dir, '_headers'), 'utf8'));
+    rules = parseHeadersFile(readSnapshotFile(files.dir, '_headers').toString('utf8'));
   } catch {
     // A snapshot without `_headers` is still served; generated answers carry the media type themselves.
   }
@@ -110,6 +109,34 @@ async function openSnapshot(dir: string) {
   const complete = manifest.options.collectionIndex === 'complete';
   const collections = new SnapshotCollections(layout, files, new Set(names), complete, listPages);
   return { files, manifest, layout, rules, collections, listPages };
+}
+
+/**
+ * A file the snapshot lists that is missing, or is a named pipe, socket, device, directory or symbolic link in the
+ * tree (planted there, or the tree was changed after the crawl): a 404 or a 403, never a wait or a 500.
+ */
+function refusedAnswer(error: RefusedFileError): Answer {
+  if (error.why === null) {
+    return errorAnswer(
+      404,
+      'Not Found',
+      `The snapshot lists ${error.file} for this URL, but it is missing; run \`cv-snapshot verify\` on the snapshot.`,
+    );
+  }
+  return errorAnswer(
+    403,
+    'Forbidden',
+    `The snapshot's file for this URL is not served: ${error.why}, and serve answers only regular files. ` +
+      'Run `cv-snapshot verify` on the snapshot.',
+  );
+}
+
+function internalError(method: string, target: string, error: unknown): Answer {
+  // A parse error quotes the stored text it failed on: no control character of it reaches the terminal.
+  process.emitWarning(
+    printableLines(`cv-snapshot serve: ${method} ${target} failed: ${(error as Error).stack ?? String(error)}`),
+  );
+  return errorAnswer(500, 'Internal Server Error', 'The snapshot could not be read; run `cv-snapshot verify` on it.');
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<ServeHandle> {
@@ -224,15 +251,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     try {
       result = await answer(method, rawPath, rawQuery, req.headers.accept);
     } catch (error) {
-      // A parse error quotes the stored text it failed on: no control character of it reaches the terminal.
-      process.emitWarning(
-        printableLines(`cv-snapshot serve: ${method} ${target} failed: ${(error as Error).stack ?? String(error)}`),
-      );
-      result = errorAnswer(
-        500,
-        'Internal Server Error',
-        'The snapshot could not be read; run `cv-snapshot verify` on it.',
-      );
+      result = error instanceof RefusedFileError ? refusedAnswer(error) : internalError(method, target, error);
     }
     return send(req, res, rawPath, result, sendContext);
   };

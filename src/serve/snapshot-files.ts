@@ -1,13 +1,18 @@
 /**
  * The files `cv-snapshot serve` may answer: exactly those the snapshot's SHA256SUMS lists (the manifest's own file
- * set), never anything else found in the directory, and never through a symbolic link. Files are opened read-only
- * with O_NOFOLLOW; nothing here can write. Contents are kept in memory up to a byte budget (the snapshot is
- * immutable while it is served), with a strong ETag from the checksum the snapshot already records.
+ * set), never anything else found in the directory, and only regular files: never through a symbolic link (on the
+ * way or at the end), never a named pipe, socket, device or directory, which are refused without being opened
+ * (format/read-snapshot.ts; a named pipe opened for reading would wait for a writer forever). Reads are synchronous,
+ * so no request ever holds a thread of libuv's pool, whose four threads a few stuck reads would exhaust, and whose
+ * stuck threads would keep the process from exiting on a signal. Nothing here can write. Contents are kept in
+ * memory up to a byte budget (the snapshot is immutable while it is served), with a strong ETag from the checksum
+ * the snapshot already records.
  */
 import { constants } from 'node:fs';
-import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSums, SUMS_PATH } from '../format/manifest.js';
+import { NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
 
 /**
  * Host configuration files: part of the snapshot, but no static host answers them either. And `404.html`: what a
@@ -52,6 +57,21 @@ export async function notADirectory(dir: string): Promise<string | null> {
   );
 }
 
+/**
+ * A file SHA256SUMS lists that is missing from the tree, or is not a regular file there (`why` names the path and
+ * what it is: it may be a directory on the way): never answered.
+ */
+export class RefusedFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly why: string | null,
+  ) {
+    super(why === null ? `${file} is missing` : `${file} is refused: ${why}`);
+  }
+}
+
+const toPosix = (rel: string): string => rel.split(path.sep).join('/');
+
 export interface StoredFile {
   readonly body: Buffer;
   readonly etag: string;
@@ -70,7 +90,7 @@ export class SnapshotFiles {
   /** Opens the snapshot at `dir`; fails with a plain message when it has no SHA256SUMS. */
   static async open(dir: string, cacheBudget = 64 * 1024 * 1024): Promise<SnapshotFiles> {
     const root = await realpath(dir);
-    const text = await readFile(path.join(root, ...SUMS_PATH.split('/')), 'utf8');
+    const text = readSnapshotFile(root, SUMS_PATH).toString('utf8');
     return new SnapshotFiles(root, parseSums(text), cacheBudget);
   }
 
@@ -82,7 +102,11 @@ export class SnapshotFiles {
     return this.sums.keys();
   }
 
-  /** Reads a file of the snapshot (one that `has`), from memory when it was read before. */
+  /**
+   * Reads a file of the snapshot (one that `has`), from memory when it was read before. A listed path that is not a
+   * regular file in the tree, or is missing, throws RefusedFileError.
+   */
+  // eslint-disable-next-line @typescript-eslint/require-await -- synchronous on purpose (see above), async for callers
   async read(file: string): Promise<StoredFile> {
     const cached = this.cache.get(file);
     if (cached !== undefined) {
@@ -93,16 +117,17 @@ export class SnapshotFiles {
     }
     const sha256 = this.sums.get(file);
     if (sha256 === undefined || NOT_SERVED.has(file)) throw new Error(`${file} is not a file of the snapshot`);
-    const target = path.join(this.dir, ...file.split('/'));
-    // A directory on the way that is a symbolic link could lead outside: the real path must stay inside.
-    if (!(await realpath(target)).startsWith(this.dir + path.sep))
-      throw new Error(`${file} leads outside the snapshot`);
-    const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
     let body: Buffer;
     try {
-      body = await handle.readFile();
-    } finally {
-      await handle.close();
+      body = readSnapshotFile(this.dir, file);
+    } catch (error) {
+      if (error instanceof NotRegularFileError) {
+        const where = path.isAbsolute(error.file) ? toPosix(path.relative(this.dir, error.file)) : file;
+        throw new RefusedFileError(file, `${where} is ${error.kind}`);
+      }
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new RefusedFileError(file, null);
+      throw error;
     }
     const stored: StoredFile = { body, etag: `"${sha256.slice(0, 32)}"` };
     if (body.length <= this.cacheBudget / 8) {
