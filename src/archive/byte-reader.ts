@@ -59,8 +59,18 @@ export class ByteReader {
     }
   }
 
-  /** Reads to the end, so that the source can check what it checks at the end (gzip's CRC and length). */
-  async drain(): Promise<void> {
-    while (await this.fill()) this.offset = this.buffer.length;
+  /**
+   * Reads to the end, so that the source can check what it checks at the end (gzip's CRC and length), but no more
+   * than `limit` bytes: false, with the rest never read, when the stream goes on past that.
+   */
+  async drain(limit: number): Promise<boolean> {
+    let read = this.available;
+    this.offset = this.buffer.length;
+    while (read <= limit) {
+      if (!(await this.fill())) return true;
+      read += this.available;
+      this.offset = this.buffer.length;
+    }
+    return false;
   }
 }

@@ -146,6 +146,25 @@ function safeSegments(file: string, name: string): string[] {
   return segments;
 }
 
+/**
+ * What is read after tar's end-of-archive marker: the second zero block and the zeros that fill tar's last record
+ * (10 KiB with GNU tar's default blocking factor, 512 KiB with the largest factor in common use), then the end of
+ * the gzip stream, whose CRC and length gzip checks there. Anything longer is not part of the archive (another
+ * archive, or endless data, appended to it) and is never read: `<(cat snap.tar.gz; cat /dev/zero | gzip)` would
+ * otherwise be read forever, nothing of it counted against --max-extract-bytes.
+ */
+const MAX_TRAILER_BYTES = 1 << 20;
+
+async function readTrailer(file: string, reader: ByteReader): Promise<void> {
+  // Bytes that are not gzip after the stream fail there, as damage does anywhere (toArchiveError).
+  if (!(await reader.drain(MAX_TRAILER_BYTES))) {
+    throw new ArchiveError(
+      `${file} goes on for more than ${mib(MAX_TRAILER_BYTES)} after the end of its tar archive; something was ` +
+        'appended to it (another archive, or endless data), and it was not read. Pack or download it again.',
+    );
+  }
+}
+
 /** Entries up to this size are collected and written with one sync call; larger ones are streamed. */
 const WRITE_WHOLE_LIMIT = 1 << 18;
 
@@ -233,7 +252,7 @@ async function extractEntries(
       );
     }
     if (isZeroBlock(block)) {
-      await reader.drain();
+      await readTrailer(file, reader);
       return;
     }
     const header = parseHeader(block);
@@ -254,6 +273,8 @@ async function extractEntries(
           `${file} has a ${size}-byte extended header; that is not a name, so the archive is refused.`,
         );
       }
+      // Counted, or an endless run of them (each small, none an entry) would be read forever.
+      budget.addBytes(header.path, BLOCK_SIZE + size);
       const data = (await reader.exactly(size)) ?? Buffer.alloc(0);
       await reader.skip(padding(size).length);
       // A global pax header ('g') sets defaults for the whole archive; none of its keys matter for a snapshot.
