@@ -6,19 +6,41 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorDocument, NO_SNIFF } from '../format/host-files.js';
+import type { Compression } from './compress.js';
 import { headersFor, type HeaderRule } from './headers-rules.js';
 import { answerBytes } from './stored-json.js';
 
 export const JSON_API = 'application/vnd.api+json';
 export const ALLOW = 'GET, HEAD, OPTIONS';
 
-/** What a static host sends for a file no `_headers` rule types. */
+/**
+ * What a static host sends for a file no `_headers` rule types: every kind of file a snapshot holds, and what its
+ * catalogue and exports may add. Scripts must be typed as scripts: behind a proxy that adds `nosniff`, a browser
+ * runs no script sent as `application/octet-stream`.
+ */
 const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.gif': 'image/gif',
+  '.htm': 'text/html; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
+  '.ico': 'image/x-icon',
+  '.jpeg': 'image/jpeg',
+  '.jpg': 'image/jpeg',
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
+  '.jsonld': 'application/ld+json',
+  '.map': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.nt': 'application/n-triples',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ttl': 'text/turtle; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.xml': 'application/xml',
 };
 
 export function mediaTypeOfFile(file: string): string {
@@ -66,6 +88,15 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 export interface SendContext {
   readonly rules: readonly HeaderRule[];
   readonly cors: boolean;
+  readonly compression: Compression;
+}
+
+/** Adds `name` to the Vary header, whatever case `_headers` spelled it in. */
+function addVary(headers: Record<string, string>, name: string): void {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === 'vary') ?? 'Vary';
+  const present = headers[key]?.split(',').map((v) => v.trim().toLowerCase()) ?? [];
+  if (!present.includes(name.toLowerCase()))
+    headers[key] = headers[key] === undefined ? name : `${headers[key]}, ${name}`;
 }
 
 /** Sends `answer` for the request path `pathname`; returns the status sent. */
@@ -89,13 +120,22 @@ export function send(
   headers[NO_SNIFF[0]] = NO_SNIFF[1];
   if (context.cors) headers['Access-Control-Allow-Origin'] = '*';
   let status = answer.status;
-  let body: Buffer | null = answer.body;
-  if (answer.etag !== undefined) {
-    headers.ETag = answer.etag;
-    if (status === 200 && etagMatches(req.headers['if-none-match'], answer.etag)) {
+  const sent = context.compression.representation(
+    answer.body,
+    headers['Content-Type'],
+    answer.etag,
+    req.headers['accept-encoding'],
+  );
+  if (sent.varies) addVary(headers, 'Accept-Encoding');
+  if (sent.encoding !== null) headers['Content-Encoding'] = sent.encoding;
+  let body: Buffer | null = sent.body;
+  if (sent.etag !== undefined) {
+    headers.ETag = sent.etag;
+    if (status === 200 && etagMatches(req.headers['if-none-match'], sent.etag)) {
       status = 304;
       body = null;
       delete headers['Content-Type'];
+      delete headers['Content-Encoding'];
     }
   }
   if (body !== null) headers['Content-Length'] = String(body.length);

@@ -24,6 +24,7 @@ import { MANIFEST_PATH, manifestSchema, type Manifest } from '../format/manifest
 import { readSnapshotFile } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { answerClientError } from './client-error.js';
+import { Compression } from './compress.js';
 import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
 import { ListPages } from './list-pages.js';
 import { unsafePathReason, resolveTarget } from './request-target.js';
@@ -147,7 +148,13 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
   const { files, layout, rules, collections, listPages } = snapshot;
   const prefix = linkPrefix(snapshot.manifest, layout);
   const access = storedAccess((type) => collections.loadedOfType(type));
-  const sendContext = { rules, cors };
+  const sendContext = { rules, cors, compression: new Compression() };
+
+  const apiSegments = layout.rootSegments();
+  const isApiFile = (file: string): boolean => {
+    const segments = file.split('/');
+    return apiSegments.every((segment, i) => segments[i] === segment);
+  };
 
   const fileAnswer = async (file: string): Promise<Answer> => {
     const stored = await files.read(file);
@@ -231,6 +238,9 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
         headers: { Vary: 'Accept' },
       };
     }
+    // A catalogue page or any other file outside the API (its scripts, styles, the manifest): a static file, answered
+    // whatever its query, as a static host answers it; the catalogue keeps its search and sort there (`?q=kelvin`).
+    if (target.kind === 'file' && !isApiFile(target.file)) return fileAnswer(target.file);
     try {
       if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);
       return await storedAnswer(target.file, rawQuery);
