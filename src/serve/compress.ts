@@ -17,7 +17,7 @@ const MIN_BYTES = 1024;
 const BROTLI_QUALITY = 5;
 
 /** Media types that compress: text, JSON and XML of any kind, JavaScript. */
-export function isCompressible(contentType: string): boolean {
+function isCompressible(contentType: string): boolean {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return (
     type.startsWith('text/') ||
@@ -30,7 +30,7 @@ export function isCompressible(contentType: string): boolean {
 }
 
 /** The encoding to send for `header` (an Accept-Encoding): the one weighted highest, Brotli on a tie; or none. */
-export function chooseEncoding(header: string | undefined): Encoding | null {
+function chooseEncoding(header: string | undefined): Encoding | null {
   if (header === undefined) return null;
   const weights = new Map<string, number>();
   for (const item of header.split(',')) {
