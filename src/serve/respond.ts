@@ -15,8 +15,8 @@ export const ALLOW = 'GET, HEAD, OPTIONS';
 
 /**
  * What a static host sends for a file no `_headers` rule types: every kind of file a snapshot holds, and what its
- * catalogue and exports may add. Scripts must be typed as scripts: behind a proxy that adds `nosniff`, a browser
- * runs no script sent as `application/octet-stream`.
+ * catalogue and exports may add. Scripts must be typed as scripts: with `nosniff`, which every answer carries, a
+ * browser runs no script sent as `application/octet-stream`.
  */
 const MEDIA_TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
