@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { flatKey } from '../flat-key.js';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
+import { downloadFile } from '../export/downloads.js';
+import type { ExportFormat } from '../export/export-snapshot.js';
 import type { TreeWriter } from '../store/writer.js';
 import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
 import { collectionTitle } from './labels.js';
@@ -267,6 +269,22 @@ function rowHtml(columns: Columns, cells: Cell[]): string {
   return `<tr>${tds.join('')}</tr>\n`;
 }
 
+const DOWNLOADS: ReadonlyArray<readonly [ExportFormat, string]> = [
+  ['turtle', 'SKOS Turtle'],
+  ['jsonld', 'SKOS JSON-LD'],
+  ['csv', 'CSV'],
+];
+
+/** Links from a collection's pages to its downloads (docs/vocabulary-export.md). */
+function downloadLinks(collection: string): string {
+  const from = collectionFolder(collection);
+  const links = DOWNLOADS.map(
+    ([format, label]) =>
+      `<a href="${esc(path.posix.relative(from, downloadFile(collection, format)))}" download>${label}</a>`,
+  );
+  return `<p class="downloads">Download the collection: ${links.join(' · ')}</p>\n`;
+}
+
 /** A collection's pages (500 rows each), its rows script, and the pages of the records it keeps. */
 function collectionPages(c: Catalogue, collection: string, files: string[]): void {
   const { records: total, skipped, hasStatus, letters } = c.info.get(collection)!;
@@ -296,10 +314,10 @@ function collectionPages(c: Catalogue, collection: string, files: string[]): voi
           tableTools(hasStatus) +
           `<div class="table-wrap"><table class="records ${layout}">\n<thead><tr>${head}</tr></thead>\n` +
           `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
-    // The summary, then (a place for more about the collection, such as downloads) the table.
+    // The summary, the collection's downloads (written beside the catalogue: src/export/downloads.ts), the table.
     const summary =
       `<p class="summary">${total} records. API name <code>${esc(collection)}</code>.` +
-      `${skippedNote(skipped)}</p>\n`;
+      `${skippedNote(skipped)}</p>\n${total > 0 ? downloadLinks(collection) : ''}`;
     c.write(
       collectionPage(collection, n),
       page({
