@@ -68,7 +68,10 @@ export function csvRow(context: MappingContext, columns: CsvColumns, collection:
     labelOf(resource),
     definitionOf(resource) ?? '',
     cell(attributes.status),
-    ...columns.attributes.map((name) => cell(attributes[name])),
-    ...columns.relationships.map((name) => relationshipTargets(context, name, relationships[name]).join(' ')),
+    // Own members only: a column named `constructor` must not read Object.prototype's.
+    ...columns.attributes.map((name) => cell(Object.hasOwn(attributes, name) ? attributes[name] : null)),
+    ...columns.relationships.map((name) =>
+      relationshipTargets(context, name, Object.hasOwn(relationships, name) ? relationships[name] : null).join(' '),
+    ),
   ]);
 }
