@@ -82,7 +82,6 @@ export default defineConfig(
       'src/verify/verify-snapshot.ts', // verifySnapshot, 171
       'src/pipeline/create-snapshot.ts', // crawlAndPublish, 167
       'src/sample-api/server.ts', // startSampleApi, 145
-      'src/sample-api/release.ts', // release1, 142
       'src/derive/derive-run.ts', // DeriveRun.run, 133
       'src/catalogue/build-catalogue.ts', // buildCatalogue, 119
       'src/validate/invariants.ts', // checkPagination, 113

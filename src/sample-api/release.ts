@@ -115,9 +115,8 @@ function another(ids: readonly string[], current: RelationshipValue): string {
   return next;
 }
 
-function release1(editor: ReleaseEditor): void {
-  const provenance = editor.at('globalprovenances', 0).id;
-
+/** spec 3: the PENDING site usage is accepted, and a new term is requested in its place. */
+function acceptAndRequest(editor: ReleaseEditor, provenance: string): void {
   // spec 3: the PENDING site usage is accepted — requester cleared, a provenance and site types set.
   const accepted = editor.list('siteusages').find((record) => record.attributes.status === 'PENDING');
   if (accepted === undefined) throw new Error('release 0 has no PENDING site usage');
@@ -147,7 +146,9 @@ function release1(editor: ReleaseEditor): void {
     },
     'a new term was requested',
   );
+}
 
+function addUnit(editor: ReleaseEditor, provenance: string): void {
   // A new unit with a community variant of it.
   const unitId = editor.nextId('units', 3);
   editor.add(
@@ -185,7 +186,9 @@ function release1(editor: ReleaseEditor): void {
     },
     "a community's variant of the new unit",
   );
+}
 
+function editTerms(editor: ReleaseEditor): void {
   // A rename: same id, new term (position 3 is always "Software update", termAt).
   editor.setAttribute(
     'actioncategories',
@@ -225,7 +228,9 @@ function release1(editor: ReleaseEditor): void {
     'Confirmed at the 2025 annual meeting.',
     'the note was updated',
   );
+}
 
+function retarget(editor: ReleaseEditor): void {
   // Relationships retargeted. Action type 0 moves from its category to the last one, which has none (spec 2.4
   // rule 3: action_types is the inverse of action_category, so both categories change too).
   const actionType = editor.at('actiontypes', 0);
@@ -269,7 +274,14 @@ function release1(editor: ReleaseEditor): void {
     another(idsOf(editor, 'samplingmedia'), quantity.relationships.sampling_media ?? null),
     'the sampling medium was corrected',
   );
+}
 
+function release1(editor: ReleaseEditor): void {
+  const provenance = editor.at('globalprovenances', 0).id;
+  acceptAndRequest(editor, provenance);
+  addUnit(editor, provenance);
+  editTerms(editor);
+  retarget(editor);
   // Removals of records nothing points at: the last base term of a collection is no community record's root
   // (community record i > 1 has root i - 1), and community records are nobody's target.
   editor.removeLast('softwaretypes', 'the term was withdrawn');
