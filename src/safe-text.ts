@@ -56,3 +56,8 @@ export function redactUrls(text: string): string {
 export function quoteUntrusted(text: string, max = 300): string {
   return printable(redactUrls(text), max);
 }
+
+/** `text` as one word in a POSIX shell, for a command a message tells the user to run. */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}

@@ -7,12 +7,9 @@
 import path from 'node:path';
 import type { Invocation } from './command.js';
 
-const PLAIN = /^[\w@%+=:,./-]+$/;
+import { shellWord } from '../safe-text.js';
 
-/** `text` as one word in a POSIX shell. */
-export function shellWord(text: string): string {
-  return PLAIN.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-}
+export { shellWord };
 
 /** `file` as the user would type it from `directory`: relative when below it or one level up, else absolute. */
 export function typedPath(file: string, directory: string): string {

@@ -11,6 +11,7 @@ import { SourceChangedError } from '../errors.js';
 import type { JournalSource } from '../store/journal.js';
 import { sourceHash } from './store-document.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { shellWord } from '../safe-text.js';
 
 export interface SourceStateInput {
   root: string;
@@ -22,10 +23,6 @@ export interface SourceStateInput {
   /** The count page 1 of each collection stated, as journaled. */
   firstPages: Map<string, { url: string; count: number }>;
   signal?: AbortSignal | undefined;
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 async function fetchDocument(input: SourceStateInput, url: string) {

@@ -13,17 +13,13 @@ import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSums, SUMS_PATH } from '../format/manifest.js';
 import { NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
+import { shellWord } from '../safe-text.js';
 
 /**
  * Host configuration files: part of the snapshot, but no static host answers them either. And `404.html`: what a
  * host answers for an unknown path, but at its own path no document of the source, so that path is a 404 too.
  */
 const NOT_SERVED = new Set(['_headers', '_redirects', 'serve.json', '404.html']);
-
-/** A shell word for `text`: as it is when that is safe, else in single quotes. */
-function shellWord(text: string): string {
-  return /^[\w./+:@-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * Why `dir` cannot be served because it is a file (an archive made by `pack`, most likely), with what to do
