@@ -19,8 +19,11 @@ function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
-/** A file name for a collection or a record id: the name itself when plainly safe, else a stable digest. */
-function fileName(name: string): string {
+/**
+ * A file name for a collection or a record id: the name itself when plainly safe, else a stable digest. The
+ * catalogue's pages and the export's downloads (src/export/downloads.ts) both name their files with it.
+ */
+export function fileName(name: string): string {
   return KEPT.test(name) && !WINDOWS_DEVICE.test(name) ? name : `x.${digest(name)}`;
 }
 

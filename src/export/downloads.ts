@@ -3,8 +3,8 @@
  * the collection's pages, at crawl time (finalize) and by `cv-snapshot catalogue`, before SHA256SUMS is written, so
  * that they are listed there, checked by verify and carried by pack. The paths are named here only.
  */
-import { createHash } from 'node:crypto';
-import { CATALOGUE_DIR, Layout } from '../format/layout.js';
+import { collectionFolder, fileName } from '../catalogue/names.js';
+import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
@@ -16,17 +16,12 @@ import { surveySnapshot } from './survey.js';
 
 const EXTENSIONS: Record<ExportFormat, string> = { turtle: 'ttl', jsonld: 'jsonld', csv: 'csv' };
 
-/** A collection's name as a file name: itself when plainly safe, else a stable digest (as the catalogue's pages). */
-function fileName(name: string): string {
-  return /^[A-Za-z0-9_-]{1,100}$/.test(name)
-    ? name
-    : `x-${createHash('sha256').update(name).digest('hex').slice(0, 20)}`;
-}
-
-/** Where a collection's download in `format` is, relative to the snapshot: `_catalogue/units/units.ttl`. */
+/**
+ * Where a collection's download in `format` is, relative to the snapshot: in the catalogue's folder of the
+ * collection, named as the catalogue names files (`_catalogue/units/units.ttl`).
+ */
 export function downloadFile(collection: string, format: ExportFormat): string {
-  const name = fileName(collection);
-  return `${CATALOGUE_DIR}/${name}/${name}.${EXTENSIONS[format]}`;
+  return `${collectionFolder(collection)}/${fileName(collection)}.${EXTENSIONS[format]}`;
 }
 
 /**
