@@ -9,8 +9,9 @@ import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { ExportError } from './export-error.js';
-import { exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
-import type { ExportSource } from './read-collection.js';
+import { collectionNodes, exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
+import { CHECKED_DIRS, type ExportSource } from './read-collection.js';
+import { Memo } from '../url/memo.js';
 import { SourceIris } from './source-iri.js';
 import { surveySnapshot } from './survey.js';
 
@@ -37,6 +38,7 @@ export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest)
     manifest,
     layout,
     iris: new SourceIris(manifest, layout),
+    checked: new Memo(CHECKED_DIRS),
   };
   const survey = surveySnapshot(source, { lenient: true });
   const written: string[] = [];
@@ -46,9 +48,12 @@ export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest)
     let files: Array<[string, string[]]>;
     try {
       const resources = sortedResources(source, collection);
+      const context = { source, survey, language: undefined };
+      // Turtle and JSON-LD are one graph: its nodes are made once (a successor's related document read once).
+      const nodes = [...collectionNodes(context, collection, resources)];
       files = (Object.keys(EXTENSIONS) as ExportFormat[]).map((format) => {
-        const plan = { source, survey, collections: [collection], format, language: undefined };
-        return [downloadFile(collection, format), [...exportParts(plan, () => resources)]];
+        const plan = { ...context, collections: [collection], format };
+        return [downloadFile(collection, format), [...exportParts(plan, () => resources, () => nodes)]];
       });
     } catch (error) {
       if (!(error instanceof ExportError)) throw error;

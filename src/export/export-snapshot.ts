@@ -41,28 +41,43 @@ export function sortedResources(source: ExportSource, collection: string): Resou
 
 /** Where a plan's records come from: read from the snapshot, or already read (the catalogue's three downloads). */
 export type RecordSource = (collection: string) => Resource[];
+/** A collection's graph nodes: made from its records, or made once for both RDF downloads. */
+export type NodeSource = (collection: string) => Iterable<RdfNode>;
+
+/** One collection's nodes: its concept scheme, then a concept per record, in the records' order. */
+export function* collectionNodes(
+  context: MappingContext,
+  collection: string,
+  resources: Iterable<Resource>,
+): Generator<RdfNode> {
+  yield schemeNode(context, collection);
+  for (const resource of resources) yield conceptNode(context, collection, resource);
+}
 
 function* graphParts(
   plan: ExportPlan,
-  records: RecordSource,
+  nodes: NodeSource,
   parts: { head: string; node: (node: RdfNode) => string; tail: string },
 ): Generator<string> {
   yield parts.head;
   for (const collection of plan.collections) {
-    yield parts.node(schemeNode(plan, collection));
-    for (const resource of records(collection)) yield parts.node(conceptNode(plan, collection, resource));
+    for (const node of nodes(collection)) yield parts.node(node);
   }
   yield parts.tail;
 }
 
-/** The export's text in pieces (about one record each), for a stream or a TreeWriter. */
+/**
+ * The export's text in pieces (about one record each), for a stream or a TreeWriter. `nodes` lets a caller that
+ * writes both RDF formats map the records once.
+ */
 export function exportParts(
   plan: ExportPlan,
   records: RecordSource = (collection) => sortedResources(plan.source, collection),
+  nodes: NodeSource = (collection) => collectionNodes(plan, collection, records(collection)),
 ): Generator<string> {
   switch (plan.format) {
     case 'turtle':
-      return graphParts(plan, records, { head: turtleHead(), node: turtleNode, tail: '' });
+      return graphParts(plan, nodes, { head: turtleHead(), node: turtleNode, tail: '' });
     case 'jsonld': {
       let first = true;
       const node = (rdf: RdfNode): string => {
@@ -70,7 +85,7 @@ export function exportParts(
         first = false;
         return text;
       };
-      return graphParts(plan, records, { head: jsonLdHead(), node, tail: jsonLdTail() });
+      return graphParts(plan, nodes, { head: jsonLdHead(), node, tail: jsonLdTail() });
     }
     case 'csv':
       return csvParts(plan, records);

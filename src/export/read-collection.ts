@@ -9,6 +9,7 @@ import type { Manifest } from '../format/manifest.js';
 import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { ExportError } from './export-error.js';
+import { Memo } from '../url/memo.js';
 import { SourceIris } from './source-iri.js';
 
 /** A JSON:API resource object as a list page holds it; anything may be missing or of another type. */
@@ -27,16 +28,21 @@ export interface ExportSource {
   manifest: Manifest;
   layout: Layout;
   iris: SourceIris;
+  /** Directories of the snapshot already found to be directories (readSnapshotFile). */
+  checked: Memo<true>;
 }
 
 /** A list page is small (one page of the source); a stored related document too. */
 const MAX_PAGE_BYTES = 256 << 20;
 const MAX_RELATED_BYTES = 16 << 20;
 
+/** Directories remembered as checked: a collection's records and their related documents. */
+export const CHECKED_DIRS = 4096;
+
 export function openExportSource(name: string, dir: string): ExportSource {
   const manifest = readSnapshotManifest(dir, name);
   const layout = new Layout(manifest.source.root);
-  return { name, dir, manifest, layout, iris: new SourceIris(manifest, layout) };
+  return { name, dir, manifest, layout, iris: new SourceIris(manifest, layout), checked: new Memo(CHECKED_DIRS) };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -49,7 +55,7 @@ function readJsonFile(source: ExportSource, file: string, maxBytes: number): unk
     new ExportError(`${source.name}: ${file} ${why}. Run cv-snapshot verify on it.`);
   let text: string;
   try {
-    text = readSnapshotFile(source.dir, file, maxBytes).toString('utf8');
+    text = readSnapshotFile(source.dir, file, maxBytes, source.checked).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;

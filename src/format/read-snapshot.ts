@@ -11,6 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CvSnapshotError, throwIfStopped } from '../errors.js';
 import type { z } from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
+import type { Memo } from '../url/memo.js';
 import { manifestSchema, MANIFEST_PATH, SUMS_PATH, type Manifest } from './manifest.js';
 
 /** The path given is not a snapshot: missing, a file that is not an archive, a directory without a manifest. */
@@ -96,9 +97,10 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
 
 /**
  * A file of the snapshot at `root` by its relative POSIX path: every directory on the way must be a real directory
- * (not a symbolic link), and the file a regular file.
+ * (not a symbolic link), and the file a regular file. A reader of many files passes `checked`, the directories it
+ * has found to be directories, so that each is looked at once rather than for every file below it.
  */
-export function readSnapshotFile(root: string, rel: string, maxBytes?: number): Buffer {
+export function readSnapshotFile(root: string, rel: string, maxBytes?: number, checked?: Memo<true>): Buffer {
   const segments = rel.split('/');
   // A path built from a manifest's names (a collection called `../..`) must not lead out of the snapshot.
   if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\'))) {
@@ -107,8 +109,10 @@ export function readSnapshotFile(root: string, rel: string, maxBytes?: number): 
   let at = root;
   for (const segment of segments.slice(0, -1)) {
     at = path.join(at, segment);
+    if (checked?.get(at) !== undefined) continue;
     const stats = lstatSync(at);
     if (!stats.isDirectory()) throw new NotRegularFileError(at, kindOf(stats));
+    checked?.set(at, true);
   }
   return readRegularFile(path.join(at, segments.at(-1)!), maxBytes);
 }
