@@ -81,7 +81,6 @@ export default defineConfig(
       'src/serve/server.ts', // startServe, 177
       'src/verify/verify-snapshot.ts', // verifySnapshot, 171
       'src/sample-api/server.ts', // startSampleApi, 145
-      'src/derive/derive-run.ts', // DeriveRun.run, 133
       'src/catalogue/build-catalogue.ts', // buildCatalogue, 119
       'src/validate/invariants.ts', // checkPagination, 113
     ],
