@@ -80,9 +80,7 @@ export default defineConfig(
     files: [
       'src/serve/server.ts', // startServe, 177
       'src/verify/verify-snapshot.ts', // verifySnapshot, 171
-      'src/pipeline/create-snapshot.ts', // crawlAndPublish, 167
       'src/sample-api/server.ts', // startSampleApi, 145
-      'src/derive/derive-run.ts', // DeriveRun.run, 133
       'src/catalogue/build-catalogue.ts', // buildCatalogue, 119
       'src/validate/invariants.ts', // checkPagination, 113
     ],

@@ -68,6 +68,22 @@ type Planned =
   | Exclude<Derivation, { derivable: true }>
   | (Omit<Extract<Derivation, { derivable: true }>, 'sources'> & { derivable: true });
 
+/** The derivable URLs of one kind in one collection. */
+interface KindGroup {
+  collection: string;
+  kind: DocumentKind;
+  urls: string[];
+}
+
+/** What checking the kinds found, by kind key: the learned templates, and the kinds fetched in full. */
+interface KindChecks {
+  templates: Map<string, Template>;
+  /** Kinds whose check failed, or could not be made. */
+  failed: Set<string>;
+  /** Kinds of which no sample could be read (--allow-partial). */
+  unchecked: Set<string>;
+}
+
 /** Kinds of the URLs a derived crawl defers until the lists are read. */
 export function isDerivableLocation(location: ApiLocation): boolean {
   return location.kind === 'record' || location.kind === 'relationship' || location.kind === 'related';
@@ -176,21 +192,40 @@ export class DeriveRun {
     // What each URL is, without its sources: those are built again when needed, so that memory holds one entry
     // text per record rather than a copy per document.
     const derivations = new Map<string, Planned>();
-    const sourcesOf = (url: string): Derivation =>
-      derivationOf(url, host.locate(url), this.index, (relationship) => this.#linkages.get(relationship));
-    const classify = (url: string): Planned => {
-      const derivation = sourcesOf(url);
-      const planned: Planned = derivation.derivable
-        ? { derivable: true, kind: derivation.kind, collection: derivation.collection, stratum: derivation.stratum }
-        : derivation;
-      derivations.set(url, planned);
-      return planned;
-    };
-    // Step 2: what cannot be derived, the links-only relationship documents first.
+    await this.#fetchUnderivable(deferred, host, derivations);
+    const groups = this.#groupDerivable(derivations);
+    const sampled = await this.#fetchSample(derivations, host);
+    const checks: KindChecks = { templates: new Map(), failed: new Set(), unchecked: new Set() };
+    await this.#checkKinds(groups, sampled, checks, host);
+    await this.#fetchFailedKinds(groups, sampled, checks, host);
+    await this.#deriveRest(groups, sampled, checks, host);
+  }
+
+  /** What the URL's document would be derived from, as the lists and the linkages known so far say. */
+  #sourcesOf(url: string, host: DeriveHost): Derivation {
+    return derivationOf(url, host.locate(url), this.index, (relationship) => this.#linkages.get(relationship));
+  }
+
+  /** Plans `url` (into `derivations`) from what is known now. */
+  #classify(url: string, host: DeriveHost, derivations: Map<string, Planned>): Planned {
+    const derivation = this.#sourcesOf(url, host);
+    const planned: Planned = derivation.derivable
+      ? { derivable: true, kind: derivation.kind, collection: derivation.collection, stratum: derivation.stratum }
+      : derivation;
+    derivations.set(url, planned);
+    return planned;
+  }
+
+  /** Step 2: fetches what cannot be derived, the links-only relationship documents first, and counts it. */
+  async #fetchUnderivable(
+    deferred: readonly string[],
+    host: DeriveHost,
+    derivations: Map<string, Planned>,
+  ): Promise<void> {
     const unknown: string[] = [];
     const mustFetch: string[] = [];
     for (const url of [...deferred].sort()) {
-      const derivation = classify(url);
+      const derivation = this.#classify(url, host, derivations);
       if (derivation.derivable) continue;
       if (derivation.reason === 'linkage-unknown') unknown.push(url);
       else {
@@ -200,7 +235,7 @@ export class DeriveRun {
     }
     await this.#fetch(host, mustFetch);
     for (const url of unknown) {
-      const derivation = classify(url);
+      const derivation = this.#classify(url, host, derivations);
       if (!derivation.derivable) mustFetch.push(url);
     }
     await this.#fetch(
@@ -214,9 +249,11 @@ export class DeriveRun {
       account.documents += 1;
       this.#fetched(account, derivation.reason);
     }
+  }
 
-    // Step 3: the sample, the shapes, the checks.
-    const groups = new Map<string, { collection: string; kind: DocumentKind; urls: string[] }>();
+  /** The derivable URLs by kind and collection, counted in their accounts. */
+  #groupDerivable(derivations: ReadonlyMap<string, Planned>): Map<string, KindGroup> {
+    const groups = new Map<string, KindGroup>();
     for (const [url, derivation] of derivations) {
       if (!derivation.derivable) continue;
       const key = kindKey(derivation);
@@ -226,59 +263,78 @@ export class DeriveRun {
       group.urls.push(url);
       this.#account(derivation.collection, derivation.kind).documents += 1;
     }
+    return groups;
+  }
+
+  /** Step 3 begins: selects the seeded sample of the derivable URLs and fetches it. */
+  async #fetchSample(derivations: ReadonlyMap<string, Planned>, host: DeriveHost): Promise<Set<string>> {
     const candidates = [...derivations].flatMap(([url, derivation]) =>
       derivation.derivable ? [{ url, group: kindKey(derivation), stratum: derivation.stratum }] : [],
     );
     const sampled = selectSample(candidates, this.sample, this.seed);
     for (const url of sampled) this.#wanted.set(url, 'sample');
     await this.#fetch(host, sampled);
+    return sampled;
+  }
 
-    const templates = new Map<string, Template>();
-    const failed = new Set<string>();
-    const unchecked = new Set<string>();
-    const check = (key: string, group: { kind: DocumentKind; urls: string[] }): boolean => {
-      const samples: Sample[] = [];
-      for (const url of group.urls) {
-        const text = this.#samples.get(url);
-        const derivation = text === undefined ? undefined : sourcesOf(url);
-        if (text !== undefined && derivation?.derivable) samples.push({ url, text, sources: derivation.sources });
-      }
-      // No sample could be read (--allow-partial): nothing was checked, so nothing of the kind is derived.
-      if (samples.length === 0) {
-        unchecked.add(key);
-        failed.add(key);
-        return false;
-      }
-      const verdict = learnKind(group.kind, samples, group.urls.length);
-      if (!verdict.ok) {
-        failed.add(key);
-        this.#mismatches.push(...verdict.mismatches);
-        return false;
-      }
-      templates.set(key, verdict.template);
-      return verdict.needsAnotherSample;
-    };
-    // A template with a constant seen once is checked on one more document (the next in the seeded order).
-    const second: string[] = [];
+  /**
+   * Learns each kind's shape from its samples and checks it against them. A template with a constant seen once is
+   * checked on one more document (the next in the seeded order), which joins `sampled`.
+   */
+  async #checkKinds(
+    groups: ReadonlyMap<string, KindGroup>,
+    sampled: Set<string>,
+    checks: KindChecks,
+    host: DeriveHost,
+  ): Promise<void> {
+    /** The second sample of each kind that wants one, by kind key. */
+    const second = new Map<string, string>();
     for (const [key, group] of groups) {
-      if (!check(key, group)) continue;
+      if (!this.#checkKind(key, group, checks, host)) continue;
       const rest = group.urls.filter((url) => !sampled.has(url));
       const next = rest.sort((a, b) => sampleRank(this.seed, a) - sampleRank(this.seed, b) || (a < b ? -1 : 1))[0];
       if (next !== undefined) {
-        second.push(next);
+        second.set(key, next);
         sampled.add(next);
         this.#wanted.set(next, 'sample');
       }
     }
-    if (second.length > 0) {
-      await this.#fetch(host, second);
-      for (const url of second) {
-        const derivation = derivations.get(url)!;
-        if (derivation.derivable) check(kindKey(derivation), groups.get(kindKey(derivation))!);
-      }
-    }
+    if (second.size === 0) return;
+    await this.#fetch(host, second.values());
+    for (const key of second.keys()) this.#checkKind(key, groups.get(key)!, checks, host);
+  }
 
-    // Samples count as fetched; a failed kind is fetched in full.
+  /** Checks one kind on the samples read so far (into `checks`); true when it wants another sample. */
+  #checkKind(key: string, group: KindGroup, checks: KindChecks, host: DeriveHost): boolean {
+    const samples: Sample[] = [];
+    for (const url of group.urls) {
+      const text = this.#samples.get(url);
+      const derivation = text === undefined ? undefined : this.#sourcesOf(url, host);
+      if (text !== undefined && derivation?.derivable) samples.push({ url, text, sources: derivation.sources });
+    }
+    // No sample could be read (--allow-partial): nothing was checked, so nothing of the kind is derived.
+    if (samples.length === 0) {
+      checks.unchecked.add(key);
+      checks.failed.add(key);
+      return false;
+    }
+    const verdict = learnKind(group.kind, samples, group.urls.length);
+    if (!verdict.ok) {
+      checks.failed.add(key);
+      this.#mismatches.push(...verdict.mismatches);
+      return false;
+    }
+    checks.templates.set(key, verdict.template);
+    return verdict.needsAnotherSample;
+  }
+
+  /** Samples count as fetched; a failed kind is fetched in full. */
+  async #fetchFailedKinds(
+    groups: ReadonlyMap<string, KindGroup>,
+    sampled: ReadonlySet<string>,
+    { templates, failed, unchecked }: KindChecks,
+    host: DeriveHost,
+  ): Promise<void> {
     const full: string[] = [];
     for (const [key, group] of groups) {
       const account = this.#account(group.collection, group.kind);
@@ -294,8 +350,15 @@ export class DeriveRun {
       }
     }
     await this.#fetch(host, full);
+  }
 
-    // Step 4: derive the rest; a document a slot has no source for is fetched.
+  /** Step 4: derives the rest; a document a slot has no source for is fetched. */
+  async #deriveRest(
+    groups: ReadonlyMap<string, KindGroup>,
+    sampled: ReadonlySet<string>,
+    { templates, failed }: KindChecks,
+    host: DeriveHost,
+  ): Promise<void> {
     const leftovers: string[] = [];
     for (const [key, group] of groups) {
       if (failed.has(key)) continue;
@@ -303,7 +366,7 @@ export class DeriveRun {
       const account = this.#account(group.collection, group.kind);
       for (const url of group.urls.sort()) {
         if (sampled.has(url)) continue;
-        const derivation = sourcesOf(url);
+        const derivation = this.#sourcesOf(url, host);
         const text = derivation.derivable ? fillTemplate(template, derivation.sources) : null;
         if (text === null) {
           leftovers.push(url);

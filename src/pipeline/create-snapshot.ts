@@ -25,7 +25,7 @@ import { publish } from '../store/publish.js';
 import { prepareStaging, removeStaging, replayJournal, type OpenedStaging } from '../store/staging.js';
 import { TreeWriter } from '../store/writer.js';
 import { InvariantChecker } from '../validate/invariants.js';
-import { formatSummary } from '../validate/report.js';
+import { formatSummary, type ValidationReport } from '../validate/report.js';
 import type { ApiLocation } from '../url/api-location.js';
 import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
@@ -40,7 +40,7 @@ import { parseHeaders } from './request-headers.js';
 import { RunState } from './run-state.js';
 import { DEFAULTS, type SnapshotOptions, type SnapshotResult } from './snapshot-options.js';
 import { stopped } from './stopped.js';
-import { storeDocument } from './store-document.js';
+import { storeDocument, type DocumentStore } from './store-document.js';
 
 export async function createSnapshot(options: SnapshotOptions): Promise<SnapshotResult> {
   const clock = options.clock ?? createClock();
@@ -108,184 +108,43 @@ interface RunContext {
   sample: ReturnType<typeof sampleSettings>;
 }
 
+/** What one run writes with and checks against, opened before anything is fetched. */
+interface OpenedRun {
+  urls: UrlSpace;
+  layout: Layout;
+  writer: TreeWriter;
+  invariants: InvariantChecker;
+  state: RunState;
+  journal: Journal;
+  /** What each fetched document is stored with (store-document.ts). */
+  store: DocumentStore;
+  /** Documents an interrupted run had stored, with --resume. */
+  resumed: number;
+}
+
+/** The fetcher's settings; the worker threads' fetchers take the same. */
+type FetchSettings = ReturnType<typeof fetchSettings>;
+
+/** The crawl's options that a full and a derived crawl share. */
+type SharedCrawlOptions = ReturnType<typeof crawlerOptions>;
+
 async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
-  const { options, clock, root, headers, recorded, concurrency, paths, run } = context;
+  const { root, paths } = context;
   // The run's URLs, parsed once and shared by the crawl, validation, the layout and the link rewriter.
   const urls = new UrlSpace(root);
   const layout = new Layout(root, urls);
   const writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
   try {
-    const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
-    const invariants = new InvariantChecker(root, urls);
-    const state = new RunState(root, invariants, writer, { resuming: options.resume === true, urls });
-    if (options.resume) await replayJournal(paths, state);
-    const resumed = state.documents;
-    run.documents = resumed;
-    run.started = true;
-    const journal = Journal.open(paths.journal);
-    const record = (entry: JournalEntry, location?: ApiLocation): void => {
-      state.apply(entry, location);
-      journal.append(entry);
-      if (entry.t === 'doc') {
-        run.documents = state.documents;
-        run.keep = true;
-      }
-    };
-
-    const fetchOptions = {
-      concurrency,
-      retries: options.retries ?? DEFAULTS.retries,
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-      maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
-      userAgent: USER_AGENT,
-      headers,
-    };
-    const fetcher = new Fetcher({
-      ...fetchOptions,
-      ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
-      ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
-    });
-
-    // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
-    const workers = context.sample === null ? (options.workers ?? 0) : 0;
-    const pool =
-      workers > 0
-        ? new DocumentPool(
-            workers,
-            concurrency,
-            {
-              root,
-              links: recorded.links,
-              baseUrl: options.baseUrl,
-              tree: paths.stagedTree,
-              resuming: options.resume === true,
-              fetch: { ...fetchOptions, rate: options.rate, backoffBaseMs: options.backoffBaseMs },
-            },
-            fetcher.stats,
-          )
-        : undefined;
-
-    const onDocument = (document: CrawledDocument): void =>
-      storeDocument({ root, layout, rewriter, writer, resuming: options.resume === true, record }, document);
-
-    let derived: DeriveRun | undefined;
-    const progress = options.progress
-      ? new ProgressLine(
-          options.progress.stream,
-          options.progress.mode,
-          () => ({
-            ...fetcher.stats,
-            done: state.documents,
-            discovered: state.discovered,
-            errors: state.errors,
-            ...(derived ? { derived: derived.derived } : {}),
-          }),
-          options.progress.intervalMs,
-        )
-      : undefined;
-    const crawlOptions = {
-      root,
-      urls,
-      fetcher,
-      concurrency,
-      onDocument,
-      onSettled: ({ url, discovered }: SettledUrl) => record({ t: 'settled', url, discovered }),
-      onFinding: (finding: Finding) => record({ t: 'finding', finding }),
-      ...(options.signal ? { signal: options.signal } : {}),
-      maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
-      allowPartial: options.allowPartial === true,
-    };
-    const elsewhere = pool
-      ? {
-          fetchElsewhere: (url: string, signal: AbortSignal, how: { readHere: boolean; first: boolean }) =>
-            pool.fetch(url, signal, how),
-          queuedElsewhere: pool.queued,
-        }
-      : {};
-    try {
-      const resume = options.resume ? state.takeResume() : undefined;
-      if (resume) {
-        await checkSourceUnchanged({
-          root,
-          out: options.out,
-          fetcher,
-          source: state.source,
-          firstPages: invariants.firstPageCounts(),
-          signal: options.signal,
-        });
-      }
-      if (context.sample !== null) {
-        await derivedCrawl({
-          crawl: crawlOptions,
-          staging: paths.staging,
-          ...(resume ? { resume } : {}),
-          sample: context.sample.sample,
-          ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
-          onStart: (started) => (derived = started),
-        });
-      } else {
-        const seen = resume?.seen ?? new UrlSet(root);
-        await crawl({ ...crawlOptions, ...elsewhere, ...(resume ? { resume } : { seen }) });
-        // Pages fetched again are read and stored on this thread, over the files the crawl wrote.
-        const again = (document: CrawledDocument): void =>
-          storeDocument({ root, layout, rewriter, writer, resuming: true, record }, document);
-        await settleCollections({
-          invariants,
-          allowPartial: options.allowPartial === true,
-          addFinding: (finding) => state.addFinding(finding),
-          refetch: (pending) => crawl({ ...crawlOptions, onDocument: again, resume: { seen, pending } }),
-        });
-      }
-    } catch (error) {
-      progress?.stop();
-      await journal.close().catch(() => undefined);
-      await fetcher.close().catch(() => undefined);
-      throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
-    } finally {
-      progress?.stop();
-      await pool?.close();
-    }
+    const opened = await openRun(context, urls, layout, writer);
+    const settings = fetchSettings(context);
+    const fetcher = createFetcher(context.options, settings);
+    const derived = await crawlSource(context, opened, fetcher, settings);
     await fetcher.close();
-    let finished: ReturnType<typeof finalizeSnapshot>;
-    try {
-      await journal.close();
-      const derive = derived && {
-        manifest: deriveManifest(derived, fetcher.stats.requests - fetcher.stats.retries),
-        mismatches: [...derived.mismatches],
-      };
-      finished = finalizeSnapshot({
-        layout,
-        writer,
-        state,
-        invariants,
-        clock,
-        options: recorded,
-        ...(derive ? { derive } : {}),
-      });
-    } catch (error) {
-      throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
-    }
-    const { manifest, report } = finished;
+    const { manifest, report } = await finishSnapshot(context, opened, fetcher, derived);
     // The list of files is in SHA256SUMS now.
     writer.close();
-    run.keep = true;
-    if (options.strict && report.errors > 0) {
-      throw new StrictValidationError(
-        report.errors,
-        path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
-        `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults ` +
-          'included), run the same command without --strict and with --resume (nothing is fetched again but what ' +
-          "checks the source's state); --fresh discards it.",
-      );
-    }
-    // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
-    if (options.signal?.aborted) throw options.signal.reason;
-    try {
-      await publish(paths, context.before, context.opened.lock);
-    } catch (error) {
-      throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
-    }
-    await removeStaging(paths, context.opened.lock).catch(() => undefined);
+    context.run.keep = true;
+    await publishSnapshot(context, report);
     return {
       out: paths.out,
       root,
@@ -293,14 +152,245 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       collections: manifest.collections,
       report,
       summary: formatSummary(report),
-      resumed,
+      resumed: opened.resumed,
       missing: manifest.missing,
       requests: fetcher.stats.requests,
       retries: fetcher.stats.retries,
-      elapsedMs: clock.monotonicMs() - context.startedMs,
+      elapsedMs: context.clock.monotonicMs() - context.startedMs,
       ...(manifest.derive ? { derive: manifest.derive } : {}),
     };
   } finally {
     writer.close();
   }
+}
+
+/** Opens the run's state (replaying the journal with --resume) and the journal every entry is appended to. */
+async function openRun(context: RunContext, urls: UrlSpace, layout: Layout, writer: TreeWriter): Promise<OpenedRun> {
+  const { options, root, recorded, paths, run } = context;
+  const rewriter = createLinkRewriter(layout, recorded.links, options.baseUrl);
+  const invariants = new InvariantChecker(root, urls);
+  const state = new RunState(root, invariants, writer, { resuming: options.resume === true, urls });
+  if (options.resume) await replayJournal(paths, state);
+  const resumed = state.documents;
+  run.documents = resumed;
+  run.started = true;
+  const journal = Journal.open(paths.journal);
+  const record = (entry: JournalEntry, location?: ApiLocation): void => {
+    state.apply(entry, location);
+    journal.append(entry);
+    if (entry.t === 'doc') {
+      run.documents = state.documents;
+      run.keep = true;
+    }
+  };
+  const store = { root, layout, rewriter, writer, resuming: options.resume === true, record };
+  return { urls, layout, writer, invariants, state, journal, store, resumed };
+}
+
+function fetchSettings({ options, concurrency, headers }: RunContext) {
+  return {
+    concurrency,
+    retries: options.retries ?? DEFAULTS.retries,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+    userAgent: USER_AGENT,
+    headers,
+  };
+}
+
+function createFetcher(options: SnapshotOptions, settings: FetchSettings): Fetcher {
+  return new Fetcher({
+    ...settings,
+    ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
+    ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
+  });
+}
+
+/** The worker threads that fetch and store documents, with --workers (none in derive mode). */
+function createPool(context: RunContext, settings: FetchSettings, fetcher: Fetcher): DocumentPool | undefined {
+  const { options, root, recorded, concurrency, paths } = context;
+  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
+  const workers = context.sample === null ? (options.workers ?? 0) : 0;
+  if (workers <= 0) return undefined;
+  return new DocumentPool(
+    workers,
+    concurrency,
+    {
+      root,
+      links: recorded.links,
+      baseUrl: options.baseUrl,
+      tree: paths.stagedTree,
+      resuming: options.resume === true,
+      fetch: { ...settings, rate: options.rate, backoffBaseMs: options.backoffBaseMs },
+    },
+    fetcher.stats,
+  );
+}
+
+/** The progress line, if asked for; `derive.run` is read when it is drawn, once a derived crawl has begun. */
+function startProgress(
+  options: SnapshotOptions,
+  fetcher: Fetcher,
+  state: RunState,
+  derive: { run?: DeriveRun },
+): ProgressLine | undefined {
+  if (!options.progress) return undefined;
+  return new ProgressLine(
+    options.progress.stream,
+    options.progress.mode,
+    () => ({
+      ...fetcher.stats,
+      done: state.documents,
+      discovered: state.discovered,
+      errors: state.errors,
+      ...(derive.run ? { derived: derive.run.derived } : {}),
+    }),
+    options.progress.intervalMs,
+  );
+}
+
+function crawlerOptions({ options, root, concurrency }: RunContext, opened: OpenedRun, fetcher: Fetcher) {
+  const { store } = opened;
+  return {
+    root,
+    urls: opened.urls,
+    fetcher,
+    concurrency,
+    onDocument: (document: CrawledDocument): void => storeDocument(store, document),
+    onSettled: ({ url, discovered }: SettledUrl) => store.record({ t: 'settled', url, discovered }),
+    onFinding: (finding: Finding) => store.record({ t: 'finding', finding }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+    allowPartial: options.allowPartial === true,
+  };
+}
+
+/**
+ * Crawls the source into staging, in full or derived (--derive), after checking with --resume that the source is
+ * the one the interrupted run read. Returns the derived crawl's run, if any.
+ */
+async function crawlSource(
+  context: RunContext,
+  opened: OpenedRun,
+  fetcher: Fetcher,
+  settings: FetchSettings,
+): Promise<DeriveRun | undefined> {
+  const { options, root, paths } = context;
+  const pool = createPool(context, settings, fetcher);
+  const derive: { run?: DeriveRun } = {};
+  const progress = startProgress(options, fetcher, opened.state, derive);
+  const crawlOptions = crawlerOptions(context, opened, fetcher);
+  try {
+    const resume = options.resume ? opened.state.takeResume() : undefined;
+    if (resume) {
+      await checkSourceUnchanged({
+        root,
+        out: options.out,
+        fetcher,
+        source: opened.state.source,
+        firstPages: opened.invariants.firstPageCounts(),
+        signal: options.signal,
+      });
+    }
+    if (context.sample !== null) {
+      await derivedCrawl({
+        crawl: crawlOptions,
+        staging: paths.staging,
+        ...(resume ? { resume } : {}),
+        sample: context.sample.sample,
+        ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
+        onStart: (started) => (derive.run = started),
+      });
+    } else {
+      await fullCrawl(context, opened, crawlOptions, pool, resume);
+    }
+  } catch (error) {
+    progress?.stop();
+    await opened.journal.close().catch(() => undefined);
+    await fetcher.close().catch(() => undefined);
+    throw fileSystemError(error, `Writing the snapshot into ${paths.staging}`);
+  } finally {
+    progress?.stop();
+    await pool?.close();
+  }
+  return derive.run;
+}
+
+/** Crawls every URL (in the worker threads too, with a pool), then fetches again the lists that shifted meanwhile. */
+async function fullCrawl(
+  { options, root }: RunContext,
+  opened: OpenedRun,
+  crawlOptions: SharedCrawlOptions,
+  pool: DocumentPool | undefined,
+  resume: { seen: UrlSet; pending: string[] } | undefined,
+): Promise<void> {
+  const elsewhere = pool
+    ? {
+        fetchElsewhere: (url: string, signal: AbortSignal, how: { readHere: boolean; first: boolean }) =>
+          pool.fetch(url, signal, how),
+        queuedElsewhere: pool.queued,
+      }
+    : {};
+  const seen = resume?.seen ?? new UrlSet(root);
+  await crawl({ ...crawlOptions, ...elsewhere, ...(resume ? { resume } : { seen }) });
+  // Pages fetched again are read and stored on this thread, over the files the crawl wrote.
+  const storeAgain = { ...opened.store, resuming: true };
+  const again = (document: CrawledDocument): void => storeDocument(storeAgain, document);
+  await settleCollections({
+    invariants: opened.invariants,
+    allowPartial: options.allowPartial === true,
+    addFinding: (finding) => opened.state.addFinding(finding),
+    refetch: (pending) => crawl({ ...crawlOptions, onDocument: again, resume: { seen, pending } }),
+  });
+}
+
+/** Closes the journal and writes what comes after the documents: report, manifest, catalogue, sums. */
+async function finishSnapshot(
+  { clock, recorded, paths }: RunContext,
+  opened: OpenedRun,
+  fetcher: Fetcher,
+  derived: DeriveRun | undefined,
+): Promise<ReturnType<typeof finalizeSnapshot>> {
+  try {
+    await opened.journal.close();
+    const derive = derived && {
+      manifest: deriveManifest(derived, fetcher.stats.requests - fetcher.stats.retries),
+      mismatches: [...derived.mismatches],
+    };
+    return finalizeSnapshot({
+      layout: opened.layout,
+      writer: opened.writer,
+      state: opened.state,
+      invariants: opened.invariants,
+      clock,
+      options: recorded,
+      ...(derive ? { derive } : {}),
+    });
+  } catch (error) {
+    throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
+  }
+}
+
+/** Publishes the finished staging at --out, unless --strict found errors or the user asked to stop. */
+async function publishSnapshot(
+  { options, paths, before, opened }: RunContext,
+  report: ValidationReport,
+): Promise<void> {
+  if (options.strict && report.errors > 0) {
+    throw new StrictValidationError(
+      report.errors,
+      path.join(paths.stagedTree, ...REPORT_PATH.split('/')),
+      `The finished snapshot is kept in ${paths.staging}: to publish it anyway (a faithful mirror, faults ` +
+        'included), run the same command without --strict and with --resume (nothing is fetched again but what ' +
+        "checks the source's state); --fresh discards it.",
+    );
+  }
+  // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
+  if (options.signal?.aborted) throw options.signal.reason;
+  try {
+    await publish(paths, before, opened.lock);
+  } catch (error) {
+    throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
+  }
+  await removeStaging(paths, opened.lock).catch(() => undefined);
 }
