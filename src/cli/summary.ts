@@ -16,11 +16,18 @@ export function summaryJson(result: SnapshotResult): string {
       missing: result.missing,
       validation: { errors: result.report.errors, warnings: result.report.warnings },
       collections: result.collections,
+      cpu: cpuSummary(result),
       ...(result.derive ? { derive: result.derive } : {}),
     },
     null,
     2,
   )}\n`;
+}
+
+/** The process's CPU time in whole milliseconds, per document in microseconds, and by phase (phases.ts). */
+function cpuSummary(result: SnapshotResult) {
+  const ms = Math.round(result.cpu.totalMs);
+  return { ms, perDocumentUs: Math.round((ms * 1000) / Math.max(result.documents, 1)), phases: result.cpu.phases };
 }
 
 /** What a derived crawl derived and fetched, in one sentence (the manifest has the account per kind). */

@@ -32,6 +32,7 @@ import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
 import { manifestOptions, rootOf } from './check-options.js';
 import { DocumentPool } from './document-pool.js';
+import { PhaseTimes, processCpuMs } from './phases.js';
 import { finalizeSnapshot } from './finalize.js';
 import { prepareOutput } from './prepare-output.js';
 import { settleCollections } from './settle-collections.js';
@@ -135,16 +136,23 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   const layout = new Layout(root, urls);
   const writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
   try {
+    const phases = new PhaseTimes();
+    const stopCrawl = phases.start('crawl');
     const opened = await openRun(context, urls, layout, writer);
     const settings = fetchSettings(context);
     const fetcher = createFetcher(context.options, settings);
     const derived = await crawlSource(context, opened, fetcher, settings);
     await fetcher.close();
-    const { manifest, report } = await finishSnapshot(context, opened, fetcher, derived);
+    stopCrawl();
+    const stopFinalize = phases.start('finalize');
+    const { manifest, report } = await finishSnapshot(context, opened, fetcher, derived, phases);
     // The list of files is in SHA256SUMS now.
     writer.close();
+    stopFinalize();
     context.run.keep = true;
+    const stopPublish = phases.start('publish');
     await publishSnapshot(context, report);
+    stopPublish();
     return {
       out: paths.out,
       root,
@@ -157,6 +165,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       requests: fetcher.stats.requests,
       retries: fetcher.stats.retries,
       elapsedMs: context.clock.monotonicMs() - context.startedMs,
+      cpu: { totalMs: processCpuMs(), phases: phases.toJSON() },
       ...(manifest.derive ? { derive: manifest.derive } : {}),
     };
   } finally {
@@ -350,6 +359,7 @@ async function finishSnapshot(
   opened: OpenedRun,
   fetcher: Fetcher,
   derived: DeriveRun | undefined,
+  phases: PhaseTimes,
 ): Promise<ReturnType<typeof finalizeSnapshot>> {
   try {
     await opened.journal.close();
@@ -365,6 +375,7 @@ async function finishSnapshot(
       clock,
       options: recorded,
       ...(derive ? { derive } : {}),
+      phases,
     });
   } catch (error) {
     throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);

@@ -23,6 +23,7 @@ import {
   type Manifest,
 } from '../format/manifest.js';
 import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
+import { PhaseTimes } from './phases.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
@@ -37,6 +38,8 @@ export interface FinalizeInput {
   options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode; catalogue: CatalogueMode };
   /** With `crawl --derive`: the manifest's `derive` member and the mismatches for the report. */
   derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
+  /** Where the catalogue's and the downloads' CPU time is added up. */
+  phases?: PhaseTimes;
 }
 
 function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
@@ -88,7 +91,9 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
   if (input.derive) report.derive = { mismatches: input.derive.mismatches };
   writer.writeParts(REPORT_PATH, reportJson(report));
   const createdAt = input.clock.recordedTime.toISOString();
+  const phases = input.phases ?? new PhaseTimes();
   if (options.catalogue === 'html') {
+    const stopCatalogue = phases.start('catalogue');
     buildCatalogueOrExplain({
       layout,
       writer,
@@ -105,6 +110,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
         warnings: report.warnings,
       },
     });
+    stopCatalogue();
   }
   const manifest: Manifest = {
     format: 'cv-snapshot',
@@ -122,7 +128,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
   };
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
   if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
-    explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest));
+    phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));
   }
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
   return { manifest, report };

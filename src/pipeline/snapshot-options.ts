@@ -1,4 +1,5 @@
 /** What a library caller gives `createSnapshot` and gets back, and the defaults the command line shows. */
+import type { PhaseName } from './phases.js';
 import type { Clock } from '../clock.js';
 import type { DeriveManifest } from '../derive/derive-manifest.js';
 import { DEFAULT_SAMPLE, formatSampleSize } from '../derive/sample.js';
@@ -84,6 +85,11 @@ export interface SnapshotResult {
   requests: number;
   retries: number;
   elapsedMs: number;
+  /**
+   * CPU time (user + system, all threads) of the process when the run ended, start-up included, and of each phase
+   * (phases.ts): what `--json` and the bench show per document.
+   */
+  cpu: { totalMs: number; phases: Partial<Record<PhaseName, number>> };
   /** With `derive`: documents derived rather than fetched, and the manifest's account of them. */
   derive?: DeriveManifest;
 }

@@ -118,6 +118,18 @@ describe('cv-snapshot CLI', () => {
       expect(summary.root).toBe(firstLine);
       expect(summary.documents).toBeGreaterThan(35);
       expect(Object.keys(summary.collections)).toContain('units');
+      // CPU time per phase (docs/performance.md): every phase that ran, the catalogue's within finalize.
+      const { cpu } = JSON.parse(result.stdout) as {
+        cpu: { ms: number; perDocumentUs: number; phases: Record<string, number> };
+      };
+      expect(Object.keys(cpu.phases)).toEqual(['crawl', 'catalogue', 'downloads', 'finalize', 'publish']);
+      expect(cpu.phases.catalogue! + cpu.phases.downloads!).toBeLessThanOrEqual(cpu.phases.finalize!);
+      expect(cpu.phases.crawl! + cpu.phases.finalize! + cpu.phases.publish!).toBeLessThanOrEqual(cpu.ms);
+      expect(cpu.perDocumentUs).toBe(Math.round((cpu.ms * 1000) / summary.documents));
+
+      const bare = await runCli(['crawl', firstLine, '--out', `${out}-bare`, '--json', '--catalogue', 'none']);
+      const bareCpu = (JSON.parse(bare.stdout) as { cpu: { phases: Record<string, number> } }).cpu;
+      expect(Object.keys(bareCpu.phases)).toEqual(['crawl', 'finalize', 'publish']);
     } finally {
       child.kill('SIGINT');
     }
