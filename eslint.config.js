@@ -78,7 +78,6 @@ export default defineConfig(
     // length each had then, as the rule counts). Remove a file from this list once its function is split; the rule
     // holds in every other file of src/ already.
     files: [
-      'src/sample-api/server.ts', // startSampleApi, 145
       'src/catalogue/build-catalogue.ts', // buildCatalogue, 119
       'src/validate/invariants.ts', // checkPagination, 113
     ],
