@@ -161,23 +161,24 @@ function rootCollectionOf(c: Catalogue, collection: string): string | undefined 
   return found === collection ? undefined : found;
 }
 
-/** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
-export function buildCatalogue(input: CatalogueInput): number | null {
-  const { layout, writer } = input;
-  // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
-  if (layout.rootSegments().length === 0) return null;
-  /** A list page's records (what is not a record is left out; the crawl reported it). */
-  const readList = (file: string) => {
+/** A list page's records, read from the staged tree (what is not a record is left out; the crawl reported it). */
+function listReader(writer: TreeWriter): (file: string) => ReturnType<typeof listRecords> {
+  return (file) => {
     try {
       return listRecords(readFileSync(path.join(writer.dir, file), 'utf8'));
     } catch {
       return { records: [], skipped: 0 };
     }
   };
+}
+
+/** Pass 1 and what the later passes share: the records, the collections, their titles, the record pages' site. */
+function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalogue {
+  const { layout, writer } = input;
+  const readList = listReader(writer);
   const { records, info, communities } = firstPass(input, readList);
   const titles = collectionTitles(records, info);
-  let pages = 0;
-  const c: Catalogue = {
+  return {
     input,
     readPage: (file) => readList(file).records,
     records,
@@ -197,27 +198,38 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     },
     write: (file, html) => {
       writer.write(file, html);
-      pages++;
+      counter.pages++;
     },
   };
+}
+
+/** The files every page shares: the style sheet, the scripts, and the snapshot's time for the citations. */
+function writeAssets(writer: TreeWriter, createdAt: string): void {
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
   // The snapshot's time for the record pages' citations: the one catalogue file besides the front page it is in.
-  const when = snapshotTime(input.about.createdAt);
+  const when = snapshotTime(createdAt);
   writer.write(
     `${CATALOGUE_DIR}/snapshot.js`,
-    `window.cvSnapshot = ${JSON.stringify({ createdAt: input.about.createdAt, text: when.text })};\n`,
+    `window.cvSnapshot = ${JSON.stringify({ createdAt, text: when.text })};\n`,
   );
+}
+
+/** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
+export function buildCatalogue(input: CatalogueInput): number | null {
+  // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
+  if (input.layout.rootSegments().length === 0) return null;
+  const counter = { pages: 0 };
+  const c = catalogueOf(input, counter);
+  writeAssets(input.writer, input.about.createdAt);
   // Pass 2: collection pages and record pages.
   for (const [collection, files] of input.collections) collectionPages(c, collection, files);
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
-  writer.writeParts(
-    `${CATALOGUE_DIR}/search-index.js`,
-    indexScriptParts(searchEntries(c), Object.fromEntries([...titles].sort(([a], [b]) => (a < b ? -1 : 1)))),
-  );
+  const titles = Object.fromEntries([...c.site.titles].sort(([a], [b]) => (a < b ? -1 : 1)));
+  input.writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, indexScriptParts(searchEntries(c), titles));
   c.write(FRONT_PAGE, frontHtml(c));
-  return pages;
+  return counter.pages;
 }
 
 /**
