@@ -23,6 +23,24 @@ export function fieldTitle(name: string): string {
   return title;
 }
 
+/**
+ * How a record page names a relationship, read as "<name>: <targets>": the field's title, or a phrase where the
+ * field's title reads badly before the target's name (`unit`: "Measured in: kelvin (Units)").
+ */
+const RELATION_PHRASES: Record<string, readonly [forward: string, reverse: string]> = {
+  unit: ['Measured in', 'Unit of'],
+};
+
+/** A relationship's name on the page of the record it belongs to: "Successor", "Measured in". */
+export function relationTitle(name: string): string {
+  return Object.hasOwn(RELATION_PHRASES, name) ? RELATION_PHRASES[name]![0] : fieldTitle(name);
+}
+
+/** A relationship's name on the page of a record it points at: "Successor of", "Unit of". */
+export function reverseTitle(name: string): string {
+  return Object.hasOwn(RELATION_PHRASES, name) ? RELATION_PHRASES[name]![1] : `${fieldTitle(name)} of`;
+}
+
 function wordsOf(name: string): string {
   // Only a plain identifier is turned into words; any other name is shown as the source gives it.
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name)) return name;

@@ -49,7 +49,12 @@ function bigRecord(base: string, i: number) {
       provenance_uri: i === 8 ? `https://example.org/${LONG}` : null,
     },
     links: { self: `${base}units/${i}/` },
+    // Record 1 was replaced by record 2: a successor given with links only, as the spec gives it (2.4).
+    ...(i === 1 ? { relationships: { successor: { links: successorLinks(base, i) } } } : {}),
   };
+}
+function successorLinks(base: string, i: number) {
+  return { self: `${base}units/${i}/relationships/successor`, related: `${base}units/${i}/successor/` };
 }
 async function startBigSource(): Promise<TestServer> {
   return startServer((req, res) => {
@@ -63,6 +68,10 @@ async function startBigSource(): Promise<TestServer> {
         meta: { pagination: { page: 1, pages: 1, count: BIG } },
       });
     }
+    if (req.url === '/api/units/1/relationships/successor') {
+      return sendJson(res, 200, { data: { type: 'Unit', id: '2' }, links: { self: successorLinks(base, 1).self } });
+    }
+    if (req.url === '/api/units/1/successor/') return sendJson(res, 200, { data: bigRecord(base, 2) });
     const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
     if (id !== undefined && Number(id) >= 1 && Number(id) <= BIG) {
       return sendJson(res, 200, { data: bigRecord(base, Number(id)) });
@@ -193,7 +202,7 @@ describe('the catalogue in a browser', () => {
     await related.click();
     expect(await heading(page)).toBe(label(rootTerm));
     // The root term lists the community variant that points at it.
-    const referencedBy = page.locator('h2:text-is("Referenced by") + ul');
+    const referencedBy = page.locator('h2#referenced-by + dl');
     await expect(referencedBy.getByRole('link', { name: label(community) }).count()).resolves.toBeGreaterThan(0);
     await page.goBack();
     expect(await heading(page)).toBe(label(community));
@@ -517,6 +526,84 @@ describe('the catalogue in a browser', () => {
     const communityRow = page.getByRole('row').filter({ hasText: 'units-communities' });
     expect(await communityRow.locator('td').last().textContent()).toBe('no status');
     clean('null');
+    await context.close();
+  });
+
+  /** The records of every collection of the sample API's snapshot, as its complete collection files hold them. */
+  async function everyRecord(): Promise<Listed[]> {
+    const root = (await readJson(out, `${ROOT_PATH}/index.html`)) as { data: Record<string, string> };
+    const lists = await Promise.all(
+      Object.keys(root.data).map(async (name) => (await readJson(out, `${ROOT_PATH}/${name}/index.html`)) as any),
+    );
+    return lists.flatMap((list: { data: Listed[] }) => list.data);
+  }
+
+  /** Each `dl.relations` of the page: how many left edges its values have, values off their name's line, bullets. */
+  const relationsLayout = (page: Page) =>
+    page.evaluate<Array<{ lefts: number; offLine: number; bullets: number }>>(`[...document.querySelectorAll(
+      'dl.relations')].map((dl) => {
+        const dds = [...dl.querySelectorAll(':scope > dd')];
+        const box = (e) => e.getBoundingClientRect();
+        return {
+          lefts: new Set(dds.map((dd) => Math.round(box(dd).left))).size,
+          offLine: dds.filter((dd) => Math.abs(box(dd).top - box(dd.previousElementSibling).top) > 2).length,
+          bullets: dl.querySelectorAll('li').length,
+        };
+      })`);
+
+  it('reads relationships as aligned sentences, names where a links-only one leads, counts who refers', async () => {
+    const { page, context, clean } = await open();
+    const records = await everyRecord();
+    const find = (type: string, id: string) => records.find((r) => r.type === type && r.id === id)!;
+    // A measured quantity unit: "Measured in: °C (Units)", "Measured quantity: … (Measured quantities)".
+    const mqu = records.find((r) => r.type === 'MeasuredQuantityUnit' && r.relationships?.unit?.data)!;
+    const unit = find(mqu.relationships!.unit!.data!.type, mqu.relationships!.unit!.data!.id);
+    const quantity = find(
+      mqu.relationships!.measured_quantity!.data!.type,
+      mqu.relationships!.measured_quantity!.data!.id,
+    );
+    await page.goto(file(`_catalogue/measuredquantityunits/r-${mqu.id}.html`));
+    const line = (section: string, name: string) =>
+      page.locator(`h2:text-matches("^${section}") + dl.relations dt:text-is("${name}") + dd`);
+    expect(await line('Relationships', 'Measured in').textContent()).toBe(`${label(unit)} (Units)`);
+    expect(await line('Relationships', 'Measured quantity').textContent()).toBe(
+      `${label(quantity)} (Measured quantities)`,
+    );
+    // The sample API gives successor with links only; its relationship document says there is none (data: null).
+    expect(await line('Relationships', 'Successor').textContent()).toBe('none');
+    expect(await relationsLayout(page)).toEqual([{ lefts: 1, offLine: 0, bullets: 0 }]);
+
+    // The root term: "Referenced by N records", the records of the source that point at it, by relationship.
+    const pointing = records.filter((r) =>
+      Object.values(r.relationships ?? {}).some((rel) =>
+        [rel.data ?? []].flat().some((t) => t?.type === rootTerm.type && t.id === rootTerm.id),
+      ),
+    );
+    await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
+    const count = pointing.length;
+    expect(await page.locator('h2#referenced-by').textContent()).toBe(
+      `Referenced by ${count} ${count === 1 ? 'record' : 'records'}`,
+    );
+    const variants = pointing.filter((r) => r.relationships?.root?.data?.id === rootTerm.id);
+    expect(await line('Referenced by', 'Root of').getByRole('link').allTextContents()).toEqual(variants.map(label));
+    for (const layout of await relationsLayout(page)) expect(layout).toEqual({ lefts: 1, offLine: 0, bullets: 0 });
+    clean('null');
+
+    // A successor given with links only (record 1 of the large source): the page names its target and links it,
+    // from the disk and through serve.
+    const bigServed = await startServe({ dir: bigOut, port: 0 });
+    try {
+      for (const at of [pathToFileURL(bigOut).href, bigServed.origin]) {
+        await page.goto(`${at}/_catalogue/units/r-1.html`);
+        const successor = line('Relationships', 'Successor');
+        expect(await successor.textContent(), at).toBe('term-0002 (Units)');
+        await successor.getByRole('link').click();
+        expect(await heading(page), at).toBe('term-0002');
+        expect(await page.locator('h2#referenced-by').count(), at).toBe(0);
+      }
+    } finally {
+      await bigServed.close();
+    }
     await context.close();
   });
 

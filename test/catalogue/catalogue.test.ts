@@ -307,8 +307,10 @@ describe('catalogue of hostile and unusual sources', () => {
       const out = path.join(await tempDir(), 'out');
       await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
       const first = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
+      // A sentence naming where it leads: the target's label, linked, and its collection's name.
       expect(first).toContain(
-        '<dt>Successor</dt><dd><ul class="plain"><li><a href="../../_catalogue/units/r-2.html">term 2</a>',
+        '<dt>Successor</dt><dd><a href="../../_catalogue/units/r-2.html">term 2</a> ' +
+          '<span class="muted">(Units)</span></dd>',
       );
       const second = await readFile(path.join(out, '_catalogue/units/r-2.html'), 'utf8');
       expect(second).toContain('<dt>Successor</dt><dd><span class="muted">none</span></dd>');
