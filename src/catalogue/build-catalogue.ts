@@ -16,6 +16,7 @@ import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUT
 import { collectionTitle } from './labels.js';
 import { collectionFolder, collectionPage, recordPage } from './names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
+import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
@@ -228,6 +229,16 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
   const titles = Object.fromEntries([...c.site.titles].sort(([a], [b]) => (a < b ? -1 : 1)));
   input.writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, indexScriptParts(searchEntries(c), titles));
+  // The report's findings for people: after the record pages, which it links.
+  c.write(
+    FINDINGS_PAGE,
+    findingsHtml({
+      dir: input.writer.dir,
+      layout: input.layout,
+      records: c.records,
+      collections: new Set(c.info.keys()),
+    }),
+  );
   c.write(FRONT_PAGE, frontHtml(c));
   return counter.pages;
 }
@@ -432,7 +443,8 @@ function frontHtml(c: Catalogue): string {
     SEARCH_RESULTS +
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
     `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
-    `<dt>Validation</dt><dd>${about.errors} errors, ${about.warnings} warnings</dd>\n</dl>\n` +
+    `<dt>Validation</dt><dd><a href="${FINDINGS_PAGE}">${about.errors} errors, ${about.warnings} warnings</a></dd>\n` +
+    '</dl>\n' +
     '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
     '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
     `<tbody>\n${rows}</tbody>\n</table></div>\n` +

@@ -80,6 +80,35 @@ async function startBigSource(): Promise<TestServer> {
   });
 }
 
+/**
+ * A source whose one list breaks two rules past the report's cap of 1,000 findings a rule: 1,001 entries with an id
+ * that is not numeric and no links.self (one id hostile); and a record `1` whose own document gives the id `one`.
+ */
+const NOT_NUMERIC = 1001;
+const HOSTILE_ID = `x<img src=x onerror="window.pwned=1">`;
+async function startFindingsSource(): Promise<TestServer> {
+  return startServer((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    const one = (id: string) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: 'term one' },
+      links: { self: `${base}units/1/` },
+    });
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') {
+      const odd = Array.from({ length: NOT_NUMERIC }, (_, i) => ({
+        type: 'Unit',
+        id: i === 0 ? HOSTILE_ID : `x${i}`,
+        attributes: { term: `odd ${i}` },
+      }));
+      return sendJson(res, 200, { links: { next: null }, data: [one('1'), ...odd] });
+    }
+    if (req.url === '/api/units/1/') return sendJson(res, 200, { data: one('one') });
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
+}
+
 const TYPES: Record<string, string> = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript' };
 
 /**
@@ -116,6 +145,7 @@ describe('the catalogue in a browser', () => {
   let bigOut: string;
   let served: ServeHandle;
   let remove: () => Promise<void>;
+  let suiteRoot: string;
   let front: string;
   /** A community record of the sample API and the root term it points at. */
   let community: Listed;
@@ -126,6 +156,7 @@ describe('the catalogue in a browser', () => {
   beforeAll(async () => {
     const suite = await suiteDir();
     remove = suite.remove;
+    suiteRoot = suite.dir;
     [browser, api, big] = await Promise.all([
       launchBrowser(),
       startSampleApi({ records: 5, pageSize: 2, seed: 11 }),
@@ -607,6 +638,61 @@ describe('the catalogue in a browser', () => {
     await context.close();
   });
 
+  it("links the front page's validation summary to the report's findings, by rule, capped, escaped", async () => {
+    const source = await startFindingsSource();
+    const findingsOut = path.join(suiteRoot, 'findings');
+    try {
+      await createSnapshot({ rootUrl: `${source.url}/api/`, out: findingsOut, retries: 0 });
+    } finally {
+      await source.close();
+    }
+    const served = await startServe({ dir: findingsOut, port: 0 });
+    const { page, context } = await open();
+    try {
+      for (const at of [pathToFileURL(findingsOut).href, served.origin]) {
+        await page.goto(`${at}/index.html`);
+        await page.locator('dt:text-is("Validation") + dd').getByRole('link').click();
+        expect(await heading(page), at).toBe('Validation findings');
+        // Each rule in the index table, its counts from what the source served (the document's id `one` too).
+        const ruleRow = (rule: string) => page.locator('table.rules tr').filter({ hasText: rule });
+        expect(await ruleRow('resource.id').locator('td').allTextContents(), at).toEqual([
+          'resource.id',
+          '0',
+          String(NOT_NUMERIC + 1),
+        ]);
+        expect(await ruleRow('record.self').locator('td').allTextContents(), at).toEqual([
+          'record.self',
+          String(NOT_NUMERIC + 1),
+          '0',
+        ]);
+        // A rule's section lists 1,000 findings, as the report does, and says how many more it only counts.
+        await ruleRow('resource.id').getByRole('link').click();
+        const section = page.locator('h2:has(code:text-is("resource.id"))');
+        const table = page.locator('h2:has(code:text-is("resource.id")) + p + .table-wrap table.findings');
+        expect(await table.locator('tbody tr').count(), at).toBe(1000);
+        expect(await page.locator('h2:has(code:text-is("resource.id")) + p').textContent(), at).toContain(
+          `${NOT_NUMERIC + 1 - 1000} more are only counted`,
+        );
+        await expect(section.isVisible()).resolves.toBe(true);
+        // The hostile id is text in its message.
+        const hostile = table.locator('td:nth-child(4)').filter({ hasText: 'onerror' });
+        expect(await hostile.textContent(), at).toBe(
+          `Unit ${HOSTILE_ID}: the id is not numeric text as spec 2.1 describes.`,
+        );
+        expect(await page.locator('img').count(), at).toBe(0);
+        expect(await page.evaluate<unknown>('window.pwned'), at).toBeUndefined();
+        // A finding on a record's own document links to the record's page.
+        const onRecord = page.locator('h2:has(code:text-is("record.id")) + p + .table-wrap td:nth-child(2) a');
+        expect(await onRecord.textContent(), at).toBe(`${source.url}/api/units/1/`);
+        await onRecord.click();
+        expect(await heading(page), at).toBe('term one');
+      }
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  });
+
   it("lists a collection's terms by first letter, accents folded, over the whole collection", async () => {
     const { page, context, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-3.html')).href);
@@ -663,6 +749,7 @@ describe('the catalogue in a browser', () => {
     ['variant page', pathToFileURL(path.join(out, `_catalogue/units-communities/r-${community.id}.html`)).href],
     ['variant collection', pathToFileURL(path.join(out, '_catalogue/units-communities/page-1.html')).href],
     ['long record', pathToFileURL(path.join(bigOut, '_catalogue/units/r-8.html')).href],
+    ['findings page', pathToFileURL(path.join(bigOut, '_catalogue/findings.html')).href],
   ];
 
   it('fits a phone screen: no page is wider than the screen', async () => {
