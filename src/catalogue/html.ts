@@ -168,6 +168,7 @@ button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px s
 ${STACKED_LABELS}
 }
 [hidden] { display: none !important; }
+.print-only { display: none; }
 @media print { header.site, footer, .pages, .letters, .table-tools, .copy, .more, #more-results { display: none; }
-  a { color: inherit; } details > * { display: block; } }
+  .print-only { display: block; } a { color: inherit; } details > * { display: block; } }
 `;

@@ -264,6 +264,17 @@ function citeSection(site: RecordSite, label: string, uri: string, collection: s
   );
 }
 
+/**
+ * On paper, where the header and the address bar are not: where the record comes from and when (the time filled in
+ * from _catalogue/snapshot.js, as in the citation).
+ */
+function printedFrom(site: RecordSite): string {
+  return (
+    `<p class="print-only printed">From a snapshot of <code>${esc(site.source)}</code> taken ` +
+    '<time class="snapshot-time">as its front page says</time>, made with cv-snapshot.</p>\n'
+  );
+}
+
 export function recordHtml(site: RecordSite, c: RecordContext): string {
   const { resource } = c;
   const a = resource.attributes;
@@ -294,7 +305,8 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     (relationships ? `<h2>Relationships</h2>\n<dl class="relations">\n${relationships}\n</dl>\n` : '') +
     referencedBySection(site, resource) +
     citeSection(site, c.label, uri, c.collection) +
-    jsonSection(resource, c.collection, storedFile(site, uri) ?? storedFile(site, builtUrl));
+    jsonSection(resource, c.collection, storedFile(site, uri) ?? storedFile(site, builtUrl)) +
+    printedFrom(site);
   return page({
     title: `${c.label} — ${title}`,
     heading: c.label,

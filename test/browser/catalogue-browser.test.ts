@@ -693,6 +693,48 @@ describe('the catalogue in a browser', () => {
     }
   });
 
+  /** The links of the page whose `::before` or `::after` adds text (an address printed after the link, say). */
+  const decoratedLinks = (page: Page) =>
+    page.evaluate<string[]>(`[...document.querySelectorAll('a')]
+      .filter((a) => ['::before', '::after'].some((p) => !['none', 'normal'].includes(getComputedStyle(a, p).content)))
+      .map((a) => a.getAttribute('href'))`);
+
+  it('prints a record with its source and snapshot date, a search with its results, each address once', async () => {
+    const { page, context, clean } = await open();
+    // A record whose provenance URI is a link whose text is its address.
+    const withUri = (await everyRecord()).find(
+      (r) => r.type === 'Unit' && typeof r.attributes.provenance_uri === 'string' && r.attributes.provenance_uri,
+    )!;
+    const address = String(withUri.attributes.provenance_uri);
+    await page.goto(file(`_catalogue/units/r-${withUri.id}.html`));
+    await page.emulateMedia({ media: 'print' });
+    const printed = page.locator('p.printed');
+    await expect(printed.isVisible()).resolves.toBe(true);
+    expect(await printed.textContent()).toBe(
+      `From a snapshot of ${api.rootUrl} taken 2023-11-14 22:13 UTC, made with cv-snapshot.`,
+    );
+    await expect(page.locator('header.site').isVisible()).resolves.toBe(false);
+    expect(await decoratedLinks(page)).toEqual([]);
+    const text = await page.evaluate<string>('document.body.innerText');
+    expect(text.split(address).length - 1).toBe(1);
+    // On screen the line is not there: the header and the citation say it.
+    await page.emulateMedia({ media: 'screen' });
+    await expect(printed.isVisible()).resolves.toBe(false);
+
+    // A printed search: its query (the header with the box is not printed) and its results.
+    const term = label(rootTerm);
+    await page.goto(`${front}?q=${encodeURIComponent(term)}`);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#search-printed').textContent()).toBe(`Search results for \u201c${term}\u201d`);
+    await expect(page.locator('#search-printed').isVisible()).resolves.toBe(true);
+    const results = page.locator('#results li');
+    await expect(results.first().isVisible()).resolves.toBe(true);
+    expect(await results.locator('a').allTextContents()).toContain(term);
+    expect(await decoratedLinks(page)).toEqual([]);
+    clean('null');
+    await context.close();
+  });
+
   it("lists a collection's terms by first letter, accents folded, over the whole collection", async () => {
     const { page, context, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-3.html')).href);
