@@ -13,7 +13,8 @@ import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
 import type { TreeWriter } from '../store/writer.js';
 import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
-import { collectionTitle } from './labels.js';
+import type { CatalogueNames } from './human-names.js';
+import { HumanNames } from './labels.js';
 import { collectionFolder, collectionPage, recordPage } from './names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
@@ -34,6 +35,8 @@ export interface CatalogueInput {
   /** How the snapshot wrote its links: the prefix of a rewritten link (`/`, the base URL), null for `original`. */
   linkPrefix: string | null;
   about: { root: string; createdAt: string; tool: string; errors: number; warnings: number };
+  /** The user's names for collections and fields (`--names`), in place of the derived ones. */
+  names?: CatalogueNames;
 }
 
 /**
@@ -142,13 +145,20 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
   return { records, info, communities };
 }
 
-/** Each collection's human name: from its records' type, or, for community variants, from their roots'. */
-function collectionTitles(records: CatalogueRecords, info: Map<string, CollectionInfo>): Map<string, string> {
+/**
+ * Each collection's human name: the user's, else from its records' type, or, for community variants, from their
+ * roots' collection's name.
+ */
+function collectionTitles(
+  records: CatalogueRecords,
+  info: Map<string, CollectionInfo>,
+  names: HumanNames,
+): Map<string, string> {
   const titles = new Map<string, string>();
-  for (const [collection, count] of info) titles.set(collection, collectionTitle(collection, count.type));
+  for (const [collection, count] of info) titles.set(collection, names.collection(collection, count.type));
   for (const [collection, count] of info) {
     const rootCollection = count.root && records.find(count.root.type, count.root.id)?.collection;
-    if (rootCollection !== undefined && rootCollection !== collection) {
+    if (rootCollection !== undefined && rootCollection !== collection && !names.namesCollection(collection)) {
       titles.set(collection, `${titles.get(rootCollection)!}: community variants`);
     }
   }
@@ -178,7 +188,8 @@ function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalog
   const { layout, writer } = input;
   const readList = listReader(writer);
   const { records, info, communities } = firstPass(input, readList);
-  const titles = collectionTitles(records, info);
+  const names = new HumanNames(input.names);
+  const titles = collectionTitles(records, info, names);
   return {
     input,
     readPage: (file) => readList(file).records,
@@ -190,6 +201,7 @@ function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalog
       records,
       linkPrefix: input.linkPrefix,
       titles,
+      names,
       communityOf: (type, id) => {
         const community = communities.get(flatKey(type, id));
         return community ? (records.find(community.type, community.id)?.label ?? null) : null;

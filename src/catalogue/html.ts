@@ -139,6 +139,7 @@ ul.plain li { margin: 0 0 0.25rem; }
 footer { margin-top: 3rem; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; }
 .muted { color: var(--muted); }
+.api-name { font-weight: 400; }
 .variant-row td:first-child { padding-left: 1.5rem; }
 .uri { user-select: all; }
 pre.json { white-space: pre-wrap; font-size: 0.85rem; padding: 0.5rem; border: 1px solid var(--line);

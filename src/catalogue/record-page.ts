@@ -9,7 +9,7 @@ import { flatKey } from '../flat-key.js';
 import type { Layout } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
-import { fieldTitle, relationTitle, reverseTitle } from './labels.js';
+import type { HumanNames } from './labels.js';
 import { claimTag } from './names.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject, linkages, type Resource } from './resource.js';
@@ -28,6 +28,8 @@ export interface RecordSite {
   linkPrefix: string | null;
   /** Each collection's human name. */
   titles: Map<string, string>;
+  /** Names for people of fields and relationships (the user's, else derived). */
+  names: HumanNames;
   /** The community of a community variant (its `community` linkage), by type and id. */
   communityOf: (type: string, id: string) => string | null;
   createdAt: string;
@@ -136,6 +138,12 @@ function targetsHtml(site: RecordSite, targets: ReadonlyArray<{ type: string; id
     .join('; ');
 }
 
+/** A field's or relationship's name for people; where the user gave it (`--names`), its API name beside it. */
+function fieldName(site: RecordSite, name: string, as: 'field' | 'relation'): string {
+  const shown = esc(as === 'field' ? site.names.field(name) : site.names.relation(name));
+  return site.names.namesField(name) ? `${shown} <code class="api-name">${esc(name)}</code>` : shown;
+}
+
 /** Where a relationship the list gives as links only leads: the linkage of its stored documents, or undefined. */
 function linksOnlyData(
   site: RecordSite,
@@ -167,7 +175,8 @@ function relationshipsList(site: RecordSite, resource: Resource, uri: string, bu
     .map(([name, relationship]) => {
       if (!isObject(relationship)) {
         const given = `<code>${esc(JSON.stringify(relationship) ?? '')}</code>`;
-        return `<dt>${esc(relationTitle(name))}</dt><dd><span class="muted">not a relationship:</span> ${given}</dd>`;
+        const not = '<span class="muted">not a relationship:</span>';
+        return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${not} ${given}</dd>`;
       }
       const data =
         'data' in relationship ? relationship.data : linksOnlyData(site, relationship, { uri, built: builtUrl, name });
@@ -182,7 +191,7 @@ function relationshipsList(site: RecordSite, resource: Resource, uri: string, bu
         const targets = linkages(data);
         shown = targets.length === 0 ? '<span class="muted">none</span>' : targetsHtml(site, targets);
       }
-      return `<dt>${esc(relationTitle(name))}</dt><dd>${shown}</dd>`;
+      return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${shown}</dd>`;
     })
     .join('\n');
 }
@@ -197,7 +206,7 @@ function referencedBySection(site: RecordSite, resource: Resource): string {
   const byRelationship = new Map<string, Referrer[]>();
   for (const r of referrers) byRelationship.set(r.relationship, [...(byRelationship.get(r.relationship) ?? []), r]);
   const lines = [...byRelationship].map(
-    ([name, from]) => `<dt>${esc(reverseTitle(name))}</dt><dd>${targetsHtml(site, from)}</dd>`,
+    ([name, from]) => `<dt>${esc(site.names.reverse(name))}</dt><dd>${targetsHtml(site, from)}</dd>`,
   );
   // A record that points here under two relationships is one record.
   const records = new Set(referrers.map((r) => flatKey(r.type, r.id))).size;
@@ -288,7 +297,8 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     .filter(([name]) => !SHOWN_FIRST.has(name) || typeof a[name] !== 'string')
     .map(
       ([name, v]) =>
-        `<dt>${esc(fieldTitle(name))}</dt><dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
+        `<dt>${fieldName(site, name, 'field')}</dt>` +
+        `<dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
     )
     .join('\n');
   const relationships = relationshipsList(site, resource, uri, builtUrl);

@@ -13,6 +13,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createClock } from '../../src/clock.js';
+import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -731,6 +732,36 @@ describe('the catalogue in a browser', () => {
     await expect(results.first().isVisible()).resolves.toBe(true);
     expect(await results.locator('a').allTextContents()).toContain(term);
     expect(await decoratedLinks(page)).toEqual([]);
+    clean('null');
+    await context.close();
+  });
+
+  it('shows the names a user gave (--names) in place of the derived ones, each API name once', async () => {
+    const namedOut = path.join(suiteRoot, 'named');
+    const names = { collections: { units: 'Units of measurement' }, fields: { provenance_uri: 'Provenance link' } };
+    await addCatalogue({ input: out, out: namedOut, names });
+    const { page, context, clean } = await open();
+    const at = (rel: string) => pathToFileURL(path.join(namedOut, rel)).href;
+    await page.goto(at('index.html'));
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'Units of measurement', exact: true }) });
+    expect(await row.locator('td').first().textContent()).toBe('Units of measurement units');
+    // The community variants of units are named after the user's name of units.
+    await page.getByRole('link', { name: 'Units of measurement: community variants', exact: true }).click();
+    expect(await heading(page)).toBe('Units of measurement: community variants');
+
+    await page.goto(at(`_catalogue/units/r-${rootTerm.id}.html`));
+    expect(await page.title()).toBe(`${label(rootTerm)} — Units of measurement`);
+    const field = page.locator('main > dl dt').filter({ hasText: 'Provenance link' });
+    expect(await field.textContent()).toBe('Provenance link provenance_uri');
+    expect(await page.locator('main > dl dt code.api-name').allTextContents()).toEqual(['provenance_uri']);
+    // A field nobody named keeps its derived name.
+    expect(await page.locator('main > dl dt').allTextContents()).toContain('Requested by email');
+
+    await page.goto(`${at('index.html')}?q=${encodeURIComponent(label(rootTerm))}`);
+    const result = page.locator('#results li').filter({ hasText: ' · Units of measurement · ' });
+    expect(await result.getByRole('link').allTextContents()).toContain(label(rootTerm));
     clean('null');
     await context.close();
   });
