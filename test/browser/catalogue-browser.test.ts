@@ -267,6 +267,41 @@ describe('the catalogue in a browser', () => {
     await context.close();
   });
 
+  it('gets the search index compressed through serve, and searches with it', async () => {
+    const { page, context, clean } = await open();
+    const answers: Array<Promise<{ url: string; encoding: string | undefined; size: number }>> = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      answers.push(
+        response.allHeaders().then((headers) => ({
+          url: response.url(),
+          encoding: headers['content-encoding'],
+          size: Number(headers['content-length']),
+        })),
+      );
+    });
+    await page.goto(`${served.url}?q=${encodeURIComponent(label(rootTerm))}`);
+    await expect(
+      page
+        .locator('#results li a')
+        .filter({ hasText: label(rootTerm) })
+        .count(),
+    ).resolves.toBeGreaterThan(0);
+    const scripts = await Promise.all(answers);
+    // What the front page loads for search (Chromium asks for gzip, deflate, br): Brotli, smaller than stored.
+    const front = await readFile(path.join(out, 'index.html'), 'utf8');
+    for (const [, src] of front.matchAll(/<script src="([^"]+)"><\/script>/g)) {
+      const stored = await readFile(path.join(out, ...src!.split('/')));
+      const loaded = scripts.find((s) => s.url.endsWith(`/${src}`));
+      expect(loaded, src).toBeDefined();
+      if (stored.length < 1024) continue;
+      expect(loaded!.encoding, src).toBe('br');
+      expect(loaded!.size, src).toBeLessThan(stored.length);
+    }
+    clean(served.origin);
+    await context.close();
+  });
+
   it('does the same on a static host at its root and under a sub-path', async () => {
     for (const prefix of ['/', '/mirror/cv/']) {
       const host = await startStaticHost(out, prefix);
