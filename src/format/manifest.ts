@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { namesSchema } from '../catalogue/human-names.js';
 import { CATALOGUE_MODES, META_DIR } from './layout.js';
 import { deriveManifestSchema } from '../derive/derive-manifest.js';
 import { LINK_MODES } from './rewrite-links.js';
@@ -67,6 +68,11 @@ export const manifestSchema = z.object({
     strict: z.boolean(),
     /** The extra request headers, values redacted (`Authorization: ***`): values are never recorded. */
     headers: z.array(z.string()),
+    /**
+     * The user's names for people of collections and fields (`--names`), which the catalogue shows; absent when none
+     * were given, so that `cv-snapshot catalogue` rebuilds the same pages.
+     */
+    names: namesSchema.optional(),
   }),
   /** True when documents could not be fetched and the snapshot was published anyway (--allow-partial). */
   partial: z.boolean(),

@@ -11,6 +11,8 @@ import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { checkNames, type CatalogueNames } from '../catalogue/human-names.js';
+import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import { createClock } from '../clock.js';
@@ -48,6 +50,11 @@ export interface AddCatalogueOptions {
   limits?: ExtractLimits;
   /** Told what the run is doing, a sentence at a time (it may take a minute at 200,000 documents). */
   progress?: (line: string) => void;
+  /**
+   * Names for people of collections and fields (`--names`), in place of those the input's manifest records (`{}`
+   * drops them); by default the recorded ones, so a rebuild keeps them.
+   */
+  names?: CatalogueNames;
 }
 
 export interface AddCatalogueResult {
@@ -213,6 +220,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       });
     options.progress?.('Building the catalogue…');
     const { links, baseUrl } = manifest.options;
+    const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
     const pages = buildCatalogue({
       layout,
       writer,
@@ -225,8 +233,11 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         errors: manifest.validation.errors,
         warnings: manifest.validation.warnings,
       },
+      ...(names ? { names } : {}),
     });
-    const options_ = { ...raw.options, catalogue: pages === null ? 'none' : 'html' };
+    // The manifest as crawl writes it: the names, when any, last.
+    const { names: _recorded, ...kept } = raw.options;
+    const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
     const written = { ...raw, options: options_ } as Manifest;
     writer.write(MANIFEST_PATH, serializeManifest(written));
     if (pages !== null) writeVocabularyDownloads(writer, manifestSchema.parse(written));

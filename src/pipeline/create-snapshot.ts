@@ -20,7 +20,7 @@ import { REPORT_PATH, SUMS_PATH } from '../format/manifest.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
 import { fileSystemError } from '../store/fs-errors.js';
 import { Journal, type JournalEntry } from '../store/journal.js';
-import { outputPaths, type OutInspection, type OutputPaths } from '../store/output-dir.js';
+import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { publish } from '../store/publish.js';
 import { prepareStaging, removeStaging, replayJournal, type OpenedStaging } from '../store/staging.js';
 import { TreeWriter } from '../store/writer.js';
@@ -30,7 +30,8 @@ import type { ApiLocation } from '../url/api-location.js';
 import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
-import { manifestOptions, rootOf } from './check-options.js';
+import { manifestOptions, recordedNames, rootOf } from './check-options.js';
+import { checkNames } from '../catalogue/human-names.js';
 import { DocumentPool } from './document-pool.js';
 import { PhaseTimes, processCpuMs } from './phases.js';
 import { finalizeSnapshot } from './finalize.js';
@@ -62,15 +63,21 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
     if (before instanceof Error) throw before;
     const hasSnapshot = before.state.kind === 'link' || existsSync(path.join(paths.out, ...SUMS_PATH.split('/')));
     run.previous = before.state.kind !== 'absent' && hasSnapshot ? paths.out : null;
+    let started: Awaited<ReturnType<typeof prepareStaging>>;
     try {
-      await prepareStaging(paths, opened, mode, {
+      started = await prepareStaging(paths, opened, mode, {
         root,
         links: recorded.links,
         baseUrl: recorded.baseUrl,
         collectionIndex: recorded.collectionIndex,
+        ...(recorded.names ? { names: recorded.names } : {}),
       });
     } catch (error) {
       throw fileSystemError(error, `Preparing the staging directory ${paths.staging}`);
+    }
+    // A resumed crawl keeps the names it was started with, unless given others.
+    if (options.names === undefined && started.startedWithNames !== undefined) {
+      Object.assign(recorded, recordedNames(checkNames(started.startedWithNames, `${paths.staging}/${RUN_FILE}`)));
     }
     run.keep = mode.resume;
     const context = {

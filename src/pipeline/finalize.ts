@@ -109,6 +109,7 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
         errors: report.errors,
         warnings: report.warnings,
       },
+      ...(options.names ? { names: options.names } : {}),
     });
     stopCatalogue();
   }
