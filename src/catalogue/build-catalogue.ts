@@ -17,6 +17,7 @@ import { collectionTitle } from './labels.js';
 import { collectionFolder, collectionPage, recordPage } from './names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { recordHtml, type RecordSite } from './record-page.js';
+import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
@@ -33,6 +34,8 @@ export interface CatalogueInput {
   /** How the snapshot wrote its links: the prefix of a rewritten link (`/`, the base URL), null for `original`. */
   linkPrefix: string | null;
   about: { root: string; createdAt: string; tool: string; errors: number; warnings: number };
+  /** What the Changes page shows: the comparison with the snapshot before (src/pipeline/changes-since.ts). */
+  changes: CatalogueChanges;
 }
 
 /**
@@ -194,6 +197,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       },
       createdAt: input.about.createdAt,
       source: input.about.root,
+      changes: changeNotes(input.changes),
     },
     write: (file, html) => {
       writer.write(file, html);
@@ -216,6 +220,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
     `${CATALOGUE_DIR}/search-index.js`,
     indexScriptParts(searchEntries(c), Object.fromEntries([...titles].sort(([a], [b]) => (a < b ? -1 : 1)))),
   );
+  c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
   c.write(FRONT_PAGE, frontHtml(c));
   return pages;
 }
@@ -420,7 +425,8 @@ function frontHtml(c: Catalogue): string {
     SEARCH_RESULTS +
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
     `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
-    `<dt>Validation</dt><dd>${about.errors} errors, ${about.warnings} warnings</dd>\n</dl>\n` +
+    `<dt>Validation</dt><dd>${about.errors} errors, ${about.warnings} warnings</dd>\n` +
+    `<dt>Changes</dt><dd>${changesLink(c.input.changes)}</dd>\n</dl>\n` +
     '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
     '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
     `<tbody>\n${rows}</tbody>\n</table></div>\n` +

@@ -10,6 +10,8 @@ import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
 import { fieldTitle } from './labels.js';
 import { claimTag } from './names.js';
+import { changeNoteHtml } from './changes-page.js';
+import { flatKey } from '../flat-key.js';
 import type { CatalogueRecords } from './records.js';
 import { isObject, linkages, type Resource } from './resource.js';
 
@@ -31,6 +33,8 @@ export interface RecordSite {
   communityOf: (type: string, id: string) => string | null;
   createdAt: string;
   source: string;
+  /** What changed in each record since the previous snapshot, by flatKey(type, id) (changes-page.ts). */
+  changes: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface RecordContext {
@@ -237,6 +241,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   const body =
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +
     variantLine(site, resource) +
+    changeNoteHtml(site.changes.get(flatKey(resource.type, c.id))) +
     `<p class="kind">${statusBadge(a.status)} ${esc(resource.type)} ${esc(c.id)} in ` +
     `<a href="page-${c.n}.html">${esc(title)}</a></p>\n` +
     statusNote(a) +

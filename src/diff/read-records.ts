@@ -57,8 +57,11 @@ function missingListPages(manifest: Manifest): Map<string, string[]> {
   return pages;
 }
 
-export function openSnapshot(name: string, dir: string): OpenSnapshot {
-  const manifest = readSnapshotManifest(dir, name);
+/**
+ * Opens a snapshot for reading its records. `manifest` is given for a tree whose manifest is not written yet (a
+ * crawl's staged tree, compared with the snapshot before it at finalize); otherwise it is read from the tree.
+ */
+export function openSnapshot(name: string, dir: string, manifest = readSnapshotManifest(dir, name)): OpenSnapshot {
   return { name, dir, manifest, layout: new Layout(manifest.source.root), missingPages: missingListPages(manifest) };
 }
 
