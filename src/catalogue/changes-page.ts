@@ -56,12 +56,16 @@ function hrefOf(site: Site, target: Target): string | null {
   return found ? found.page.slice(CATALOGUE_DIR.length + 1) : null;
 }
 
+/** "(Units, id 7)": where a record is, for people. */
+function where(site: Site, collection: string, target: Target): string {
+  return `<span class="muted">(${esc(site.titles.get(collection) ?? collection)}, id ${esc(target.id)})</span>`;
+}
+
 /** A record as the page names it: its label linked to its page, with its collection and id. */
 function named(site: Site, collection: string, target: Target, label: string | null): string {
   const href = hrefOf(site, target);
   const text = esc(label ?? `${target.type} ${target.id}`);
-  const where = `<span class="muted">(${esc(site.titles.get(collection) ?? collection)}, id ${esc(target.id)})</span>`;
-  return `${href === null ? text : `<a href="${esc(href)}">${text}</a>`} ${where}`;
+  return `${href === null ? text : `<a href="${esc(href)}">${text}</a>`} ${where(site, collection, target)}`;
 }
 
 /** One kind of change: a heading with its count and a list of at most MAX_ITEMS items. */
@@ -86,8 +90,10 @@ function sections(site: Site, diff: SnapshotDiff): string {
   >;
   for (const c of diff.collections) {
     const name = (t: Target, label: string | null) => named(site, c.name, t, label);
-    for (const r of c.added) items.added.push(`${name(r, r.label)} ${r.status === null ? '' : statusBadge(r.status)}`);
-    for (const r of c.removed) items.removed.push(`${esc(r.label ?? `${r.type} ${r.id}`)} ${name(r, null)}`);
+    for (const r of c.added)
+      items.added.push(name(r, r.label) + (r.status === null ? '' : ` ${statusBadge(r.status)}`));
+    // A removed record has no page here: named, never linked.
+    for (const r of c.removed) items.removed.push(`${esc(r.label ?? `${r.type} ${r.id}`)} ${where(site, c.name, r)}`);
     for (const r of c.renamed) items.renamed.push(`“${esc(r.old)}” is now ${name(r, r.new)}`);
     for (const s of c.statusChanges) {
       items.status.push(`${name(s, s.label)}: from ${statusText(s.old)} to ${statusText(s.new)}`);
