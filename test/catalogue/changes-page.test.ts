@@ -14,6 +14,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { createSampleData, startSampleApi, type SampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { listFiles, readJson, treeHashes } from '../helpers/snapshot.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { rewriteFile } from '../helpers/tiny-vocabulary.js';
 
@@ -222,5 +223,51 @@ describe('the Changes page', () => {
     expect(((await readJson(path.join(base, 'damaged'), '_cv-snapshot/manifest.json')) as Manifest).changes).toEqual({
       against: null,
     });
+  });
+
+  it('names a successor the source gives as data, and shows hostile terms as text', async () => {
+    const HOSTILE = '<img src=x onerror="window.pwned=1">';
+    /** Two states of one source: record 1 is later renamed to a hostile term and replaced by record 3. */
+    let state = 0;
+    const unit = (base: string, id: string) => {
+      const later = state === 1 && id === '1';
+      return {
+        type: 'Unit',
+        id,
+        attributes: { term: later ? HOSTILE : `unit ${id}` },
+        relationships: { successor: { data: later ? { type: 'Unit', id: '3' } : null } },
+        links: { self: `${base}units/${id}/` },
+      };
+    };
+    const source = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const ids = state === 0 ? ['1', '2'] : ['1', '2', '3'];
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/api/units/') {
+        const meta = { pagination: { page: 1, pages: 1, count: ids.length } };
+        return sendJson(res, 200, { links: { next: null }, data: ids.map((id) => unit(base, id)), meta });
+      }
+      const id = /^\/api\/units\/(\d)\/$/.exec(req.url ?? '')?.[1];
+      if (id !== undefined && ids.includes(id)) return sendJson(res, 200, { data: unit(base, id) });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+    try {
+      const out = path.join(base, 'successor');
+      await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock: clock(), retries: 0 });
+      state = 1;
+      await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock: clock(), retries: 0 });
+      const page = await readFile(path.join(out, CHANGES), 'utf8');
+      expect(page).not.toContain('<img');
+      const found = sections(page);
+      expect(found.get('successor')?.items).toEqual([`${HOSTILE} (Units, id 1) is replaced by unit 3 (Units, id 3)`]);
+      expect(found.get('renamed')?.items).toEqual([`“unit 1” is now ${HOSTILE} (Units, id 1)`]);
+      expect(found.get('added')?.items).toEqual(['unit 3 (Units, id 3)']);
+      const record = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
+      expect(text(/<p class="changed">[\s\S]*?<\/p>/.exec(record)![0])).toBe(
+        'Since the previous snapshot: renamed from “unit 1”; replaced by a successor. All changes',
+      );
+    } finally {
+      await source.close();
+    }
   });
 });
