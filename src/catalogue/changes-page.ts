@@ -135,13 +135,18 @@ function successorCount(diff: SnapshotDiff): number {
   return diff.collections.reduce((n, c) => n + c.changed.filter((r) => successorsOf(r).length > 0).length, 0);
 }
 
-/** "2 added, 2 removed, 9 changed (1 renamed, 1 status change, 0 replaced)", or that nothing changed. */
-function countsText(diff: SnapshotDiff): string {
+/**
+ * "2 added, 2 removed, 9 changed (1 renamed, 1 status change, 0 replaced by a successor)", without the parenthesis
+ * when `short`; or that nothing changed.
+ */
+function countsText(diff: SnapshotDiff, short = false): string {
   const { records, renamed, statusChanges } = diff.summary;
   if (records.added + records.removed + records.changed === 0) return 'no record added, removed or changed';
+  const counts = `${records.added} added, ${records.removed} removed, ${records.changed} changed`;
+  if (short) return counts;
   return (
-    `${records.added} added, ${records.removed} removed, ${records.changed} changed (${renamed} renamed, ` +
-    `${plural(statusChanges, 'status change')}, ${successorCount(diff)} replaced by a successor)`
+    `${counts} (${renamed} renamed, ${plural(statusChanges, 'status change')}, ` +
+    `${successorCount(diff)} replaced by a successor)`
   );
 }
 
@@ -202,7 +207,7 @@ export function changesLink(changes: CatalogueChanges): string {
       ? changes.why === 'first'
         ? 'none listed: the first snapshot in this folder'
         : 'not compared'
-      : `${countsText(changes.diff)} since the snapshot of ${snapshotTime(changes.against.createdAt).html}`;
+      : `${countsText(changes.diff, true)} since the snapshot of ${snapshotTime(changes.against.createdAt).html}`;
   return `<a href="${CHANGES_PAGE}">${text}</a>`;
 }
 
