@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
+import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { createSampleData, startSampleApi, type SampleApi, type SampleData } from '../../src/sample-api/index.js';
@@ -136,7 +137,7 @@ describe('the Changes page', () => {
       const item = itemOf(found.get('status')!.items, labelOf(release1, c.collection, c.id), c.id);
       expect(item).toContain(`from ${String(c.old)} to ${String(c.new)}`);
     }
-    // The sample API gives `successor` as links only (spec 2.4): no list entry says a record was replaced.
+    // The sample API's successors (links only, spec 2.4) are null in both releases.
     expect(found.has('successor')).toBe(false);
   });
 
@@ -225,17 +226,23 @@ describe('the Changes page', () => {
     });
   });
 
-  it('names a successor the source gives as data, and shows hostile terms as text', async () => {
+  it('names a successor given as data or as links only, and shows hostile terms as text', async () => {
     const HOSTILE = '<img src=x onerror="window.pwned=1">';
-    /** Two states of one source: record 1 is later renamed to a hostile term and replaced by record 3. */
+    /**
+     * Two states of one source: later, record 1 is renamed to a hostile term and replaced by record 3, given as data;
+     * record 2 is replaced by record 3 too, given as the service gives it (spec 2.4): links only in the list, the
+     * target in the relationship document.
+     */
     let state = 0;
+    const successorData = (id: string) => (state === 1 && id !== '3' ? { type: 'Unit', id: '3' } : null);
     const unit = (base: string, id: string) => {
-      const later = state === 1 && id === '1';
+      const successor =
+        id === '2' ? { links: { self: `${base}units/2/relationships/successor` } } : { data: successorData(id) };
       return {
         type: 'Unit',
         id,
-        attributes: { term: later ? HOSTILE : `unit ${id}` },
-        relationships: { successor: { data: later ? { type: 'Unit', id: '3' } : null } },
+        attributes: { term: state === 1 && id === '1' ? HOSTILE : `unit ${id}` },
+        relationships: { successor },
         links: { self: `${base}units/${id}/` },
       };
     };
@@ -249,6 +256,7 @@ describe('the Changes page', () => {
       }
       const id = /^\/api\/units\/(\d)\/$/.exec(req.url ?? '')?.[1];
       if (id !== undefined && ids.includes(id)) return sendJson(res, 200, { data: unit(base, id) });
+      if (req.url === '/api/units/2/relationships/successor') return sendJson(res, 200, { data: successorData('2') });
       sendJson(res, 404, { errors: [{ status: '404' }] });
     });
     try {
@@ -259,13 +267,29 @@ describe('the Changes page', () => {
       const page = await readFile(path.join(out, CHANGES), 'utf8');
       expect(page).not.toContain('<img');
       const found = sections(page);
-      expect(found.get('successor')?.items).toEqual([`${HOSTILE} (Units, id 1) is replaced by unit 3 (Units, id 3)`]);
+      expect(found.get('successor')?.items).toEqual([
+        `${HOSTILE} (Units, id 1) is replaced by unit 3 (Units, id 3)`,
+        'unit 2 (Units, id 2) is replaced by unit 3 (Units, id 3)',
+      ]);
       expect(found.get('renamed')?.items).toEqual([`“unit 1” is now ${HOSTILE} (Units, id 1)`]);
       expect(found.get('added')?.items).toEqual(['unit 3 (Units, id 3)']);
       const record = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
       expect(text(/<p class="changed">[\s\S]*?<\/p>/.exec(record)![0])).toBe(
         'Since the previous snapshot: renamed from “unit 1”; replaced by a successor. All changes',
       );
+      // `diff` itself reads the links-only successor from the stored relationship document.
+      const previous = path.join(`${out}.cv-snapshot`, 'snapshot-1');
+      const diff = await diffSnapshotDirs(previous, out);
+      const unit2 = diff.collections.find((c) => c.name === 'units')!.changed.find((r) => r.id === '2')!;
+      expect(unit2.relationships).toEqual([
+        {
+          name: 'successor',
+          old: null,
+          new: { type: 'Unit', id: '3' },
+          added: [{ type: 'Unit', id: '3' }],
+          removed: [],
+        },
+      ]);
     } finally {
       await source.close();
     }
