@@ -73,8 +73,6 @@ export default defineConfig(
       'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
     },
   },
-
-  },
   {
     // The scripts are plain JavaScript: TypeScript checks their names (checkJs), as it does for .ts files.
     files: ['**/*.js', '**/*.mjs'],

@@ -19,6 +19,7 @@ import { collectionFolder, collectionPage, recordPage } from './names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
+import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
@@ -37,6 +38,8 @@ export interface CatalogueInput {
   about: { root: string; createdAt: string; tool: string; errors: number; warnings: number };
   /** The user's names for collections and fields (`--names`), in place of the derived ones. */
   names?: CatalogueNames;
+  /** What the Changes page shows: the comparison with the snapshot before (src/pipeline/changes-since.ts). */
+  changes: CatalogueChanges;
 }
 
 /**
@@ -208,6 +211,7 @@ function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalog
       },
       createdAt: input.about.createdAt,
       source: input.about.root,
+      changes: changeNotes(input.changes, names),
     },
     write: (file, html) => {
       writer.write(file, html);
@@ -251,6 +255,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       collections: new Set(c.info.keys()),
     }),
   );
+  c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
   c.write(FRONT_PAGE, frontHtml(c));
   return counter.pages;
 }
@@ -456,7 +461,7 @@ function frontHtml(c: Catalogue): string {
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
     `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
     `<dt>Validation</dt><dd><a href="${FINDINGS_PAGE}">${about.errors} errors, ${about.warnings} warnings</a></dd>\n` +
-    '</dl>\n' +
+    `<dt>Changes</dt><dd>${changesLink(c.input.changes)}</dd>\n</dl>\n` +
     '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
     '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
     `<tbody>\n${rows}</tbody>\n</table></div>\n` +

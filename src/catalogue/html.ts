@@ -120,6 +120,9 @@ header.site { display: flex; flex-wrap: wrap; align-items: center; justify-conte
 .results a:focus { outline: 3px solid var(--link); outline-offset: 2px; }
 .definition { font-size: 1.1rem; margin: 0 0 0.75rem; max-width: 50rem; }
 .variant { margin: 0 0 0.75rem; }
+time { white-space: nowrap; }
+.changed { margin: 0 0 0.75rem; padding-left: 0.6rem; border-left: 3px solid var(--pending); }
+ul.changes li { margin-bottom: 0.4rem; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); }

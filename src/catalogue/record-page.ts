@@ -11,6 +11,7 @@ import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
 import type { HumanNames } from './labels.js';
 import { claimTag } from './names.js';
+import { changeNoteHtml } from './changes-page.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject, linkages, type Resource } from './resource.js';
 
@@ -34,6 +35,8 @@ export interface RecordSite {
   communityOf: (type: string, id: string) => string | null;
   createdAt: string;
   source: string;
+  /** What changed in each record since the previous snapshot, by flatKey(type, id) (changes-page.ts). */
+  changes: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface RecordContext {
@@ -305,6 +308,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   const body =
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +
     variantLine(site, resource) +
+    changeNoteHtml(site.changes.get(flatKey(resource.type, c.id))) +
     `<p class="kind">${statusBadge(a.status)} ${esc(resource.type)} ${esc(c.id)} in ` +
     `<a href="page-${c.n}.html">${esc(title)}</a></p>\n` +
     statusNote(a) +

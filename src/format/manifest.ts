@@ -30,7 +30,8 @@ export type CollectionCounts = z.infer<typeof collectionCountsSchema>;
 
 /**
  * Every field is documented in docs/snapshot.md#the-manifest. Everything here depends only on the source's responses,
- * the options below and the tool's version, except `createdAt`: two crawls of one source state differ in nothing else.
+ * the options below and the tool's version, except `createdAt` and `changes` (what --out held before): two crawls of
+ * one source state into new folders differ in nothing else.
  */
 export const manifestSchema = z.object({
   format: z.literal('cv-snapshot'),
@@ -89,6 +90,12 @@ export const manifestSchema = z.object({
   }),
   /** With `crawl --derive`: what was derived, what was fetched and why (absent from a full crawl's manifest). */
   derive: deriveManifestSchema.optional(),
+  /**
+   * What the catalogue's Changes page compares this snapshot with: the snapshot --out held before it was published
+   * (its source's root and its `createdAt`), or null when there was none to compare with (the first snapshot in
+   * that folder). Absent when the snapshot has no catalogue, and in manifests written before the Changes page.
+   */
+  changes: z.object({ against: z.object({ root: z.string(), createdAt: z.string() }).nullable() }).optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

@@ -3,7 +3,8 @@
  * published into --out the way crawl publishes (docs/catalogue.md#for-an-existing-snapshot). The input is never
  * changed: its files are copied into a staged tree, each checked against SHA256SUMS as it is read (one that does not
  * match stops the run before anything is published), with the catalogue built beside them; the manifest records
- * `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
+ * `catalogue: "html"` and what the Changes page compared with (the snapshot --out held before, as crawl does), and
+ * SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
  * stays whole as the previous generation.
  */
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -37,6 +38,8 @@ import { sha256, TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
 import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotFile } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
+import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
+import type { CatalogueChanges } from '../catalogue/changes-page.js';
 
 /** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
 export class UnsoundSnapshotError extends CvSnapshotError {}
@@ -171,6 +174,29 @@ function copyInput(
   return copied;
 }
 
+/**
+ * The Changes page's comparison: the input against the snapshot --out held before, as crawl makes it. Rebuilt in
+ * place (the input is what --out holds), against the generation before the input instead, if it is still there:
+ * what the crawl that made the input would have compared with, so that the tree is the one that crawl would have
+ * written with its catalogue.
+ */
+async function catalogueChanges(
+  dir: string,
+  paths: OutputPaths,
+  before: OutInspection,
+  staged: { dir: string; manifest: Manifest },
+  signal: AbortSignal | undefined,
+): Promise<CatalogueChanges> {
+  let previous = previousSnapshot(paths, before);
+  const real = (p: string) => realpath(p).catch(() => p);
+  if (previous !== null && (await real(previous)) === (await real(dir))) {
+    const current = before.state.kind === 'link' ? before.generations.indexOf(before.state.generation) : -1;
+    const earlier = current > 0 ? before.generations[current - 1] : undefined;
+    previous = earlier === undefined ? null : path.join(paths.generations, earlier);
+  }
+  return changesSince(previous, staged, signal);
+}
+
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
   // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema.
   let raw: Manifest;
@@ -221,7 +247,12 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     options.progress?.('Building the catalogue…');
     const { links, baseUrl } = manifest.options;
     const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
+    const changes: CatalogueChanges =
+      layout.rootSegments().length === 0
+        ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
+        : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
     const pages = buildCatalogue({
+      changes,
       layout,
       writer,
       linkPrefix: links === 'original' ? null : linkPrefix(links as LinkMode, baseUrl ?? undefined),
@@ -239,6 +270,8 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     const { names: _recorded, ...kept } = raw.options;
     const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
     const written = { ...raw, options: options_ } as Manifest;
+    if (pages !== null) written.changes = changesMember(changes);
+    else delete written.changes;
     writer.write(MANIFEST_PATH, serializeManifest(written));
     if (pages !== null) writeVocabularyDownloads(writer, manifestSchema.parse(written));
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
