@@ -3,7 +3,7 @@
  * push, which takes at most about 100,000 arguments.
  */
 import { describe, expect, it } from 'vitest';
-import type { SnapshotDiff } from '../../src/diff/diff-snapshots.js';
+import type { SnapshotDiff } from '../../src/diff/diff-format.js';
 import { formatDiffMarkdown } from '../../src/diff/format-markdown.js';
 
 const RECORDS = 250_000;
