@@ -27,7 +27,7 @@ export interface CpuPerDocument {
   finalizeRestUs: number | null;
   /** Moving the finished snapshot into place. */
   publishUs: number | null;
-  /** What no phase holds: start-up (loading the code, reading options) and exit. */
+  /** What no phase holds: start-up (loading the code, reading the options) and the moments between phases. */
   otherUs: number | null;
   /** The catalogue and its downloads ÷ the rest of the crawl's CPU (target ≤ 0.10); null without a catalogue. */
   catalogueShare: number | null;

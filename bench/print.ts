@@ -29,7 +29,7 @@ function perDocumentLines(figures: CpuPerDocument, runs: number): string[] {
     `  CPU per document: ${us(figures.totalUs)} (user + system, every thread, start-up included; from its --json` +
       `${runs > 1 ? `, median of ${figures.runs} runs` : ''})`,
     `  by phase: crawl ${us(figures.crawlUs)}, catalogue + downloads ${us(figures.catalogueUs)}, rest of finalize ` +
-      `${us(figures.finalizeRestUs)}, publish ${us(figures.publishUs)}, start-up and exit ${us(figures.otherUs)}`,
+      `${us(figures.finalizeRestUs)}, publish ${us(figures.publishUs)}, start-up and the rest ${us(figures.otherUs)}`,
   ];
 }
 
