@@ -73,6 +73,8 @@ interface KindGroup {
   collection: string;
   kind: DocumentKind;
   urls: string[];
+  /** Each URL's stratum, until the sample is chosen (then emptied). */
+  strata: string[];
 }
 
 /** What checking the kinds found, by kind key: the learned templates, and the kinds fetched in full. */
@@ -191,14 +193,23 @@ export class DeriveRun {
   async run(deferred: readonly string[], host: DeriveHost): Promise<void> {
     // What each URL is, without its sources: those are built again when needed, so that memory holds one entry
     // text per record rather than a copy per document.
-    const derivations = new Map<string, Planned>();
-    await this.#fetchUnderivable(deferred, host, derivations);
-    const groups = this.#groupDerivable(derivations);
-    const sampled = await this.#fetchSample(derivations, host);
+    const groups = await this.#plan(deferred, host);
+    const sampled = await this.#fetchSample(groups, host);
     const checks: KindChecks = { templates: new Map(), failed: new Set(), unchecked: new Set() };
     await this.#checkKinds(groups, sampled, checks, host);
     await this.#fetchFailedKinds(groups, sampled, checks, host);
     await this.#deriveRest(groups, sampled, checks, host);
+  }
+
+  /**
+   * Steps 2 and the grouping: what is not derivable is fetched, and the rest grouped by kind. What each URL is, is
+   * kept only until it is grouped (a map of every deferred URL: tens of megabytes at 200,000 documents), so that the
+   * store phase runs without it.
+   */
+  async #plan(deferred: readonly string[], host: DeriveHost): Promise<Map<string, KindGroup>> {
+    const derivations = new Map<string, Planned>();
+    await this.#fetchUnderivable(deferred, host, derivations);
+    return this.#groupDerivable(derivations);
   }
 
   /** What the URL's document would be derived from, as the lists and the linkages known so far say. */
@@ -259,18 +270,20 @@ export class DeriveRun {
       const key = kindKey(derivation);
       let group = groups.get(key);
       if (group === undefined)
-        groups.set(key, (group = { collection: derivation.collection, kind: derivation.kind, urls: [] }));
+        groups.set(key, (group = { collection: derivation.collection, kind: derivation.kind, urls: [], strata: [] }));
       group.urls.push(url);
+      group.strata.push(derivation.stratum);
       this.#account(derivation.collection, derivation.kind).documents += 1;
     }
     return groups;
   }
 
   /** Step 3 begins: selects the seeded sample of the derivable URLs and fetches it. */
-  async #fetchSample(derivations: ReadonlyMap<string, Planned>, host: DeriveHost): Promise<Set<string>> {
-    const candidates = [...derivations].flatMap(([url, derivation]) =>
-      derivation.derivable ? [{ url, group: kindKey(derivation), stratum: derivation.stratum }] : [],
+  async #fetchSample(groups: ReadonlyMap<string, KindGroup>, host: DeriveHost): Promise<Set<string>> {
+    const candidates = [...groups].flatMap(([key, group]) =>
+      group.urls.map((url, i) => ({ url, group: key, stratum: group.strata[i]! })),
     );
+    for (const group of groups.values()) group.strata = [];
     const sampled = selectSample(candidates, this.sample, this.seed);
     for (const url of sampled) this.#wanted.set(url, 'sample');
     await this.#fetch(host, sampled);

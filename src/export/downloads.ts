@@ -4,15 +4,12 @@
  * that they are listed there, checked by verify and carried by pack. The paths are named here only.
  */
 import { collectionFolder, fileName } from '../catalogue/names.js';
-import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { ExportError } from './export-error.js';
 import { collectionNodes, exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
-import { CHECKED_DIRS, type ExportSource } from './read-collection.js';
-import { Memo } from '../url/memo.js';
-import { SourceIris } from './source-iri.js';
+import { exportSource } from './read-collection.js';
 import { surveySnapshot } from './survey.js';
 
 const EXTENSIONS: Record<ExportFormat, string> = { turtle: 'ttl', jsonld: 'jsonld', csv: 'csv' };
@@ -31,15 +28,7 @@ export function downloadFile(collection: string, format: ExportFormat): string {
  * crawl; the collections that got them are returned.
  */
 export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest): string[] {
-  const layout = new Layout(manifest.source.root);
-  const source: ExportSource = {
-    name: writer.dir,
-    dir: writer.dir,
-    manifest,
-    layout,
-    iris: new SourceIris(manifest, layout),
-    checked: new Memo(CHECKED_DIRS),
-  };
+  const source = exportSource(writer.dir, writer.dir, manifest);
   const survey = surveySnapshot(source, { lenient: true });
   const written: string[] = [];
   for (const collection of Object.keys(manifest.collections).sort(byCodeUnits)) {
@@ -53,7 +42,16 @@ export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest)
       const nodes = [...collectionNodes(context, collection, resources)];
       files = (Object.keys(EXTENSIONS) as ExportFormat[]).map((format) => {
         const plan = { ...context, collections: [collection], format };
-        return [downloadFile(collection, format), [...exportParts(plan, () => resources, () => nodes)]];
+        return [
+          downloadFile(collection, format),
+          [
+            ...exportParts(
+              plan,
+              () => resources,
+              () => nodes,
+            ),
+          ],
+        ];
       });
     } catch (error) {
       if (!(error instanceof ExportError)) throw error;

@@ -30,6 +30,11 @@ export interface ExportSource {
   iris: SourceIris;
   /** Directories of the snapshot already found to be directories (readSnapshotFile). */
   checked: Memo<true>;
+  /**
+   * The `data` of related documents read lately, by link: a collection's graph nodes and then its CSV rows read the
+   * same ones.
+   */
+  related: Memo<{ data: unknown }>;
 }
 
 /** A list page is small (one page of the source); a stored related document too. */
@@ -37,12 +42,26 @@ const MAX_PAGE_BYTES = 256 << 20;
 const MAX_RELATED_BYTES = 16 << 20;
 
 /** Directories remembered as checked: a collection's records and their related documents. */
-export const CHECKED_DIRS = 4096;
+const CHECKED_DIRS = 4096;
+/** Related documents remembered: about a collection's successors (two generations of this many). */
+const RELATED_DOCUMENTS = 4096;
 
 export function openExportSource(name: string, dir: string): ExportSource {
-  const manifest = readSnapshotManifest(dir, name);
+  return exportSource(name, dir, readSnapshotManifest(dir, name));
+}
+
+/** The snapshot in `dir`, whose manifest is `manifest` (read, or being written by a crawl). */
+export function exportSource(name: string, dir: string, manifest: Manifest): ExportSource {
   const layout = new Layout(manifest.source.root);
-  return { name, dir, manifest, layout, iris: new SourceIris(manifest, layout), checked: new Memo(CHECKED_DIRS) };
+  return {
+    name,
+    dir,
+    manifest,
+    layout,
+    iris: new SourceIris(manifest, layout),
+    checked: new Memo(CHECKED_DIRS),
+    related: new Memo(RELATED_DOCUMENTS),
+  };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -113,6 +132,12 @@ export function* collectionResources(source: ExportSource, collection: string): 
 
 /** The `data` of the related document the snapshot stored for `link` (a relationship's `links.related`). */
 export function relatedData(source: ExportSource, link: string): unknown {
+  let known = source.related.get(link);
+  if (known === undefined) source.related.set(link, (known = { data: readRelatedData(source, link) }));
+  return known.data;
+}
+
+function readRelatedData(source: ExportSource, link: string): unknown {
   const url = source.iris.of(link);
   if (url === null) return undefined;
   const placement = source.layout.place(url);

@@ -6,6 +6,7 @@
 import type { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
 import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
+import { Memo } from '../url/memo.js';
 
 /** Characters an IRI may not hold (RFC 3987; Turtle's IRIREF), percent-encoded wherever they occur. */
 // eslint-disable-next-line no-control-regex -- control characters are among what this encodes
@@ -20,6 +21,8 @@ export class SourceIris {
   readonly #layout: Layout;
   readonly #mode: LinkMode;
   readonly #prefix: string;
+  /** IRIs of links seen lately: a record's CSV row and its graph node ask for the same ones. */
+  readonly #known = new Memo<string | null>(4096);
 
   constructor(manifest: Manifest, layout: Layout) {
     this.#root = manifest.source.root;
@@ -30,6 +33,12 @@ export class SourceIris {
 
   /** The source URL `link` stands for, as an IRI; null when it is not an http(s) URL. */
   of(link: string): string | null {
+    let iri = this.#known.get(link);
+    if (iri === undefined) this.#known.set(link, (iri = this.#iri(link)));
+    return iri;
+  }
+
+  #iri(link: string): string | null {
     let url: URL;
     try {
       url = new URL(this.#sourceUrl(link));

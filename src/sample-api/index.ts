@@ -5,8 +5,8 @@ export {
   SampleApiError,
   type SampleApi,
   type SampleApiOptions,
-  type RequestLogEntry,
 } from './server.js';
+export type { RequestLogEntry } from './request-handler.js';
 export { createSampleData, type SampleData, type SampleDataOptions, type SampleCollection } from './sample-data.js';
 export type { SampleRecord, AttributeValue, RelationshipValue } from './records.js';
 export { LATEST_RELEASE, MIN_RECORDS_FOR_RELEASE, type ReleaseChange } from './release.js';

@@ -11,26 +11,21 @@
  * Safety: only the files SHA256SUMS lists are answered (snapshot-files.ts), paths that try to leave the tree are
  * refused with a 400, nothing is ever written, and slow or endless requests are cut by header and request timeouts.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CvSnapshotError } from '../errors.js';
 import { printable, printableLines } from '../safe-text.js';
-import { listDocument, pageLinkQuery } from '../jsonapi/query-document.js';
-import { invalidParameter, QueryError, queryErrorDocument } from '../jsonapi/query-error.js';
-import { resolvePageNumber, runListQuery } from '../jsonapi/query-run.js';
-import { isPlainPageQuery, PAGE_NUMBER, parseListQuery, parseRelatedQuery } from '../jsonapi/query.js';
-import { INDEX_FILE, Layout } from '../format/layout.js';
+import { Layout } from '../format/layout.js';
 import { MANIFEST_PATH, manifestSchema, type Manifest } from '../format/manifest.js';
 import { readSnapshotFile } from '../format/read-snapshot.js';
-import { locate } from '../url/api-location.js';
+import { SnapshotAnswers } from './answer.js';
 import { answerClientError } from './client-error.js';
 import { Compression } from './compress.js';
 import { parseHeadersFile, type HeaderRule } from './headers-rules.js';
 import { ListPages } from './list-pages.js';
-import { unsafePathReason, resolveTarget } from './request-target.js';
-import { cataloguePageOf, pageAtApiUrl, prefersHtml } from './negotiate.js';
-import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, send, sendOptions, type Answer } from './respond.js';
-import { SnapshotCollections, storedAccess } from './snapshot-collections.js';
+import { unsafePathReason } from './request-target.js';
+import { errorAnswer, send, sendOptions, type Answer, type SendContext } from './respond.js';
+import { SnapshotCollections } from './snapshot-collections.js';
 import { notADirectory, RefusedFileError, SnapshotFiles } from './snapshot-files.js';
 
 export interface ServeOptions {
@@ -141,131 +136,53 @@ function internalError(method: string, target: string, error: unknown): Answer {
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<ServeHandle> {
-  const dir = options.dir ?? 'out';
   const host = options.host ?? '127.0.0.1';
-  const cors = options.cors === true;
-  const snapshot = await openSnapshot(dir);
-  const { files, layout, rules, collections, listPages } = snapshot;
-  const prefix = linkPrefix(snapshot.manifest, layout);
-  const access = storedAccess((type) => collections.loadedOfType(type));
-  const sendContext = { rules, cors, compression: new Compression() };
-
-  const apiSegments = layout.rootSegments();
-  const isApiFile = (file: string): boolean => {
-    const segments = file.split('/');
-    return apiSegments.every((segment, i) => segments[i] === segment);
+  const snapshot = await openSnapshot(options.dir ?? 'out');
+  const answers = new SnapshotAnswers({ ...snapshot, prefix: linkPrefix(snapshot.manifest, snapshot.layout) });
+  const sendContext: SendContext = {
+    rules: snapshot.rules,
+    cors: options.cors === true,
+    compression: new Compression(),
   };
-
-  const fileAnswer = async (file: string): Promise<Answer> => {
-    const stored = await files.read(file);
-    return {
-      status: 200,
-      body: stored.body,
-      contentType: mediaTypeOfFile(file),
-      forceContentType: false,
-      etag: stored.etag,
-    };
+  const server = createHttpServer(options, (req, res) => handle(answers, sendContext, req, res));
+  await listen(server, host, options.port ?? 3000);
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${urlHost(host)}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}${snapshot.layout.rootPath()}`,
+    origin,
+    close: (graceMs = 2000) => (closing ??= closeServer(server, graceMs)),
   };
+}
 
-  const listAnswer = async (name: string, rawQuery: string): Promise<Answer> => {
-    const query = parseListQuery(rawQuery);
-    if (isPlainPageQuery(query)) {
-      // The page as the source served it, stored by the crawl.
-      const stored = collections.pageNumbers(name);
-      const page = resolvePageNumber(query.pageNumber, Math.max(1, stored.at(-1) ?? 1));
-      const file = collections.pageFile(name, page);
-      if (!files.has(file)) throw new QueryError(404, 'page[number]', 'Invalid page.');
-      return fileAnswer(file);
-    }
-    const collection = await collections.get(name);
-    const related = new Set([
-      ...query.filters.flatMap((f) => (f.relationship === null ? [] : [f.relationship])),
-      ...(query.include ?? []),
-    ]);
-    if (related.size > 0) await collections.loadTargets(collection, related);
-    const result = runListQuery(collection, query, access, collection.pageSize);
-    const base = `${prefix}${encodeURIComponent(name)}/?`;
-    const document = listDocument({
-      pageLink: (n) => base + pageLinkQuery(query.linkParams, n),
-      data: result.items,
-      included: result.included?.map((entry) => entry.record) ?? null,
-      page: result.page,
-      pages: result.pages,
-      count: result.count,
-    });
-    return jsonApiAnswer(200, document, { Allow: ALLOW });
-  };
+/** Answers one request; resolves with the status sent. */
+async function handle(
+  answers: SnapshotAnswers,
+  sendContext: SendContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<number> {
+  const method = req.method ?? 'GET';
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const rawPath = queryAt < 0 ? target : target.slice(0, queryAt);
+  const rawQuery = queryAt < 0 ? '' : target.slice(queryAt + 1);
+  if (method === 'OPTIONS' && unsafePathReason(rawPath) === null) return sendOptions(req, res, sendContext.cors);
+  let result: Answer;
+  try {
+    result = await answers.answer(method, rawPath, rawQuery, req.headers.accept);
+  } catch (error) {
+    result = error instanceof RefusedFileError ? refusedAnswer(error) : internalError(method, target, error);
+  }
+  return send(req, res, rawPath, result, sendContext);
+}
 
-  /**
-   * A stored file. A related address also takes `page[number]` (a source may paginate a related list, and its page
-   * links then carry it): page n is answered from the page the crawl stored, in any spelling the source reads.
-   */
-  const storedAnswer = async (file: string, rawQuery: string): Promise<Answer> => {
-    const pageNumber = parseRelatedQuery(rawQuery);
-    if (pageNumber === undefined) return fileAnswer(file);
-    const url = layout.sourceUrlOfServedPath(layout.servedPathOfFile(file));
-    const location = locate(url, layout.root);
-    if (location.kind !== 'related' || location.page !== 1 || !file.endsWith(`/${INDEX_FILE}`)) {
-      throw invalidParameter(PAGE_NUMBER, `invalid query parameter: ${PAGE_NUMBER}`);
-    }
-    const stored = listPages.numbers(file.slice(0, -INDEX_FILE.length - 1));
-    const page = resolvePageNumber(pageNumber, Math.max(1, stored.at(-1) ?? 1));
-    const pageFile = page === 1 ? file : layout.pageOf(url, page)?.file;
-    if (pageFile === undefined || !files.has(pageFile)) throw new QueryError(404, PAGE_NUMBER, 'Invalid page.');
-    return fileAnswer(pageFile);
-  };
-
-  const answer = async (method: string, rawPath: string, rawQuery: string, accept?: string): Promise<Answer> => {
-    const unsafe = unsafePathReason(rawPath);
-    if (unsafe !== null) return errorAnswer(400, 'Bad Request', `This path is refused: ${unsafe}.`);
-    if (method !== 'GET' && method !== 'HEAD') {
-      return errorAnswer(405, 'Method Not Allowed', `Method "${method}" not allowed: the mirror is read-only.`, {
-        Allow: ALLOW,
-        Connection: 'close',
-      });
-    }
-    const target = resolveTarget(rawPath, layout, collections.names, (file) => files.has(file));
-    if (target.kind === 'not-found')
-      return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
-    const page = prefersHtml(accept) ? cataloguePageOf(target, layout) : null;
-    if (page !== null && files.has(page)) {
-      const stored = await fileAnswer(page);
-      return {
-        ...stored,
-        body: pageAtApiUrl(stored.body, page),
-        etag: stored.etag?.replace(/"$/, '-page"'),
-        forceContentType: true,
-        headers: { Vary: 'Accept' },
-      };
-    }
-    // A catalogue page or any other file outside the API (its scripts, styles, the manifest): a static file, answered
-    // whatever its query, as a static host answers it; the catalogue keeps its search and sort there (`?q=kelvin`).
-    if (target.kind === 'file' && !isApiFile(target.file)) return fileAnswer(target.file);
-    try {
-      if (target.kind === 'list') return await listAnswer(target.collection, rawQuery);
-      return await storedAnswer(target.file, rawQuery);
-    } catch (error) {
-      if (error instanceof QueryError) return jsonApiAnswer(error.status, queryErrorDocument(error), { Allow: ALLOW });
-      throw error;
-    }
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
-    const method = req.method ?? 'GET';
-    const target = req.url ?? '/';
-    const queryAt = target.indexOf('?');
-    const rawPath = queryAt < 0 ? target : target.slice(0, queryAt);
-    const rawQuery = queryAt < 0 ? '' : target.slice(queryAt + 1);
-    if (method === 'OPTIONS' && unsafePathReason(rawPath) === null) return sendOptions(req, res, cors);
-    let result: Answer;
-    try {
-      result = await answer(method, rawPath, rawQuery, req.headers.accept);
-    } catch (error) {
-      result = error instanceof RefusedFileError ? refusedAnswer(error) : internalError(method, target, error);
-    }
-    return send(req, res, rawPath, result, sendContext);
-  };
-
+/** The HTTP server, with its timeouts, the request log and answers to client errors. */
+function createHttpServer(
+  options: ServeOptions,
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<number>,
+): Server {
   /** The response in flight on each connection, so that a client error never writes into one. */
   const inFlight = new WeakMap<object, ServerResponse>();
   const server = createServer(
@@ -278,17 +195,8 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
     (req, res) => {
       inFlight.set(req.socket, res);
       res.once('close', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket));
-      const started = performance.now();
-      const log = options.log;
-      if (log !== undefined) {
-        res.once('close', () => {
-          const ms = (performance.now() - started).toFixed(1);
-          const bytes = res.getHeader('content-length') ?? 0;
-          const status = res.writableFinished ? res.statusCode : `${res.statusCode} (aborted)`;
-          log(`${req.method ?? '?'} ${printable(req.url ?? '')} ${status} ${String(bytes)}B ${ms}ms`);
-        });
-      }
-      handle(req, res).catch((error: unknown) => {
+      if (options.log !== undefined) logRequest(req, res, options.log);
+      handler(req, res).catch((error: unknown) => {
         process.emitWarning(printableLines(`cv-snapshot serve: ${String(error)}`));
         res.destroy();
       });
@@ -298,10 +206,23 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     answerClientError(error, socket, inFlight.get(socket));
   });
+  return server;
+}
 
-  await new Promise<void>((resolve, reject) => {
+/** Logs the request's line once its response is finished or aborted. */
+function logRequest(req: IncomingMessage, res: ServerResponse, log: (line: string) => void): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const ms = (performance.now() - started).toFixed(1);
+    const bytes = res.getHeader('content-length') ?? 0;
+    const status = res.writableFinished ? res.statusCode : `${res.statusCode} (aborted)`;
+    log(`${req.method ?? '?'} ${printable(req.url ?? '')} ${status} ${String(bytes)}B ${ms}ms`);
+  });
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const port = options.port ?? 3000;
       reject(
         error.code === 'EADDRINUSE'
           ? new ServeError(
@@ -312,25 +233,18 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
           : new ServeError(`Cannot listen on ${host}:${port}: ${error.message}.`, { cause: error }),
       );
     });
-    server.listen(options.port ?? 3000, host, () => resolve());
+    server.listen(port, host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${urlHost(host)}:${port}`;
+}
 
-  let closing: Promise<void> | undefined;
-  return {
-    url: `${origin}${layout.rootPath()}`,
-    origin,
-    close: (graceMs = 2000) => {
-      closing ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
-      return closing;
-    },
-  };
+/** Stops taking connections, lets requests in flight finish for at most `graceMs`, then closes the rest. */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -206,6 +206,9 @@ function largest(groups: Map<string, number[]>): number {
   return size;
 }
 
+/** Characters of small string parts joined into one write. */
+const WRITE_CHARS = 64 * 1024;
+
 /**
  * Writes a part of a file; its size in bytes. A string is written as it is (Node encodes it into memory of its own
  * and frees it at once), not through a Buffer made for it: such Buffers, one or more per document, are memory
@@ -273,11 +276,31 @@ export class TreeWriter {
     }
     const hash = createHash('sha256');
     let size = 0;
+    // Small strings (a record's line of a download, a row of a page) are joined into writes of about WRITE_CHARS:
+    // a system call per part cost more than the part.
+    let pending: string[] = [];
+    let pendingChars = 0;
+    const flush = (): void => {
+      if (pending.length === 0) return;
+      const text = pending.length === 1 ? pending[0]! : pending.join('');
+      size += writePart(fd, text);
+      hash.update(text);
+      pending = [];
+      pendingChars = 0;
+    };
     try {
       for (const part of parts) {
+        if (typeof part === 'string' && part.length < WRITE_CHARS) {
+          pending.push(part);
+          pendingChars += part.length;
+          if (pendingChars >= WRITE_CHARS) flush();
+          continue;
+        }
+        flush();
         size += writePart(fd, part);
         hash.update(part);
       }
+      flush();
     } finally {
       closeSync(fd);
     }

@@ -255,9 +255,28 @@ export class InvariantChecker {
   }
 }
 
+/** The pages a collection's totals are judged by: the lowest page that states each, and what it states. */
+interface PaginationReference {
+  /** The lowest page stating how many pages there are, and that number. */
+  reference: { page: number; tally: PageTally } | undefined;
+  lastPage: number | null;
+  /** The lowest page stating how many records there are, and that number. */
+  countReference: { page: number; tally: PageTally } | undefined;
+  total: number | null;
+}
+
 /** spec 4.1 across the pages of one collection. */
 function checkPagination(findings: Finding[], collection: string, pages: Map<number, PageTally>): void {
   const numbers = [...pages.keys()].sort((a, b) => a - b);
+  const said = paginationReference(pages, numbers);
+  for (const n of numbers) checkPage(findings, collection, n, pages.get(n)!, said);
+  const duplicates = checkDuplicates(findings, collection, pages, numbers);
+  if (said.reference === undefined || said.lastPage === null) return;
+  if (checkMissingPages(findings, collection, pages, numbers, said.reference.tally, said.lastPage)) return;
+  checkRecordCount(findings, collection, pages, said, duplicates);
+}
+
+function paginationReference(pages: Map<number, PageTally>, numbers: readonly number[]): PaginationReference {
   // The lowest page that states a total is the reference the others must agree with.
   let reference: { page: number; tally: PageTally } | undefined;
   let countReference: { page: number; tally: PageTally } | undefined;
@@ -266,101 +285,129 @@ function checkPagination(findings: Finding[], collection: string, pages: Map<num
     if (reference === undefined && tally.pages !== null) reference = { page: n, tally };
     if (countReference === undefined && tally.count !== null) countReference = { page: n, tally };
   }
-  const lastPage = reference?.tally.pages ?? null;
-  const total = countReference?.tally.count ?? null;
+  return {
+    reference,
+    lastPage: reference?.tally.pages ?? null,
+    countReference,
+    total: countReference?.tally.count ?? null,
+  };
+}
 
-  for (const n of numbers) {
-    const tally = pages.get(n)!;
-    if (reference !== undefined && tally.pages !== null && tally.pages !== lastPage) {
-      findings.push(
-        finding(
-          tally.url,
-          '/meta/pagination/pages',
-          'pagination.pages',
-          `Page ${n} of ${collection} says there are ${tally.pages} pages but page ${reference.page} says ` +
-            `${String(lastPage)}; the collection changed during the crawl or the service counts wrongly, so crawl ` +
-            `again.`,
-        ),
-      );
-    }
-    if (countReference !== undefined && tally.count !== null && tally.count !== total) {
-      findings.push(
-        finding(
-          tally.url,
-          '/meta/pagination/count',
-          'pagination.count',
-          `Page ${n} of ${collection} says there are ${tally.count} records but page ${countReference.page} says ` +
-            `${String(total)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
-        ),
-      );
-    }
-    if (lastPage !== null && n > lastPage) {
-      findings.push(
-        finding(
-          tally.url,
-          '/meta/pagination/page',
-          'pagination.pages',
-          `Page ${n} of ${collection} exists although the collection says it has ${lastPage} pages; clients that ` +
-            `stop at meta.pagination.pages will miss its records.`,
-        ),
-      );
-    }
-    // spec 4.1: prev is null on the first page (and only there), next is null on the last page (and only there).
-    if (tally.prev !== 'absent' && (tally.prev === 'null') !== (n === 1)) {
-      findings.push(
-        finding(
-          tally.url,
-          '/links/prev',
-          'pagination.prev',
-          n === 1
-            ? `Page 1 of ${collection} has a prev link; spec 4.1 makes it null on the first page, and clients ` +
-                `following it may loop.`
-            : `Page ${n} of ${collection} has a null prev link although it is not the first page; clients walking ` +
-                `backwards stop early.`,
-        ),
-      );
-    }
-    if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== n >= lastPage) {
-      findings.push(
-        finding(
-          tally.url,
-          '/links/next',
-          'pagination.next',
-          n >= lastPage
-            ? `Page ${n} of ${collection} is the last of ${lastPage} pages but has a next link; spec 4.1 makes it ` +
-                `null there, and clients following it read past the end.`
-            : `Page ${n} of ${collection} has a null next link although the collection has ${lastPage} pages; ` +
-                `clients following next stop early and miss records.`,
-        ),
-      );
-    }
+/** Page `n`: its totals agree with the reference pages', it is within them, and its prev and next links fit. */
+function checkPage(
+  findings: Finding[],
+  collection: string,
+  n: number,
+  tally: PageTally,
+  said: PaginationReference,
+): void {
+  const { reference, lastPage, countReference, total } = said;
+  if (reference !== undefined && tally.pages !== null && tally.pages !== lastPage) {
+    findings.push(
+      finding(
+        tally.url,
+        '/meta/pagination/pages',
+        'pagination.pages',
+        `Page ${n} of ${collection} says there are ${tally.pages} pages but page ${reference.page} says ` +
+          `${String(lastPage)}; the collection changed during the crawl or the service counts wrongly, so crawl ` +
+          `again.`,
+      ),
+    );
   }
+  if (countReference !== undefined && tally.count !== null && tally.count !== total) {
+    findings.push(
+      finding(
+        tally.url,
+        '/meta/pagination/count',
+        'pagination.count',
+        `Page ${n} of ${collection} says there are ${tally.count} records but page ${countReference.page} says ` +
+          `${String(total)}; the collection changed during the crawl or the service counts wrongly, so crawl again.`,
+      ),
+    );
+  }
+  if (lastPage !== null && n > lastPage) {
+    findings.push(
+      finding(
+        tally.url,
+        '/meta/pagination/page',
+        'pagination.pages',
+        `Page ${n} of ${collection} exists although the collection says it has ${lastPage} pages; clients that ` +
+          `stop at meta.pagination.pages will miss its records.`,
+      ),
+    );
+  }
+  // spec 4.1: prev is null on the first page (and only there), next is null on the last page (and only there).
+  if (tally.prev !== 'absent' && (tally.prev === 'null') !== (n === 1)) {
+    findings.push(
+      finding(
+        tally.url,
+        '/links/prev',
+        'pagination.prev',
+        n === 1
+          ? `Page 1 of ${collection} has a prev link; spec 4.1 makes it null on the first page, and clients ` +
+              `following it may loop.`
+          : `Page ${n} of ${collection} has a null prev link although it is not the first page; clients walking ` +
+              `backwards stop early.`,
+      ),
+    );
+  }
+  if (lastPage !== null && tally.next !== 'absent' && (tally.next === 'null') !== n >= lastPage) {
+    findings.push(
+      finding(
+        tally.url,
+        '/links/next',
+        'pagination.next',
+        n >= lastPage
+          ? `Page ${n} of ${collection} is the last of ${lastPage} pages but has a next link; spec 4.1 makes it ` +
+              `null there, and clients following it read past the end.`
+          : `Page ${n} of ${collection} has a null next link although the collection has ${lastPage} pages; ` +
+              `clients following next stop early and miss records.`,
+      ),
+    );
+  }
+}
 
-  const duplicates = checkDuplicates(findings, collection, pages, numbers);
-  if (reference === undefined || lastPage === null) return;
+/** Pages 1 to `lastPage` the snapshot lacks, in one finding at `reference`; true when some are missing. */
+function checkMissingPages(
+  findings: Finding[],
+  collection: string,
+  pages: Map<number, PageTally>,
+  numbers: readonly number[],
+  reference: PageTally,
+  lastPage: number,
+): boolean {
   const missing: number[] = [];
   let present = 0;
   for (const n of numbers) if (n >= 1 && n <= lastPage) present += 1;
   const missingCount = lastPage - present;
+  if (missingCount <= 0) return false;
   // Bounded by the pages present plus the few listed, whatever lastPage claims.
   for (let n = 1; n <= lastPage && missing.length < Math.min(missingCount, MISSING_PAGES_LISTED); n++) {
     if (!pages.has(n)) missing.push(n);
   }
-  if (missingCount > 0) {
-    const more = missingCount - missing.length;
-    findings.push(
-      finding(
-        reference.tally.url,
-        '/meta/pagination/pages',
-        'pagination.pages',
-        `${collection} says it has ${lastPage} pages but the snapshot lacks ${missingCount} of them ` +
-          `(page${missingCount === 1 ? '' : 's'} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); ` +
-          `crawl again, since their records are missing.`,
-      ),
-    );
-    return;
-  }
-  if (total === null || countReference === undefined) return;
+  const more = missingCount - missing.length;
+  findings.push(
+    finding(
+      reference.url,
+      '/meta/pagination/pages',
+      'pagination.pages',
+      `${collection} says it has ${lastPage} pages but the snapshot lacks ${missingCount} of them ` +
+        `(page${missingCount === 1 ? '' : 's'} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); ` +
+        `crawl again, since their records are missing.`,
+    ),
+  );
+  return true;
+}
+
+/** With every page present: the records its pages hold (each once) are as many as the collection counts. */
+function checkRecordCount(
+  findings: Finding[],
+  collection: string,
+  pages: Map<number, PageTally>,
+  { lastPage, countReference, total }: PaginationReference,
+  duplicates: number,
+): void {
+  if (total === null || countReference === undefined || lastPage === null) return;
   let records = 0;
   for (let n = 1; n <= lastPage; n++) records += pages.get(n)!.records;
   // A record listed twice stands in for one never seen: the pages hold fewer records than they count.

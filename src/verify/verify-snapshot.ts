@@ -24,25 +24,24 @@ import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { visitLinks } from '../jsonapi/links.js';
 import { printable, redactUrls } from '../safe-text.js';
 import { canonicalUrl } from '../url/canonical-url.js';
-import type { ParsedUrl } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
 import { isRecordPage, recordPageProblem } from '../catalogue/names.js';
 import { INDEX_FILE, Layout, TOP_LEVEL_FILES } from '../format/layout.js';
-import { REPORT_PATH, SUMS_PATH, type Manifest } from '../format/manifest.js';
+import { SUMS_PATH, type Manifest } from '../format/manifest.js';
 import {
   firstLine,
   NotRegularFileError,
   openRegularFile,
-  readSnapshotFile,
-  readSnapshotManifest,
   readSums,
+  readSnapshotManifest,
   walkTree,
 } from '../format/read-snapshot.js';
 import { sha256 } from '../store/writer.js';
-import { linkPrefix } from '../format/rewrite-links.js';
 import { CollectionRecords } from './collection-records.js';
+import { LinkTargets } from './link-targets.js';
+import { findingKey, RecordedFindings } from './recorded-findings.js';
 import { byCodeUnits } from '../code-unit-order.js';
 
 export interface VerifyResult {
@@ -65,63 +64,16 @@ export interface VerifyOptions {
   name?: string;
 }
 
-/** Crawl findings that name a URL the snapshot has no file for, on purpose. */
-const UNSTORED_RULES = new Set([
-  'link.dead',
-  'link.redirect',
-  'layout.refused',
-  'layout.collision',
-  'fetch.failed',
-  'pagination.runaway',
-  'scope.redirect',
-]);
-
 /** Unexplained validation errors listed one by one; the rest are counted. */
 const LISTED_ERRORS = 20;
 /** Files listed in SHA256SUMS but missing, named one by one; the rest are counted. */
 const NAMED_MISSING = 1000;
 /** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
 const MAX_DOCUMENT_BYTES = 500 << 20;
-/** The report is read whole; crawl keeps it small (at most 1,000 findings per rule). */
-const MAX_REPORT_BYTES = 256 << 20;
 /** A problem is one line of a terminal or two, whatever a document put in it. */
 const MAX_PROBLEM_CHARS = 1000;
 /** Files checked between two turns of the event loop. */
 const FILES_PER_TURN = 64;
-
-const findingKey = (f: Pick<Finding, 'url' | 'pointer' | 'rule'>) => `${f.url}\u0000${f.pointer}\u0000${f.rule}`;
-
-function isRecordedFinding(value: unknown): value is Finding {
-  if (typeof value !== 'object' || value === null) return false;
-  const f = value as Record<string, unknown>;
-  return typeof f.url === 'string' && typeof f.pointer === 'string' && typeof f.rule === 'string';
-}
-
-/**
- * The findings the crawl recorded, and the rules whose findings the report lists only in part (it lists at most
- * `findingsListedPerRule` of each); none when the report cannot be read (then everything counts).
- */
-function recordedFindings(dir: string): { findings: Finding[]; partlyListed: Set<string> } {
-  try {
-    const report = parseJson(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString('utf8')) as {
-      findings?: unknown;
-      rules?: unknown;
-    };
-    const rules = typeof report?.rules === 'object' && report.rules !== null ? report.rules : {};
-    const partlyListed = new Set(
-      Object.entries(rules as Record<string, unknown>)
-        .filter(([, counts]) => {
-          const omitted = (counts as { omitted?: unknown } | null)?.omitted;
-          return typeof omitted === 'number' && omitted > 0;
-        })
-        .map(([rule]) => rule),
-    );
-    const findings = Array.isArray(report?.findings) ? report.findings.filter(isRecordedFinding) : [];
-    return { findings, partlyListed };
-  } catch {
-    return { findings: [], partlyListed: new Set() };
-  }
-}
 
 function isDocumentFile(file: string, layout: Layout): boolean {
   // Below a root path, a top-level index.html is the catalogue's front page, not a document.
@@ -130,7 +82,7 @@ function isDocumentFile(file: string, layout: Layout): boolean {
 }
 
 /** The relative links (href, src) of a catalogue page that do not resolve to a file listed in SHA256SUMS. */
-function brokenCatalogueLinks(file: string, html: string, sums: Map<string, string>): string[] {
+function brokenCatalogueLinks(file: string, html: string, sums: ReadonlyMap<string, string>): string[] {
   const broken: string[] = [];
   for (const [, target] of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
     const href = target!.replace(/&amp;/g, '&');
@@ -189,7 +141,43 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   // Exit 1 (not a snapshot at all), as verify --help says; 3 is for a snapshot that fails its checks.
   const manifest = readSnapshotManifest(dir, name);
   const layout = new Layout(manifest.source.root);
+  const tree = await listTree(dir, signal);
+  for (const [file, kind] of [...tree.specials].sort(([a], [b]) => byCodeUnits(a, b))) {
+    problems.push(`${file} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`);
+  }
+  const sums = await checkSums(dir, name, tree, problems, signal);
+  const sorted = [...tree.files.keys()].sort();
+  for (const file of sorted) {
+    if (!sums.has(file)) problems.push(`${file} is not part of the snapshot (not in ${SUMS_PATH}).`);
+  }
+  const check = new TreeCheck(dir, layout, tree.files, sums, manifest, problems);
+  let checked = 0;
+  for (const file of sorted) {
+    if (++checked % FILES_PER_TURN === 0) {
+      await nextTurn();
+      throwIfStopped(signal);
+    }
+    const expected = sums.get(file);
+    if (expected !== undefined) check.file(file, expected);
+  }
+  throwIfStopped(signal);
+  const { findings, recordedErrors } = check.finish();
+  return {
+    manifest,
+    files: tree.files.size,
+    documents: check.documents,
+    links: check.links,
+    problems: problems.map(safe),
+    findings,
+    recordedErrors,
+  };
+}
 
+/** The tree's regular files (with their sizes; SHA256SUMS itself left out) and anything else found in it. */
+async function listTree(
+  dir: string,
+  signal: AbortSignal | undefined,
+): Promise<{ files: Map<string, number>; specials: Map<string, string> }> {
   const files = new Map<string, number>();
   const specials = new Map<string, string>();
   await walkTree(
@@ -201,10 +189,17 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
     signal,
   );
   files.delete(SUMS_PATH);
-  for (const [file, kind] of [...specials].sort(([a], [b]) => byCodeUnits(a, b))) {
-    problems.push(`${file} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`);
-  }
+  return { files, specials };
+}
 
+/** Reads SHA256SUMS: its faulty lines and the files it lists that are missing are problems. */
+async function checkSums(
+  dir: string,
+  name: string,
+  { files, specials }: { files: ReadonlyMap<string, number>; specials: ReadonlyMap<string, string> },
+  problems: string[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, string>> {
   let reading;
   try {
     reading = await readSums(dir, (file) => files.has(file) || specials.has(file), { signal, named: NAMED_MISSING });
@@ -219,7 +214,6 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
     }
     throw new VerifyError(`${name}: ${SUMS_PATH} cannot be read (${firstLine(error)}).`);
   }
-  const { sums } = reading;
   problems.push(...reading.problems);
   if (reading.problemCount > reading.problems.length) {
     problems.push(`… and ${reading.problemCount - reading.problems.length} more faulty lines in ${SUMS_PATH}.`);
@@ -229,70 +223,51 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
     const more = reading.dropped.count - reading.dropped.first.length;
     problems.push(`… and ${more} more files listed in ${SUMS_PATH} are missing.`);
   }
-  const sorted = [...files.keys()].sort();
-  for (const file of sorted) {
-    if (!sums.has(file)) problems.push(`${file} is not part of the snapshot (not in ${SUMS_PATH}).`);
+  return reading.sums;
+}
+
+/**
+ * The check of each file SHA256SUMS lists, in order: its checksum, then a catalogue page's links, or a document's
+ * links and validation; `finish` adds the cross-document findings and tells the source's faults from the rest.
+ */
+class TreeCheck {
+  documents = 0;
+  links = 0;
+  readonly #findings: Finding[] = [];
+  /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
+  readonly #changed = new Set<string>();
+  /** Catalogue record pages checked so far, by the record they are for (docs/catalogue.md). */
+  readonly #recordPages = new Map<string, string>();
+  readonly #invariants: InvariantChecker;
+  readonly #collections: CollectionRecords;
+  readonly #targets: LinkTargets;
+  readonly #recorded: RecordedFindings;
+
+  constructor(
+    private readonly dir: string,
+    private readonly layout: Layout,
+    private readonly files: ReadonlyMap<string, number>,
+    private readonly sums: ReadonlyMap<string, string>,
+    manifest: Manifest,
+    private readonly problems: string[],
+  ) {
+    this.#invariants = new InvariantChecker(layout.root, layout.urls);
+    this.#collections = new CollectionRecords(layout);
+    this.#targets = new LinkTargets(layout, manifest.options);
+    this.#recorded = new RecordedFindings(dir);
   }
 
-  const recorded = recordedFindings(dir);
-  const recordedKeys = new Set(recorded.findings.map(findingKey));
-  const unstored = new Set(recorded.findings.filter((f) => UNSTORED_RULES.has(f.rule)).map((f) => f.url));
-  // A rule the report lists only in part explains every finding of its kind: the report cannot say which others
-  // there were. For a rule that names documents the snapshot has no file for, that is every link to a missing file.
-  const isRecorded = (f: Finding): boolean => recordedKeys.has(findingKey(f)) || recorded.partlyListed.has(f.rule);
-  const unstoredPartlyListed = [...recorded.partlyListed].some((rule) => UNSTORED_RULES.has(rule));
-
-  const { links: mode, baseUrl } = manifest.options;
-  const prefix = linkPrefix(mode as 'relative' | 'absolute' | 'original', baseUrl ?? undefined);
-  // Where a link of the snapshot points: a file of the snapshot, or null when it points outside the snapshot.
-  const targetFile = (link: string, documentUrl: string): string | null | undefined => {
-    if (mode === 'original') {
-      let target: ParsedUrl;
-      try {
-        target = layout.urls.resolve(link, documentUrl);
-      } catch {
-        return undefined;
-      }
-      if (!target.inScope) return null;
-      const location = target.location;
-      if (location.kind === 'list' && location.page === 1) return layout.collectionIndex(location.collection).file;
-      const placement = layout.place(target.url);
-      return placement.ok ? placement.file : undefined;
-    }
-    if (!link.startsWith(prefix)) return null;
-    return layout.fileOfServedPath(`/${link.slice(prefix.length)}`) ?? undefined;
-  };
-  // The source form of a link, for validation: what the link stood for before it was rewritten.
-  const sourceLink = (link: string): string | undefined => {
-    if (mode === 'original' || !link.startsWith(prefix)) return undefined;
-    return layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
-  };
-
-  const invariants = new InvariantChecker(layout.root, layout.urls);
-  const collections = new CollectionRecords(layout);
-  const findings: Finding[] = [];
-  /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
-  const changed = new Set<string>();
-  let documents = 0;
-  let linkCount = 0;
-  let checked = 0;
-  /** Catalogue record pages checked so far, by the record they are for (docs/catalogue.md). */
-  const recordPages = new Map<string, string>();
-  for (const file of sorted) {
-    if (++checked % FILES_PER_TURN === 0) {
-      await nextTurn();
-      throwIfStopped(signal);
-    }
-    const expected = sums.get(file);
-    if (expected === undefined) continue;
+  /** Checks `file`, whose SHA-256 SHA256SUMS gives as `expected`. */
+  file(file: string, expected: string): void {
+    const { layout, problems } = this;
     let read;
     try {
-      read = readTreeFile(path.join(dir, ...file.split('/')));
+      read = readTreeFile(path.join(this.dir, ...file.split('/')));
     } catch (error) {
       const why =
         error instanceof NotRegularFileError ? `is now ${error.kind}` : `cannot be read (${firstLine(error)})`;
       problems.push(`${file} ${why}.`);
-      continue;
+      return;
     }
     const url = isDocumentFile(file, layout) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
     if (read.sha256 !== expected) {
@@ -300,85 +275,101 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
         `${file} was changed after the crawl: its SHA-256 is ${read.sha256}, but ${SUMS_PATH} says ${expected}. ` +
           'Restore it, or crawl again.',
       );
-      if (url !== null) changed.add(url);
+      if (url !== null) this.#changed.add(url);
     }
-    if (url === null && file.endsWith('.html') && file !== '404.html' && read.bytes !== null) {
-      const broken = brokenCatalogueLinks(file, read.bytes.toString('utf8'), sums);
-      if (broken.length > 0) {
-        problems.push(
-          `${file} links to ${broken.slice(0, 3).join(', ')}` +
-            `${broken.length > 3 ? ` and ${broken.length - 3} more` : ''}, ` +
-            'which the snapshot does not hold. Rebuild the catalogue, or crawl again.',
-        );
+    if (url === null) {
+      if (file.endsWith('.html') && file !== '404.html' && read.bytes !== null) {
+        this.#page(file, read.bytes.toString('utf8'));
       }
-      if (isRecordPage(file)) {
-        const wrong = recordPageProblem(file, read.bytes.toString('utf8'), recordPages);
-        if (wrong !== null) problems.push(printable(wrong));
-      }
+      return;
     }
-    if (url === null) continue;
     if (read.bytes === null) {
       problems.push(`${file} is larger than ${MAX_DOCUMENT_BYTES} bytes, too large to check as a document.`);
-      continue;
+      return;
     }
     let json: unknown;
     try {
       json = parseJson(read.bytes.toString('utf8'));
     } catch (error) {
-      if (changed.has(url)) continue;
+      if (this.#changed.has(url)) return;
       const why =
         error instanceof JsonTooDeepError
           ? `cannot be checked: ${error.message}`
           : `is not valid JSON (${firstLine(error)})`;
       problems.push(`${file} ${why}.`);
-      continue;
+      return;
     }
-    documents += 1;
+    this.#document(file, url, json);
+  }
+
+  /** A catalogue page: its links resolve inside the snapshot, and a record page is the one for its record. */
+  #page(file: string, html: string): void {
+    const broken = brokenCatalogueLinks(file, html, this.sums);
+    if (broken.length > 0) {
+      this.problems.push(
+        `${file} links to ${broken.slice(0, 3).join(', ')}` +
+          `${broken.length > 3 ? ` and ${broken.length - 3} more` : ''}, ` +
+          'which the snapshot does not hold. Rebuild the catalogue, or crawl again.',
+      );
+    }
+    if (isRecordPage(file)) {
+      const wrong = recordPageProblem(file, html, this.#recordPages);
+      if (wrong !== null) this.problems.push(printable(wrong));
+    }
+  }
+
+  /** A document of the API: every link resolves to a file (or the report says why not), and it validates. */
+  #document(file: string, url: string, json: unknown): void {
+    const { layout } = this;
+    this.documents += 1;
     const location = layout.urls.locate(url);
     visitLinks(json, location.kind === 'root', (link) => {
-      linkCount += 1;
-      const target = targetFile(link, url);
-      const source = sourceLink(link);
-      const explained = unstoredPartlyListed || unstored.has(source ?? canonicalOrSelf(link, url));
-      if (!explained && !changed.has(url) && (target === undefined || (target !== null && !files.has(target)))) {
-        problems.push(`${file} links to ${link}, which is not a file of the snapshot.`);
+      this.links += 1;
+      const target = this.#targets.file(link, url);
+      const source = this.#targets.source(link);
+      const explained = this.#recorded.explainsMissing(source ?? canonicalOrSelf(link, url));
+      if (
+        !explained &&
+        !this.#changed.has(url) &&
+        (target === undefined || (target !== null && !this.files.has(target)))
+      ) {
+        this.problems.push(`${file} links to ${link}, which is not a file of the snapshot.`);
       }
       return source;
     });
     const check = validateDocument(json, url, layout.root, layout.urls);
     if (layout.isCollectionIndexFile(file) && location.kind === 'list') {
-      collections.hold(location.collection, check.findings);
+      this.#collections.hold(location.collection, check.findings);
     } else {
-      findings.push(...check.findings);
-      invariants.add(url, check.summary);
-      collections.addPage(location, json);
+      this.#findings.push(...check.findings);
+      this.#invariants.add(url, check.summary);
+      this.#collections.addPage(location, json);
     }
   }
-  throwIfStopped(signal);
-  // A complete collection's findings are its pages' findings, moved: each counts once, where the crawl saw it.
-  const seen = new Set(findings.map(findingKey));
-  findings.push(...collections.placed().filter((f) => !seen.has(findingKey(f))));
-  findings.push(...invariants.finish());
-  const errors = findings.filter((f) => f.severity === 'error');
-  // Findings in a changed document are the change's: its problem is that it was changed, said above.
-  const unexplained = errors.filter((f) => !isRecorded(f) && !changed.has(f.url));
-  for (const finding of unexplained.slice(0, LISTED_ERRORS)) {
-    const at = finding.pointer ? ` at ${finding.pointer}` : '';
-    problems.push(`${finding.url}${at} breaks ${finding.rule}: ${finding.message}`);
+
+  /**
+   * Adds the findings of complete collections and the cross-document ones; the validation errors the report does
+   * not explain are problems.
+   */
+  finish(): { findings: Finding[]; recordedErrors: number } {
+    const findings = this.#findings;
+    // A complete collection's findings are its pages' findings, moved: each counts once, where the crawl saw it.
+    const seen = new Set(findings.map(findingKey));
+    findings.push(...this.#collections.placed().filter((f) => !seen.has(findingKey(f))));
+    findings.push(...this.#invariants.finish());
+    const errors = findings.filter((f) => f.severity === 'error');
+    // Findings in a changed document are the change's: its problem is that it was changed, said above.
+    const unexplained = errors.filter((f) => !this.#recorded.explains(f) && !this.#changed.has(f.url));
+    for (const finding of unexplained.slice(0, LISTED_ERRORS)) {
+      const at = finding.pointer ? ` at ${finding.pointer}` : '';
+      this.problems.push(`${finding.url}${at} breaks ${finding.rule}: ${finding.message}`);
+    }
+    if (unexplained.length > LISTED_ERRORS) {
+      this.problems.push(`… and ${unexplained.length - LISTED_ERRORS} more validation errors.`);
+    }
+    const ofChanged = errors.filter((f) => !this.#recorded.explains(f) && this.#changed.has(f.url)).length;
+    return { findings, recordedErrors: errors.length - unexplained.length - ofChanged };
   }
-  if (unexplained.length > LISTED_ERRORS) {
-    problems.push(`… and ${unexplained.length - LISTED_ERRORS} more validation errors.`);
-  }
-  const ofChanged = errors.filter((f) => !isRecorded(f) && changed.has(f.url)).length;
-  return {
-    manifest,
-    files: files.size,
-    documents,
-    links: linkCount,
-    problems: problems.map(safe),
-    findings,
-    recordedErrors: errors.length - unexplained.length - ofChanged,
-  };
 }
 
 function canonicalOrSelf(link: string, base: string): string {

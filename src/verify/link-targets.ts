@@ -1,0 +1,50 @@
+/**
+ * Where a link of a snapshot points, read back through the layout as the crawl wrote it (`--links`): a file of the
+ * snapshot, or outside it; and what the link stood for at the source.
+ */
+import type { Layout } from '../format/layout.js';
+import type { Manifest } from '../format/manifest.js';
+import { linkPrefix } from '../format/rewrite-links.js';
+import type { ParsedUrl } from '../url/url-space.js';
+
+export class LinkTargets {
+  readonly #mode: Manifest['options']['links'];
+  readonly #prefix: string;
+
+  constructor(
+    private readonly layout: Layout,
+    { links, baseUrl }: Manifest['options'],
+  ) {
+    this.#mode = links;
+    this.#prefix = linkPrefix(links as 'relative' | 'absolute' | 'original', baseUrl ?? undefined);
+  }
+
+  /**
+   * The file of the snapshot `link` (in the document at `documentUrl`) points to; null when it points outside the
+   * snapshot, undefined when no file could answer it.
+   */
+  file(link: string, documentUrl: string): string | null | undefined {
+    const { layout } = this;
+    if (this.#mode === 'original') {
+      let target: ParsedUrl;
+      try {
+        target = layout.urls.resolve(link, documentUrl);
+      } catch {
+        return undefined;
+      }
+      if (!target.inScope) return null;
+      const location = target.location;
+      if (location.kind === 'list' && location.page === 1) return layout.collectionIndex(location.collection).file;
+      const placement = layout.place(target.url);
+      return placement.ok ? placement.file : undefined;
+    }
+    if (!link.startsWith(this.#prefix)) return null;
+    return layout.fileOfServedPath(`/${link.slice(this.#prefix.length)}`) ?? undefined;
+  }
+
+  /** The source form of a link, for validation: what the link stood for before it was rewritten. */
+  source(link: string): string | undefined {
+    if (this.#mode === 'original' || !link.startsWith(this.#prefix)) return undefined;
+    return this.layout.sourceUrlOfServedPath(`/${link.slice(this.#prefix.length)}`);
+  }
+}
