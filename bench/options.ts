@@ -160,7 +160,8 @@ const SPECS: OptionSpec[] = [
     value: 'path',
     description:
       'Disk scenario: where its runs write, on the disk users write snapshots to (default: .bench/disk in the ' +
-      'repository); every run is kept until the scenario ends, about 1.4 GB at the default size (3.5 GB at --records 276).',
+      'repository); every run is kept until the scenario ends, about 1.4 GB at the default size (3.5 GB at ' +
+      '--records 276).',
   },
   { name: 'json', value: 'path', description: 'Also write the figures as JSON to this file.' },
   { name: 'keep', description: 'Keep what the runs wrote.' },
