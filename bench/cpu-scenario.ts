@@ -101,7 +101,8 @@ export async function cpuScenario(context: BenchContext, extras = true): Promise
   const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, 0), context.base);
   try {
     const urls = documentUrls(api.rootUrl, records, pageSize);
-    context.log(`cpu: ${urls.length} documents, sample API at ${api.rootUrl}`);
+    const log = (message: string) => context.log(`${extras ? 'cpu' : 'disk'}: ${message}`);
+    log(`${urls.length} documents, sample API at ${api.rootUrl}`);
     // One crawl per worker count asked for (or the crawl's default), each in every run.
     const variants = (context.options.workers ?? [undefined]).map((workers) => crawlRun(context, concurrency, workers));
     const bare: CrawlVariant | null =
@@ -125,19 +126,19 @@ export async function cpuScenario(context: BenchContext, extras = true): Promise
     for (let i = 1; i <= runs; i += 1) {
       // Alternated, so that none profits from a warmer server or a quieter machine.
       for (const [v, variant] of variants.entries()) {
-        context.log(`cpu: ${variant.name}, run ${i} of ${runs}`);
+        log(`${variant.name}, run ${i} of ${runs}`);
         await crawlChecked(variant, crawls[v]!, cpus[v]!);
       }
       if (bare !== null) {
-        context.log(`cpu: ${bare.name}, run ${i} of ${runs}`);
+        log(`${bare.name}, run ${i} of ${runs}`);
         await crawlChecked(bare, bares, bareCpus);
       }
       if (context.curl) {
-        context.log(`cpu: curl --parallel, run ${i} of ${runs}`);
+        log(`curl --parallel, run ${i} of ${runs}`);
         curls.push(await curlOnce(context, api, urls, concurrency));
       }
       if (context.options.nodeLoop) {
-        context.log(`cpu: bare Node loop, run ${i} of ${runs}`);
+        log(`bare Node loop, run ${i} of ${runs}`);
         loops.push(await nodeLoopOnce(context, api, urls, concurrency));
       }
     }
@@ -147,7 +148,7 @@ export async function cpuScenario(context: BenchContext, extras = true): Promise
     const rows = [...crawlRows, ...(bares.length > 0 ? [median(bares)] : []), ...(curl ? [curl] : [])];
     if (loop) rows.push(loop);
     if (context.options.sequential) {
-      context.log('cpu: sequential fetch loop');
+      log('sequential fetch loop');
       rows.push(await sequentialOnce(context, api, urls));
     }
     const profile = extras && context.options.profile ? await profiledCrawl(context, api, variants[0]!) : null;
