@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 
 export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'cores' | 'derive' | 'export';
 const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'cores', 'derive', 'export'];
+/** What `--targets` runs: the scenarios that measure issue 27's targets (targets.ts). */
+const TARGET_SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory', 'derive', 'export'];
 
 export interface BenchOptions {
   scenarios: Scenario[];
@@ -28,6 +30,14 @@ export interface BenchOptions {
   diskDir: string | undefined;
   json: string | undefined;
   keep: boolean;
+  /** cpu scenario: also crawl with `--catalogue none` in every run, alternating (the catalogue by difference). */
+  withoutCatalogue: boolean;
+  /** cpu scenario: one more crawl under `node --cpu-prof`, summarised by cpu-profile.ts. */
+  profile: boolean;
+  /** Functions (and modules) the profile summary lists. */
+  profileTop: number;
+  /** Where the profiled crawl's .cpuprofile files are kept; undefined: removed with the run. */
+  profileDir: string | undefined;
 }
 
 interface OptionSpec {
@@ -47,8 +57,10 @@ const SPECS: OptionSpec[] = [
   {
     name: 'records',
     value: 'n',
-    default: '276',
-    description: 'CPU-bound scenario: sample API records per collection (276 gives 50,937 documents).',
+    default: '110',
+    description:
+      'CPU-bound scenarios (cpu, disk, cores, and the CPU-bound pairs of derive): sample API records per collection ' +
+      '(110 gives 20,296 documents, 276 gives 50,937).',
   },
   { name: 'page-size', value: 'n', default: '10', description: 'Records per list page of the sample API.' },
   {
@@ -68,7 +80,9 @@ const SPECS: OptionSpec[] = [
     name: 'memory-records',
     value: 'n,n',
     default: '110,1100',
-    description: 'Memory scenario: sizes to crawl (110 gives 20,296 documents, 1100 gives 202,951).',
+    description:
+      'Memory scenario: sizes to crawl (110 gives 20,296 documents, 1100 gives 202,951); at the largest it also ' +
+      'runs crawl --derive, diff, verify and catalogue, and the export scenario reuses its snapshot.',
   },
   {
     name: 'derive-records',
@@ -89,8 +103,33 @@ const SPECS: OptionSpec[] = [
     value: 'n',
     default: '3',
     description:
-      'CPU-bound, disk and latency-bound scenarios: repetitions of the crawl, curl and the bare Node loop, ' +
+      'cpu, disk, latency and cores scenarios and the CPU-bound pairs of derive: repetitions of each program, ' +
       'alternating; the median is reported.',
+  },
+  {
+    name: 'targets',
+    description:
+      "Run the scenarios issue 27's targets need (cpu, latency, memory, derive, export); with --scenario, as well as " +
+      'those. The table of targets ends every bench.',
+  },
+  {
+    name: 'no-without-catalogue',
+    description: "Skip the cpu scenario's crawls with --catalogue none (one in every run, alternating).",
+  },
+  {
+    name: 'no-profile',
+    description: "Skip the cpu scenario's profiled crawl (one more crawl under node --cpu-prof).",
+  },
+  {
+    name: 'profile-top',
+    value: 'n',
+    default: '12',
+    description: 'How many functions (and modules) the profile summary lists by self and by inclusive time.',
+  },
+  {
+    name: 'profile-dir',
+    value: 'path',
+    description: "Keep the profiled crawl's .cpuprofile files here (open them in Chrome DevTools or speedscope).",
   },
   {
     name: 'no-sequential',
@@ -121,7 +160,8 @@ const SPECS: OptionSpec[] = [
     value: 'path',
     description:
       'Disk scenario: where its runs write, on the disk users write snapshots to (default: .bench/disk in the ' +
-      'repository); every run is kept until the scenario ends, about 3.5 GB at the default size.',
+      'repository); every run is kept until the scenario ends, about 1.4 GB at the default size (3.5 GB at ' +
+      '--records 276).',
   },
   { name: 'json', value: 'path', description: 'Also write the figures as JSON to this file.' },
   { name: 'keep', description: 'Keep what the runs wrote.' },
@@ -134,12 +174,14 @@ export function helpText(): string {
   return [
     'Usage: npm run bench -- [options]',
     '',
-    'Measures cv-snapshot against curl --parallel, a bare Node loop and a sequential fetch loop on the embedded sample',
-    'API, which runs in a process of its own (docs/architecture.md#performance). Scenarios: cpu (no latency, output in',
-    'memory), disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS at two sizes),',
-    'cores (the cpu scenario on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset) and derive (crawl',
-    '--derive against a full crawl: requests and wall time) and export (a snapshot exported as Turtle, JSON-LD',
-    'and CSV: time and peak RSS).',
+    'Measures cv-snapshot on the embedded sample API, which runs in a process of its own, with curl --parallel, a',
+    'bare Node loop and a sequential fetch loop beside it as anchors (docs/performance.md). Scenarios: cpu (no',
+    "latency, output in memory: the crawl's CPU per document, by phase, the catalogue's share and a profile's top",
+    'functions), disk (the same, output on a disk), latency (fixed delay per response), memory (peak RSS of the',
+    'crawl at two sizes, and of crawl --derive, diff, verify and catalogue at the largest), cores (the cpu scenario',
+    'on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset), derive (crawl --derive against a full',
+    'crawl: wall and CPU without latency, requests and wall time with it) and export (a snapshot exported as',
+    "Turtle, JSON-LD and CSV: time and peak RSS). A table of issue 27's targets, met or missed, ends the output.",
     '',
     'Options:',
     ...SPECS.map(
@@ -175,7 +217,8 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     if (typeof value === 'string') return value;
     return SPECS.find((spec) => spec.name === name)?.default ?? '';
   };
-  const asked = ((values.scenario as string[] | undefined) ?? ['all']).flatMap((s) => s.split(','));
+  const given = (values.scenario as string[] | undefined)?.flatMap((s) => s.split(','));
+  const asked = values.targets === true ? [...(given ?? []), ...TARGET_SCENARIOS] : (given ?? ['all']);
   const scenarios = new Set<Scenario>();
   for (const name of asked) {
     if (name === 'all') SCENARIOS.forEach((s) => scenarios.add(s));
@@ -206,5 +249,9 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     diskDir: typeof values['disk-dir'] === 'string' ? values['disk-dir'] : undefined,
     json: typeof values.json === 'string' ? values.json : undefined,
     keep: values.keep === true,
+    withoutCatalogue: values['no-without-catalogue'] !== true,
+    profile: values['no-profile'] !== true,
+    profileTop: whole('profile-top', text('profile-top'), 1),
+    profileDir: typeof values['profile-dir'] === 'string' ? values['profile-dir'] : undefined,
   };
 }

@@ -47,11 +47,12 @@ export function median(runs: RunFigures[]): RunFigures {
 
 const show = (value: number | null, digits: number): string => (value === null ? 'n/a' : value.toFixed(digits));
 
-function table(header: string[], rows: string[][]): string {
+/** A plain-text table: the first column (and those in `left`) aligned left, the others (figures) right. */
+export function table(header: string[], rows: string[][], left: number[] = []): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .map((cell, i) => (i === 0 || left.includes(i) ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
       .join('  ')
       .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');

@@ -1,0 +1,229 @@
+/** The bench's text output: one section per scenario, then the table of issue 27's targets (targets.ts). */
+import type { CoresScenario } from './cores-scenario.js';
+import type { CpuPerDocument } from './cpu-figures.js';
+import type { ProfileItem } from './cpu-profile.js';
+import type { CpuScenario } from './cpu-scenario.js';
+import type { DeriveScenario } from './derive-scenario.js';
+import type { ExportScenario } from './export-scenario.js';
+import { STREAMED_SHARE, type CommandFigures, type MemoryScenario } from './memory-scenario.js';
+import type { BenchOptions } from './options.js';
+import { runTable, table, verdict, type RunFigures } from './report.js';
+import type { LatencyScenario } from './scenarios.js';
+import type { TargetRow } from './targets.js';
+
+/** Targets of the figures that issue 27 did not restate (issues 14 and 28); issue 27's are in targets.ts. */
+export const THRESHOLDS = {
+  gcPercent: 8,
+  growth: 10,
+  deriveRequestRatio: 0.2,
+  exportWallS: 30,
+  exportRssMb: 200,
+};
+
+const us = (value: number | null): string => (value === null ? 'n/a' : `${value} µs`);
+const percent = (share: number): string => `${(share * 100).toFixed(1)} %`;
+
+/** A crawl's CPU per document and where it went, from its --json. */
+function perDocumentLines(figures: CpuPerDocument, runs: number): string[] {
+  return [
+    `  CPU per document: ${us(figures.totalUs)} (user + system, every thread, start-up included; from its --json` +
+      `${runs > 1 ? `, median of ${figures.runs} runs` : ''})`,
+    `  by phase: crawl ${us(figures.crawlUs)}, catalogue + downloads ${us(figures.catalogueUs)}, rest of finalize ` +
+      `${us(figures.finalizeRestUs)}, publish ${us(figures.publishUs)}, start-up and the rest ${us(figures.otherUs)}`,
+  ];
+}
+
+function printProfile(profile: NonNullable<CpuScenario['profile']>): void {
+  console.log(
+    `\nProfile of one more crawl (node --cpu-prof, ${profile.threads} thread${profile.threads === 1 ? '' : 's'}, ` +
+      `${profile.documents} documents): ${profile.busyMs} ms sampled busy, ${profile.idleMs} ms idle. The profiler ` +
+      "samples the thread's time, not CPU time, and slows the crawl: read the shares, not the µs, as the figure.",
+  );
+  if (profile.keptIn !== null) console.log(`its .cpuprofile files are in ${profile.keptIn}`);
+  const list = (title: string, items: ProfileItem[]) => {
+    console.log(`\n${title}`);
+    console.log(
+      table(
+        ['', 'ms', '% of busy', 'µs/document'],
+        items.map((item) => [item.name, item.ms.toFixed(1), item.percent.toFixed(1), item.perDocumentUs.toFixed(1)]),
+      ),
+    );
+  };
+  list('top functions by self time (the function itself):', profile.bySelf);
+  list('top functions by inclusive time (the function and what it calls):', profile.byInclusive);
+  list('self time by module:', profile.byModule);
+}
+
+export function printCpu(result: CpuScenario, options: BenchOptions, where = ''): void {
+  console.log(
+    `\nCPU-bound${where}: ${result.documents} documents (sample API --records ${result.records} --page-size ` +
+      `${result.pageSize}, no latency), concurrency ${result.concurrency}` +
+      (options.runs > 1 ? `, median of ${options.runs} runs (walls in the JSON)` : ''),
+  );
+  console.log(runTable(result.runs, { header: 'CPU µs/doc', cell: cpuPerDocumentCell }));
+  console.log(
+    `sample API process: ${result.server.cpuS ?? 'n/a'} s CPU over the scenario, peak RSS ` +
+      `${result.server.peakRssMb ?? 'n/a'} MB`,
+  );
+  for (const figures of result.perDocument) {
+    console.log(`${figures.name}:`);
+    for (const line of perDocumentLines(figures, options.runs)) console.log(line);
+    const share = figures.catalogueShare === null ? 'n/a (no catalogue)' : percent(figures.catalogueShare);
+    console.log(`  catalogue + downloads ÷ the rest of the crawl's CPU: ${share}`);
+  }
+  const difference = result.withoutCatalogue;
+  if (difference !== null) {
+    console.log(
+      `crawls with --catalogue none, alternating: ${difference.withoutMs} ms of CPU against ${difference.withMs} ms ` +
+        `with the catalogue (medians): the catalogue adds ${percent(difference.share)}`,
+    );
+  }
+  console.log(
+    `CPU per document of curl: ${us(result.curlCpuPerDocumentUs)}, of the bare Node loop: ` +
+      `${us(result.nodeLoopCpuPerDocumentUs)} (fetching and writing alone, the anchors)`,
+  );
+  console.log(
+    `fastest crawl's wall ÷ curl's: ${result.crawlToCurl ?? 'n/a (curl not run)'} (an anchor: issue 27 retired the ` +
+      `1.5 target); its GC: ${result.crawlGcPercent ?? 'n/a'} % of its CPU (issue 14: ≤ ${THRESHOLDS.gcPercent} %: ` +
+      `${verdict(result.crawlGcPercent === null ? null : result.crawlGcPercent <= THRESHOLDS.gcPercent)})`,
+  );
+  printNodeLoop(result);
+  if (result.profile !== null) printProfile(result.profile);
+}
+
+function cpuPerDocumentCell(run: RunFigures): string {
+  return run.cpuS === null ? 'n/a' : String(Math.round((run.cpuS * 1e6) / Math.max(run.documents, 1)));
+}
+
+/** The bare Node loop against curl and the crawl against the loop, when the loop ran. */
+function printNodeLoop(result: { nodeLoopToCurl: number | null; crawlToNodeLoop: number | null }): void {
+  if (result.crawlToNodeLoop === null) return;
+  console.log(
+    `bare Node loop's wall ÷ curl's: ${result.nodeLoopToCurl ?? 'n/a (curl not run)'} (what a client in Node pays ` +
+      `here); the crawl's ÷ the loop's: ${result.crawlToNodeLoop} (what the crawl's own work costs)`,
+  );
+}
+
+export function printLatency(result: LatencyScenario): void {
+  console.log(
+    `\nLatency-bound: ${result.documents} documents, ${result.latencyMs} ms per response, concurrency ` +
+      `${result.concurrency}: ideal ${result.idealPerS} req/s` +
+      (result.runs[0]?.wallsS ? `, median of ${result.runs[0].wallsS.length} runs (walls in the JSON)` : ''),
+  );
+  console.log(
+    runTable(result.runs, {
+      header: 'of ideal',
+      cell: (run) => `${((run.docsPerS / result.idealPerS) * 100).toFixed(1)} %`,
+    }),
+  );
+  console.log(
+    `crawl rate ÷ ideal: ${result.crawlFraction} over the process's wall time, ${result.crawlFractionInProcess} over ` +
+      `the crawl's own time; curl's: ${result.curlFraction ?? 'n/a'}`,
+  );
+  console.log(`crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ 1.05, in the table)`);
+  printNodeLoop(result);
+}
+
+const streamedCell = (run: RunFigures): string => {
+  const figures = run as CommandFigures;
+  if (figures.rssOfCrawl === undefined || figures.rssOfCrawl === null) return 'n/a';
+  return `${percent(figures.rssOfCrawl)}${figures.streamed ? ' streamed' : ''}`;
+};
+
+export function printMemory(result: MemoryScenario): void {
+  console.log(`\nMemory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
+  console.log(runTable(result.runs));
+  console.log(
+    `largest ÷ smallest: ${result.growth ?? 'n/a'} (issue 14: same order of magnitude, < ${THRESHOLDS.growth}: ` +
+      `${verdict(result.growth === null ? null : result.growth < THRESHOLDS.growth)})`,
+  );
+  if (result.commands.length === 0) return;
+  console.log(
+    `\nOn the largest crawl's snapshot: each command's peak RSS against that crawl's ("streamed" when at most ` +
+      `${percent(STREAMED_SHARE)} of it)`,
+  );
+  console.log(runTable(result.commands, { header: "of the crawl's RSS", cell: streamedCell }));
+}
+
+export function printCores(result: CoresScenario | null): void {
+  if (result === null) return;
+  console.log(
+    `\nCores: ${result.documents} documents, no latency, concurrency ${result.concurrency}; the crawl and the sample ` +
+      'API share the CPUs given (taskset)',
+  );
+  console.log(runTable(result.runs));
+  console.log(`documents/s on every CPU ÷ on one (the fastest worker count): ${result.speedup ?? 'n/a'}`);
+}
+
+function printDeriveCpuBound(result: DeriveScenario['cpuBound'], runs: number): void {
+  console.log(
+    `\nno latency, ${result.documents} documents (--records ${result.records})` +
+      (runs > 1 ? `, medians of ${runs} alternating pairs (walls in the JSON)` : ''),
+  );
+  console.log(
+    runTable([result.full, result.derived], {
+      header: 'CPU µs/doc (--json)',
+      cell: (run) => us((run === result.full ? result.fullCpu : result.derivedCpu)?.totalUs ?? null),
+    }),
+  );
+  const cost = result.cost;
+  console.log(
+    `crawl --derive's wall ÷ the full crawl's: ${result.wallRatio} (target ≤ 0.6, in the table); ` +
+      `${result.derived.requests} requests, ${result.derived.derivedDocuments} documents derived` +
+      (cost === null
+        ? ''
+        : `; a derived document costs ${us(cost.derivedUs)} of CPU, a fetched one ${us(cost.fetchedUs)} ` +
+          `(× ${cost.ratio}; from the crawl phases)`),
+  );
+}
+
+export function printDerive(result: DeriveScenario, options: BenchOptions): void {
+  console.log(`\ncrawl --derive against a full crawl, concurrency ${result.concurrency}`);
+  printDeriveCpuBound(result.cpuBound, options.runs);
+  for (const size of result.sizes) {
+    console.log(
+      `\n${result.latencyMs} ms per response, --records ${size.records}: ${size.documents} documents ` +
+        `(sample ${size.derived.sample})`,
+    );
+    console.log(
+      runTable([size.full, size.derived], {
+        header: 'requests',
+        cell: (run) => String((run as RunFigures & { requests: number }).requests),
+      }),
+    );
+    console.log(
+      `requests: ${percent(size.requestRatio)} of the full crawl's (issue 14: ≤ ` +
+        `${percent(THRESHOLDS.deriveRequestRatio)}: ${verdict(size.requestRatio <= THRESHOLDS.deriveRequestRatio)}); ` +
+        `floor (root, lists, links-only relationships) ${percent(size.floorRatio)}; wall time ` +
+        `${percent(size.wallRatio)}; ${size.derived.derivedDocuments} documents derived, ${size.derived.mismatches} ` +
+        'samples differed',
+    );
+  }
+}
+
+export function printExport(result: ExportScenario): void {
+  console.log(
+    `\nExport: a snapshot of ${result.documents} documents (sample API --records ${result.records}), ` +
+      `${result.snapshotRecords} records, in each format; the crawl that wrote it peaked at ` +
+      `${result.crawlPeakRssMb ?? 'n/a'} MB`,
+  );
+  console.log(runTable(result.runs, { header: "of the crawl's RSS", cell: streamedCell }));
+  const within = result.runs.every(
+    (run) => run.wallS <= THRESHOLDS.exportWallS && run.peakRssMb !== null && run.peakRssMb <= THRESHOLDS.exportRssMb,
+  );
+  console.log(
+    `every format under ${THRESHOLDS.exportWallS} s and ${THRESHOLDS.exportRssMb} MB peak RSS (issue 28): ` +
+      verdict(within),
+  );
+}
+
+export function printTargets(rows: TargetRow[]): void {
+  console.log("\nIssue 27's targets, each measured in this run:");
+  console.log(
+    table(
+      ['', 'target', 'measured', ''],
+      rows.map((row) => [row.target, row.goal, row.measured ?? 'n/a', row.verdict]),
+      [1, 2, 3],
+    ),
+  );
+}
