@@ -261,6 +261,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
         clock,
         options: recorded,
         previous: run.previous,
+        ...(options.signal ? { signal: options.signal } : {}),
         ...(derive ? { derive } : {}),
       });
     } catch (error) {
