@@ -212,13 +212,14 @@ export function changesLink(changes: CatalogueChanges): string {
   return `<a href="${CHANGES_PAGE}">${text}</a>`;
 }
 
-/** What each changed record's page says, by type and id (records listed in two collections: both notes). */
+/** What each changed record's page says, by type and id (a record listed in two collections: each note once). */
 export function changeNotes(changes: CatalogueChanges, names: HumanNames): Map<string, string[]> {
   const notes = new Map<string, string[]>();
   if (changes.against === null) return notes;
   const note = (t: Target, text: string) => {
     const key = flatKey(t.type, t.id);
-    notes.set(key, [...(notes.get(key) ?? []), text]);
+    const known = notes.get(key) ?? [];
+    if (!known.includes(text)) notes.set(key, [...known, text]);
   };
   for (const c of changes.diff.collections) {
     for (const r of c.added) note(r, 'new in this snapshot');

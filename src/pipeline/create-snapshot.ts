@@ -362,7 +362,7 @@ async function fullCrawl(
 
 /** Closes the journal and writes what comes after the documents: report, manifest, catalogue, sums. */
 async function finishSnapshot(
-  { clock, recorded, paths, run }: RunContext,
+  { clock, recorded, paths, run, options }: RunContext,
   opened: OpenedRun,
   fetcher: Fetcher,
   derived: DeriveRun | undefined,
@@ -382,6 +382,7 @@ async function finishSnapshot(
       clock,
       options: recorded,
       previous: run.previous,
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(derive ? { derive } : {}),
       phases,
     });

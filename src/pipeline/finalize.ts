@@ -39,6 +39,8 @@ export interface FinalizeInput {
   options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode; catalogue: CatalogueMode };
   /** The snapshot --out held when the run started, for the catalogue's Changes page; null when it held none. */
   previous: string | null;
+  /** Stops the comparison with `previous` (a read of both snapshots) when the run is asked to stop. */
+  signal?: AbortSignal;
   /** With `crawl --derive`: the manifest's `derive` member and the mismatches for the report. */
   derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
   /** Where the catalogue's and the downloads' CPU time is added up. */
@@ -114,7 +116,7 @@ export async function finalizeSnapshot(
   // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
   if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
     const stopCatalogue = phases.start('catalogue');
-    const changes = await changesSince(input.previous, { dir: writer.dir, manifest });
+    const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
     manifest.changes = changesMember(changes);
     buildCatalogueOrExplain({
       changes,

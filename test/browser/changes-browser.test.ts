@@ -13,6 +13,7 @@ import { launchBrowser } from '../../scripts/browser.mjs';
 import { createClock } from '../../src/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
+import { startServe } from '../../src/serve/index.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const SEED = 4;
@@ -124,6 +125,27 @@ describe('the Changes page in a browser', () => {
     expect(await page.locator('p.changed').innerText()).toContain('new in this snapshot');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('works through cv-snapshot serve: every request on its origin, an added record opened', async () => {
+    const served = await startServe({ dir: out, port: 0 });
+    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    try {
+      await page.goto(`${served.origin}/index.html`);
+      await page.getByRole('link', { name: /added, .* removed/ }).click();
+      expect(new URL(page.url()).pathname).toBe('/_catalogue/changes.html');
+      const added = release1.changes.find((c) => c.kind === 'added' && c.collection === 'units')!;
+      const label = labelOf(release1, added.collection, added.id);
+      await page.locator('h2#added + ul').getByRole('link', { name: label, exact: true }).first().click();
+      expect(await page.locator('h1').textContent()).toBe(label);
+      expect(requests.filter((url) => new URL(url).origin !== served.origin)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await served.close();
+    }
   });
 
   it("says on a renamed record's page what changed, and links to the Changes page", async () => {
