@@ -204,7 +204,11 @@ function referencedBySection(site: RecordSite, resource: Resource): string {
   const referrers = site.records.referrers(resource.type, resource.id);
   if (referrers.length === 0) return '';
   const byRelationship = new Map<string, Referrer[]>();
-  for (const r of referrers) byRelationship.set(r.relationship, [...(byRelationship.get(r.relationship) ?? []), r]);
+  for (const r of referrers) {
+    const group = byRelationship.get(r.relationship);
+    if (group === undefined) byRelationship.set(r.relationship, [r]);
+    else group.push(r);
+  }
   const lines = [...byRelationship].map(
     ([name, from]) => `<dt>${esc(site.names.reverse(name))}</dt><dd>${targetsHtml(site, from)}</dd>`,
   );
