@@ -20,6 +20,7 @@ import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools }
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
 import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
+import { linksOnlyTargets } from './stored.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
@@ -120,6 +121,8 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
   const info = new Map<string, CollectionInfo>();
   /** A community variant's `community` target, by the variant's type and id. */
   const communities = new Map<string, { type: string; id: string }>();
+  /** Where the relationships given with links only lead (RecordSite.linksOnly). */
+  const linksOnly = new Map<string, unknown>();
   for (const [collection, files] of input.collections) {
     const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false, letters: new Set() };
     info.set(collection, count);
@@ -139,13 +142,21 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
           if (!isObject(relationship)) continue;
           for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
         }
+        // Relationships given with links only: read here, once, so that their targets' pages list who points at them.
+        if (records.find(resource.type, resource.id)!.collection === collection) {
+          for (const [name, data] of linksOnlyTargets(input, collection, resource)) {
+            // Most lead nowhere (`data: null`): only the others are kept (record-page.ts reads a missing one as that).
+            if (data !== null) linksOnly.set(flatKey(resource.type, resource.id, name), data);
+            for (const target of linkages(data)) records.addReference(target.type, target.id, self, name);
+          }
+        }
         count.root ??= firstTarget(resource, 'root');
         const community = firstTarget(resource, 'community');
         if (community) communities.set(flatKey(resource.type, resource.id), community);
       }
     }
   }
-  return { records, info, communities };
+  return { records, info, communities, linksOnly };
 }
 
 /**
@@ -190,7 +201,7 @@ function listReader(writer: TreeWriter): (file: string) => ReturnType<typeof lis
 function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalogue {
   const { layout, writer } = input;
   const readList = listReader(writer);
-  const { records, info, communities } = firstPass(input, readList);
+  const { records, info, communities, linksOnly } = firstPass(input, readList);
   const names = new HumanNames(input.names);
   const titles = collectionTitles(records, info, names);
   return {
@@ -205,6 +216,7 @@ function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalog
       linkPrefix: input.linkPrefix,
       titles,
       names,
+      linksOnly,
       communityOf: (type, id) => {
         const community = communities.get(flatKey(type, id));
         return community ? (records.find(community.type, community.id)?.label ?? null) : null;

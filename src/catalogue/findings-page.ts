@@ -122,11 +122,12 @@ function ruleSection(n: number, rule: string, counts: Report['rules'][string], r
 function findingRow(finding: ListedFinding, pageOf: (url: string) => string | null): string {
   const target = pageOf(finding.url);
   const url = `<code>${esc(finding.url)}</code>`;
-  const pointer = finding.pointer === '' ? '<span class="muted">the whole document</span>' : esc(finding.pointer);
+  const pointer =
+    finding.pointer === '' ? '<span class="muted">the whole document</span>' : `<code>${esc(finding.pointer)}</code>`;
   return (
     `<tr><td>${severityBadge(finding.severity)}</td>` +
     `<td>${target === null ? url : `<a href="${esc(target)}">${url}</a>`}</td>` +
-    `<td><code>${pointer}</code></td><td>${esc(finding.message)}</td></tr>\n`
+    `<td>${pointer}</td><td>${esc(finding.message)}</td></tr>\n`
   );
 }
 

@@ -3,30 +3,27 @@
  * URI with a Copy button, every attribute under a human name, its community variants, relationships, the records
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { flatKey } from '../flat-key.js';
-import type { Layout } from '../format/layout.js';
-import type { TreeWriter } from '../store/writer.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
+import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
 import type { HumanNames } from './labels.js';
 import { claimTag } from './names.js';
 import { changeNoteHtml } from './changes-page.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject, linkages, type Resource } from './resource.js';
 
-/** Above this size (of its JSON) a record is not shown as JSON in its page, nor a stored document read. */
-const MAX_SHOWN_JSON = 256 * 1024;
 /** Attributes shown above the list of attributes rather than in it. */
 const SHOWN_FIRST = new Set(['definition', 'description']);
 
 /** What a record page needs to know about the whole catalogue. */
-export interface RecordSite {
-  layout: Layout;
-  writer: TreeWriter;
+export interface RecordSite extends TreeSite {
   records: CatalogueRecords;
-  /** The prefix of a rewritten link (`/`, the base URL), null for `original` links. */
-  linkPrefix: string | null;
+  /**
+   * Where the relationships the lists give with links only lead, read in pass 1 (`linksOnlyTargets`), by
+   * `flatKey(type, id, relationship)`: the linkage, or undefined where the snapshot holds no document of it. A
+   * relationship not here leads nowhere (its documents say `data: null`).
+   */
+  linksOnly: ReadonlyMap<string, unknown>;
   /** Each collection's human name. */
   titles: Map<string, string>;
   /** Names for people of fields and relationships (the user's, else derived). */
@@ -46,49 +43,6 @@ export interface RecordContext {
   label: string;
   /** The collection page that lists the record. */
   n: number;
-}
-
-/** The stored document of the first of `urls` that the snapshot holds: its file and its parsed value. */
-function storedDocument(site: RecordSite, urls: string[]): { file: string; doc: unknown } | null {
-  for (const url of urls) {
-    let stored;
-    try {
-      stored = site.layout.place(url);
-    } catch {
-      continue; // not a URL (a source's link may be anything)
-    }
-    if (!stored.ok) continue;
-    try {
-      const text = readFileSync(path.join(site.writer.dir, stored.file), 'utf8');
-      return { file: stored.file, doc: text.length > MAX_SHOWN_JSON ? undefined : (JSON.parse(text) as unknown) };
-    } catch {
-      continue;
-    }
-  }
-  return null;
-}
-
-/** The source URL a stored link stands for (links are rewritten as the snapshot was asked to), or null. */
-function sourceUrlOf(link: string, site: RecordSite): string | null {
-  let url = link;
-  if (site.linkPrefix !== null && link.startsWith(site.linkPrefix)) {
-    try {
-      url = site.layout.sourceUrlOfServedPath(`/${link.slice(site.linkPrefix.length)}`);
-    } catch {
-      return null;
-    }
-  }
-  return isWebUrl(url) ? url : null;
-}
-
-/** Where the snapshot stores the document at `url`, or null. */
-function storedFile(site: RecordSite, url: string): string | null {
-  try {
-    const stored = site.layout.place(url);
-    return stored.ok ? stored.file : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -147,33 +101,8 @@ function fieldName(site: RecordSite, name: string, as: 'field' | 'relation'): st
   return site.names.namesField(name) ? `${shown} <code class="api-name">${esc(name)}</code>` : shown;
 }
 
-/** Where a relationship the list gives as links only leads: the linkage of its stored documents, or undefined. */
-function linksOnlyData(
-  site: RecordSite,
-  relationship: Record<string, unknown>,
-  at: { uri: string; built: string; name: string },
-) {
-  const links = isObject(relationship.links) ? relationship.links : {};
-  const own = (key: string) => (typeof links[key] === 'string' ? sourceUrlOf(links[key], site) : null);
-  // The relationship document (beside the record's, else where its links.self says), then the related document,
-  // whose data is the target itself (or a list of them): either names where the relationship leads.
-  const tried = [
-    `${at.uri}relationships/${at.name}`,
-    own('self'),
-    `${at.built}relationships/${at.name}`,
-    own('related'),
-    `${at.uri}${at.name}/`,
-  ];
-  for (const url of tried) {
-    if (url === null) continue;
-    const found = storedDocument(site, [url]);
-    if (isObject(found?.doc) && 'data' in found.doc) return found.doc.data;
-  }
-  return undefined;
-}
-
 /** Each relationship as a line "Successor: K (Units)"; one the list gives as links only, from its stored documents. */
-function relationshipsList(site: RecordSite, resource: Resource, uri: string, builtUrl: string): string {
+function relationshipsList(site: RecordSite, resource: Resource): string {
   return Object.entries(resource.relationships)
     .map(([name, relationship]) => {
       if (!isObject(relationship)) {
@@ -181,8 +110,9 @@ function relationshipsList(site: RecordSite, resource: Resource, uri: string, bu
         const not = '<span class="muted">not a relationship:</span>';
         return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${not} ${given}</dd>`;
       }
+      const key = flatKey(resource.type, resource.id, name);
       const data =
-        'data' in relationship ? relationship.data : linksOnlyData(site, relationship, { uri, built: builtUrl, name });
+        'data' in relationship ? relationship.data : site.linksOnly.has(key) ? site.linksOnly.get(key) : null;
       let shown: string;
       if (data === undefined) {
         const links = isObject(relationship.links) ? relationship.links : {};
@@ -207,7 +137,11 @@ function referencedBySection(site: RecordSite, resource: Resource): string {
   const referrers = site.records.referrers(resource.type, resource.id);
   if (referrers.length === 0) return '';
   const byRelationship = new Map<string, Referrer[]>();
-  for (const r of referrers) byRelationship.set(r.relationship, [...(byRelationship.get(r.relationship) ?? []), r]);
+  for (const r of referrers) {
+    const group = byRelationship.get(r.relationship);
+    if (group === undefined) byRelationship.set(r.relationship, [r]);
+    else group.push(r);
+  }
   const lines = [...byRelationship].map(
     ([name, from]) => `<dt>${esc(site.names.reverse(name))}</dt><dd>${targetsHtml(site, from)}</dd>`,
   );
@@ -291,9 +225,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   const { resource } = c;
   const a = resource.attributes;
   // The record's own URI (links.self), as clients store it; built from the collection's only where it gives none.
-  const builtUrl = `${site.layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
-  const self = resource.self === null ? null : sourceUrlOf(resource.self, site);
-  const uri = self ?? builtUrl;
+  const { uri, built: builtUrl } = recordUris(site, c.collection, resource);
   const definition = [a.definition, a.description].find((d): d is string => typeof d === 'string' && d.trim() !== '');
   const title = site.titles.get(c.collection) ?? c.collection;
   const attributes = Object.entries(a)
@@ -304,7 +236,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
         `<dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
     )
     .join('\n');
-  const relationships = relationshipsList(site, resource, uri, builtUrl);
+  const relationships = relationshipsList(site, resource);
   const body =
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +
     variantLine(site, resource) +

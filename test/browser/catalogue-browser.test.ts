@@ -618,7 +618,7 @@ describe('the catalogue in a browser', () => {
         };
       })`);
 
-  it('reads relationships as aligned sentences, names where a links-only one leads, counts who refers', async () => {
+  it('reads relationships as aligned sentences, follows a links-only one both ways, counts who refers', async () => {
     const { page, context, clean } = await open();
     const records = await everyRecord();
     const find = (type: string, id: string) => records.find((r) => r.type === type && r.id === id)!;
@@ -666,7 +666,12 @@ describe('the catalogue in a browser', () => {
         expect(await successor.textContent(), at).toBe('term-0002 (Units)');
         await successor.getByRole('link').click();
         expect(await heading(page), at).toBe('term-0002');
-        expect(await page.locator('h2#referenced-by').count(), at).toBe(0);
+        // And the successor's page says what it replaced.
+        expect(await page.locator('h2#referenced-by').textContent(), at).toBe('Referenced by 1 record');
+        const replaced = line('Referenced by', 'Successor of');
+        expect(await replaced.textContent(), at).toBe('term-0001 (Units)');
+        await replaced.getByRole('link').click();
+        expect(await heading(page), at).toBe('term-0001');
       }
     } finally {
       await bigServed.close();

@@ -279,7 +279,7 @@ describe('catalogue of hostile and unusual sources', () => {
     }
   });
 
-  it('links a relationship the lists give as links only, from its stored relationship document', async () => {
+  it('links a relationship the lists give as links only both ways, from its stored relationship document', async () => {
     const server = await startServer((req, res) => {
       const base = `http://${req.headers.host}/api/`;
       const record = (id: string) => ({
@@ -314,6 +314,11 @@ describe('catalogue of hostile and unusual sources', () => {
       );
       const second = await readFile(path.join(out, '_catalogue/units/r-2.html'), 'utf8');
       expect(second).toContain('<dt>Successor</dt><dd><span class="muted">none</span></dd>');
+      // The successor's page says what it replaced.
+      expect(second).toContain(
+        '<dt>Successor of</dt><dd><a href="../../_catalogue/units/r-1.html">term 1</a> ' +
+          '<span class="muted">(Units)</span></dd>',
+      );
     } finally {
       await server.close();
     }
