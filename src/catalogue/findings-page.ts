@@ -54,7 +54,9 @@ function readReport(dir: string): Report | string {
     const result = reportSchema.safeParse(JSON.parse(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString()));
     return result.success ? result.data : `${REPORT_PATH} is not a report this version reads`;
   } catch (error) {
-    return `${REPORT_PATH} cannot be read (${(error as Error).message})`;
+    // The reason, not the message: a message names the staging directory, which the page must not hold.
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+    return `${REPORT_PATH} cannot be read (${reason})`;
   }
 }
 

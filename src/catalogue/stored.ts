@@ -82,11 +82,11 @@ function linksOnlyData(
   // The relationship document (beside the record's, else where its links.self says), then the related document,
   // whose data is the target itself (or a list of them): either names where the relationship leads.
   const tried = [
-    `${at.uri}relationships/${at.name}`,
+    `${at.uri}relationships/${encodeURIComponent(at.name)}`,
     own('self'),
-    `${at.built}relationships/${at.name}`,
+    `${at.built}relationships/${encodeURIComponent(at.name)}`,
     own('related'),
-    `${at.uri}${at.name}/`,
+    `${at.uri}${encodeURIComponent(at.name)}/`,
   ];
   for (const url of tried) {
     if (url === null) continue;

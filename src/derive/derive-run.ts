@@ -334,7 +334,7 @@ export class DeriveRun {
     const verdict = learnKind(group.kind, samples, group.urls.length);
     if (!verdict.ok) {
       checks.failed.add(key);
-      this.#mismatches.push(...verdict.mismatches);
+      for (const mismatch of verdict.mismatches) this.#mismatches.push(mismatch); // not spread: up to one per sample
       return false;
     }
     checks.templates.set(key, verdict.template);

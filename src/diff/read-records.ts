@@ -125,7 +125,7 @@ function storedLinkage(snapshot: OpenSnapshot, collection: string, id: string, n
   let file: string;
   try {
     const placement = layout.place(
-      `${layout.collectionUrl(collection)}${encodeURIComponent(id)}/relationships/${name}`,
+      `${layout.collectionUrl(collection)}${encodeURIComponent(id)}/relationships/${encodeURIComponent(name)}`,
     );
     if (!placement.ok) return undefined;
     file = placement.file;

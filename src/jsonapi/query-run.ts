@@ -144,7 +144,7 @@ class Runner<R> {
       const values: unknown[] = [];
       for (const id of this.access.targets(record, relationship) ?? []) {
         const related = target?.byId(id);
-        if (related !== undefined) values.push(...own(related, filter.field, target!.schema));
+        if (related !== undefined) for (const value of own(related, filter.field, target!.schema)) values.push(value);
         else if (filter.field === 'id') values.push(id);
       }
       return values;

@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
 import { diffOpenSnapshots } from '../diff/diff-snapshots.js';
 import { openSnapshot } from '../diff/read-records.js';
-import { CvSnapshotError } from '../errors.js';
 import { MANIFEST_PATH, SUMS_PATH, type Manifest } from '../format/manifest.js';
 import type { OutInspection, OutputPaths } from '../store/output-dir.js';
 
@@ -43,8 +42,9 @@ export async function changesSince(
     const diff = await diffOpenSnapshots(before, after, signal);
     return { against: { root: before.manifest.source.root, createdAt: before.manifest.createdAt }, diff };
   } catch (error) {
-    const readError = error instanceof CvSnapshotError || typeof (error as NodeJS.ErrnoException).code === 'string';
-    if (signal?.aborted === true || !readError) throw error;
+    // Whatever the previous snapshot holds (edited by hand, damaged, another tool's) ends in "not compared", never in
+    // a crawl that fails after every document is fetched; only the user's signal stops it.
+    if (signal?.aborted === true) throw error;
     return { against: null, why: 'unreadable' };
   }
 }
