@@ -166,10 +166,13 @@ button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px s
   thead th { border: 0; padding: 0.2rem 0; }
   table.collections thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   tr { border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
-  td { border: 0; padding: 0.1rem 0; display: grid; grid-template-columns: 7rem minmax(0, 1fr); gap: 0.5rem; }
-  td::before { font-weight: 600; color: var(--muted); }
+  td { border: 0; padding: 0.1rem 0 0.1rem 7.5rem; display: flow-root; }
+  td::before { float: left; width: 7rem; margin-left: -7.5rem; font-weight: 600; color: var(--muted); }
   .variant-row td:first-child { padding-left: 0; }
 ${STACKED_LABELS}
+  table.collections td:first-child { padding-left: 0; }
+  table.collections td:first-child::before { content: none; }
+  table.collections code { white-space: nowrap; }
 }
 [hidden] { display: none !important; }
 .print-only { display: none; }
