@@ -13,10 +13,14 @@ import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
 import type { TreeWriter } from '../store/writer.js';
 import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
-import { collectionTitle } from './labels.js';
+import type { CatalogueNames } from './human-names.js';
+import { HumanNames } from './labels.js';
 import { collectionFolder, collectionPage, recordPage } from './names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
+import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
+import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
+import { linksOnlyTargets } from './stored.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
@@ -33,6 +37,10 @@ export interface CatalogueInput {
   /** How the snapshot wrote its links: the prefix of a rewritten link (`/`, the base URL), null for `original`. */
   linkPrefix: string | null;
   about: { root: string; createdAt: string; tool: string; errors: number; warnings: number };
+  /** The user's names for collections and fields (`--names`), in place of the derived ones. */
+  names?: CatalogueNames;
+  /** What the Changes page shows: the comparison with the snapshot before (src/pipeline/changes-since.ts). */
+  changes: CatalogueChanges;
 }
 
 /**
@@ -113,6 +121,8 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
   const info = new Map<string, CollectionInfo>();
   /** A community variant's `community` target, by the variant's type and id. */
   const communities = new Map<string, { type: string; id: string }>();
+  /** Where the relationships given with links only lead (RecordSite.linksOnly). */
+  const linksOnly = new Map<string, unknown>();
   for (const [collection, files] of input.collections) {
     const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false, letters: new Set() };
     info.set(collection, count);
@@ -132,22 +142,37 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
           if (!isObject(relationship)) continue;
           for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
         }
+        // Relationships given with links only: read here, once, so that their targets' pages list who points at them.
+        if (records.find(resource.type, resource.id)!.collection === collection) {
+          for (const [name, data] of linksOnlyTargets(input, collection, resource)) {
+            // Most lead nowhere (`data: null`): only the others are kept (record-page.ts reads a missing one as that).
+            if (data !== null) linksOnly.set(flatKey(resource.type, resource.id, name), data);
+            for (const target of linkages(data)) records.addReference(target.type, target.id, self, name);
+          }
+        }
         count.root ??= firstTarget(resource, 'root');
         const community = firstTarget(resource, 'community');
         if (community) communities.set(flatKey(resource.type, resource.id), community);
       }
     }
   }
-  return { records, info, communities };
+  return { records, info, communities, linksOnly };
 }
 
-/** Each collection's human name: from its records' type, or, for community variants, from their roots'. */
-function collectionTitles(records: CatalogueRecords, info: Map<string, CollectionInfo>): Map<string, string> {
+/**
+ * Each collection's human name: the user's, else from its records' type, or, for community variants, from their
+ * roots' collection's name.
+ */
+function collectionTitles(
+  records: CatalogueRecords,
+  info: Map<string, CollectionInfo>,
+  names: HumanNames,
+): Map<string, string> {
   const titles = new Map<string, string>();
-  for (const [collection, count] of info) titles.set(collection, collectionTitle(collection, count.type));
+  for (const [collection, count] of info) titles.set(collection, names.collection(collection, count.type));
   for (const [collection, count] of info) {
     const rootCollection = count.root && records.find(count.root.type, count.root.id)?.collection;
-    if (rootCollection !== undefined && rootCollection !== collection) {
+    if (rootCollection !== undefined && rootCollection !== collection && !names.namesCollection(collection)) {
       titles.set(collection, `${titles.get(rootCollection)!}: community variants`);
     }
   }
@@ -161,23 +186,25 @@ function rootCollectionOf(c: Catalogue, collection: string): string | undefined 
   return found === collection ? undefined : found;
 }
 
-/** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
-export function buildCatalogue(input: CatalogueInput): number | null {
-  const { layout, writer } = input;
-  // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
-  if (layout.rootSegments().length === 0) return null;
-  /** A list page's records (what is not a record is left out; the crawl reported it). */
-  const readList = (file: string) => {
+/** A list page's records, read from the staged tree (what is not a record is left out; the crawl reported it). */
+function listReader(writer: TreeWriter): (file: string) => ReturnType<typeof listRecords> {
+  return (file) => {
     try {
       return listRecords(readFileSync(path.join(writer.dir, file), 'utf8'));
     } catch {
       return { records: [], skipped: 0 };
     }
   };
-  const { records, info, communities } = firstPass(input, readList);
-  const titles = collectionTitles(records, info);
-  let pages = 0;
-  const c: Catalogue = {
+}
+
+/** Pass 1 and what the later passes share: the records, the collections, their titles, the record pages' site. */
+function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalogue {
+  const { layout, writer } = input;
+  const readList = listReader(writer);
+  const { records, info, communities, linksOnly } = firstPass(input, readList);
+  const names = new HumanNames(input.names);
+  const titles = collectionTitles(records, info, names);
+  return {
     input,
     readPage: (file) => readList(file).records,
     records,
@@ -188,36 +215,61 @@ export function buildCatalogue(input: CatalogueInput): number | null {
       records,
       linkPrefix: input.linkPrefix,
       titles,
+      names,
+      linksOnly,
       communityOf: (type, id) => {
         const community = communities.get(flatKey(type, id));
         return community ? (records.find(community.type, community.id)?.label ?? null) : null;
       },
       createdAt: input.about.createdAt,
       source: input.about.root,
+      changes: changeNotes(input.changes, names),
     },
     write: (file, html) => {
       writer.write(file, html);
-      pages++;
+      counter.pages++;
     },
   };
+}
+
+/** The files every page shares: the style sheet, the scripts, and the snapshot's time for the citations. */
+function writeAssets(writer: TreeWriter, createdAt: string): void {
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
   // The snapshot's time for the record pages' citations: the one catalogue file besides the front page it is in.
-  const when = snapshotTime(input.about.createdAt);
+  const when = snapshotTime(createdAt);
   writer.write(
     `${CATALOGUE_DIR}/snapshot.js`,
-    `window.cvSnapshot = ${JSON.stringify({ createdAt: input.about.createdAt, text: when.text })};\n`,
+    `window.cvSnapshot = ${JSON.stringify({ createdAt, text: when.text })};\n`,
   );
+}
+
+/** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
+export function buildCatalogue(input: CatalogueInput): number | null {
+  // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
+  if (input.layout.rootSegments().length === 0) return null;
+  const counter = { pages: 0 };
+  const c = catalogueOf(input, counter);
+  writeAssets(input.writer, input.about.createdAt);
   // Pass 2: collection pages and record pages.
   for (const [collection, files] of input.collections) collectionPages(c, collection, files);
   // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
-  writer.writeParts(
-    `${CATALOGUE_DIR}/search-index.js`,
-    indexScriptParts(searchEntries(c), Object.fromEntries([...titles].sort(([a], [b]) => (a < b ? -1 : 1)))),
+  const titles = Object.fromEntries([...c.site.titles].sort(([a], [b]) => (a < b ? -1 : 1)));
+  input.writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, indexScriptParts(searchEntries(c), titles));
+  // The report's findings for people: after the record pages, which it links.
+  c.write(
+    FINDINGS_PAGE,
+    findingsHtml({
+      dir: input.writer.dir,
+      layout: input.layout,
+      records: c.records,
+      collections: new Set(c.info.keys()),
+    }),
   );
+  c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
   c.write(FRONT_PAGE, frontHtml(c));
-  return pages;
+  return counter.pages;
 }
 
 /**
@@ -420,7 +472,8 @@ function frontHtml(c: Catalogue): string {
     SEARCH_RESULTS +
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
     `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
-    `<dt>Validation</dt><dd>${about.errors} errors, ${about.warnings} warnings</dd>\n</dl>\n` +
+    `<dt>Validation</dt><dd><a href="${FINDINGS_PAGE}">${about.errors} errors, ${about.warnings} warnings</a></dd>\n` +
+    `<dt>Changes</dt><dd>${changesLink(c.input.changes)}</dd>\n</dl>\n` +
     '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
     '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
     `<tbody>\n${rows}</tbody>\n</table></div>\n` +

@@ -82,6 +82,8 @@ export const TABLE_LAYOUTS = {
   'records-s': ['Id', 'Term or name', 'Status', 'Definition', 'Provenance'],
   'records-v': ['Id', 'Term or name', 'Community', 'Root', 'Definition', 'Provenance'],
   'records-vs': ['Id', 'Term or name', 'Community', 'Root', 'Status', 'Definition', 'Provenance'],
+  rules: ['Rule', 'Errors', 'Warnings'],
+  findings: ['Severity', 'Document', 'Where in it', 'Message'],
 } as const;
 export type Columns = (typeof TABLE_LAYOUTS)[keyof typeof TABLE_LAYOUTS];
 
@@ -92,9 +94,9 @@ const STACKED_LABELS = Object.entries(TABLE_LAYOUTS)
   .join('\n');
 
 export const STYLE = `:root { color-scheme: light dark; --fg: #1b1f24; --bg: #fdfdfc; --muted: #57606a; --line: #d0d7de;
-  --link: #0a58ca; --accepted: #1a7f37; --pending: #9a6700; --other: #57606a; }
+  --link: #0a58ca; --accepted: #1a7f37; --pending: #9a6700; --other: #57606a; --error: #cf222e; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #30363d;
-  --link: #6cb6ff; --accepted: #3fb950; --pending: #d29922; --other: #9da7b3; } }
+  --link: #6cb6ff; --accepted: #3fb950; --pending: #d29922; --other: #9da7b3; --error: #ff7b72; } }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 72rem; padding: 1rem; font: 16px/1.5 system-ui, sans-serif; color: var(--fg);
   background: var(--bg); overflow-wrap: break-word; }
@@ -118,6 +120,9 @@ header.site { display: flex; flex-wrap: wrap; align-items: center; justify-conte
 .results a:focus { outline: 3px solid var(--link); outline-offset: 2px; }
 .definition { font-size: 1.1rem; margin: 0 0 0.75rem; max-width: 50rem; }
 .variant { margin: 0 0 0.75rem; }
+time { white-space: nowrap; }
+.changed { margin: 0 0 0.75rem; padding-left: 0.6rem; border-left: 3px solid var(--pending); }
+ul.changes li { margin-bottom: 0.4rem; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); }
@@ -130,12 +135,14 @@ ul.plain li { margin: 0 0 0.25rem; }
 .badge { display: inline-block; padding: 0 0.5rem; border-radius: 1rem; font-size: 0.8rem; font-weight: 600;
   border: 1px solid currentColor; color: var(--other); white-space: nowrap; }
 .badge-accepted { color: var(--accepted); } .badge-pending { color: var(--pending); }
+.badge-error { color: var(--error); } .badge-warning { color: var(--pending); }
 .letters { display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; margin: 0.5rem 0; }
 .letters a { padding: 0.1rem 0.3rem; } .letters a[aria-current] { font-weight: 700; text-decoration: none; }
 .pages { margin: 1rem 0; display: flex; gap: 1rem; flex-wrap: wrap; }
 footer { margin-top: 3rem; font-size: 0.85rem; color: var(--muted); }
 code { font-size: 0.9em; }
 .muted { color: var(--muted); }
+.api-name { font-weight: 400; }
 .variant-row td:first-child { padding-left: 1.5rem; }
 .uri { user-select: all; }
 pre.json { white-space: pre-wrap; font-size: 0.85rem; padding: 0.5rem; border: 1px solid var(--line);
@@ -165,6 +172,7 @@ button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px s
 ${STACKED_LABELS}
 }
 [hidden] { display: none !important; }
+.print-only { display: none; }
 @media print { header.site, footer, .pages, .letters, .table-tools, .copy, .more, #more-results { display: none; }
-  a { color: inherit; } details > * { display: block; } }
+  .print-only { display: block; } a { color: inherit; } details > * { display: block; } }
 `;

@@ -2,8 +2,10 @@
  * Names for people, derived from the data: a field's (`provenance_uri` → "Provenance URI") and a collection's, from
  * the type of its records (`measuredquantityunits` of `MeasuredQuantityUnit` → "Measured quantity units"), or, for a
  * collection of community variants, from the collection their `root` relationships lead to ("Units: community
- * variants"). The API name is shown beside it once, on the collection's page.
+ * variants"). The API name is shown beside it once, on the collection's page. The user's names (`--names`,
+ * human-names.ts) take the place of any of these.
  */
+import type { CatalogueNames } from './human-names.js';
 
 const ACRONYMS = new Set(['uri', 'url', 'id', 'doi', 'iri', 'uuid', 'api', 'html', 'json', 'http', 'https']);
 
@@ -13,7 +15,7 @@ const fieldTitles = new Map<string, string>();
  * A field name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email"; a name
  * that is not a plain identifier stays as it is.
  */
-export function fieldTitle(name: string): string {
+function fieldTitle(name: string): string {
   let title = fieldTitles.get(name);
   if (title === undefined) {
     title = wordsOf(name);
@@ -21,6 +23,24 @@ export function fieldTitle(name: string): string {
     if (fieldTitles.size < 10_000) fieldTitles.set(name, title);
   }
   return title;
+}
+
+/**
+ * How a record page names a relationship, read as "<name>: <targets>": the field's title, or a phrase where the
+ * field's title reads badly before the target's name (`unit`: "Measured in: kelvin (Units)").
+ */
+const RELATION_PHRASES: Record<string, readonly [forward: string, reverse: string]> = {
+  unit: ['Measured in', 'Unit of'],
+};
+
+/** A relationship's name on the page of the record it belongs to: "Successor", "Measured in". */
+function relationTitle(name: string): string {
+  return Object.hasOwn(RELATION_PHRASES, name) ? RELATION_PHRASES[name]![0] : fieldTitle(name);
+}
+
+/** A relationship's name on the page of a record it points at: "Successor of", "Unit of". */
+function reverseTitle(name: string): string {
+  return Object.hasOwn(RELATION_PHRASES, name) ? RELATION_PHRASES[name]![1] : `${fieldTitle(name)} of`;
 }
 
 function wordsOf(name: string): string {
@@ -52,7 +72,7 @@ function typeWords(type: string): string[] {
  * collection's name spells it (its plural), when the name is those words run together. Otherwise the name itself,
  * with `-` and `_` as spaces.
  */
-export function collectionTitle(collection: string, type: string | undefined): string {
+function collectionTitle(collection: string, type: string | undefined): string {
   const plain = collection.replace(/[-_]+/g, ' ').trim();
   const fallback = plain === '' ? collection : plain.charAt(0).toUpperCase() + plain.slice(1);
   if (type === undefined) return fallback;
@@ -65,4 +85,45 @@ export function collectionTitle(collection: string, type: string | undefined): s
   if (!name.startsWith(lead) || !name.slice(lead.length).startsWith(stem) || /[^a-z]/.test(name)) return fallback;
   const title = [...words.slice(0, -1), name.slice(lead.length)].join(' ');
   return title.charAt(0).toUpperCase() + title.slice(1);
+}
+
+/** Only a map's own keys: a field called `constructor` or `__proto__` is a field like any other. */
+function given(map: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
+  return map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
+/** The catalogue's names for people: the user's (`--names`) where given, else derived from the data as above. */
+export class HumanNames {
+  constructor(readonly names: CatalogueNames = {}) {}
+
+  /** A collection's name, from the type of its records unless the user named it. */
+  collection(collection: string, type: string | undefined): string {
+    return given(this.names.collections, collection) ?? collectionTitle(collection, type);
+  }
+
+  /** Whether the user named the collection (a community variant collection then keeps that name). */
+  namesCollection(collection: string): boolean {
+    return given(this.names.collections, collection) !== undefined;
+  }
+
+  /** An attribute's name: "Provenance URI". */
+  field(name: string): string {
+    return given(this.names.fields, name) ?? fieldTitle(name);
+  }
+
+  /** Whether the user named the field (its page then shows the API name beside it). */
+  namesField(name: string): boolean {
+    return given(this.names.fields, name) !== undefined;
+  }
+
+  /** A relationship's name on its record's page: "Successor", "Measured in". */
+  relation(name: string): string {
+    return given(this.names.fields, name) ?? relationTitle(name);
+  }
+
+  /** A relationship's name on the page of a record it points at: "Successor of", "Unit of". */
+  reverse(name: string): string {
+    const named = given(this.names.fields, name);
+    return named === undefined ? reverseTitle(name) : `As ${named}`;
+  }
 }

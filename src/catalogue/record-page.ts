@@ -3,34 +3,37 @@
  * URI with a Copy button, every attribute under a human name, its community variants, relationships, the records
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Layout } from '../format/layout.js';
-import type { TreeWriter } from '../store/writer.js';
+import { flatKey } from '../flat-key.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
-import { fieldTitle } from './labels.js';
+import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
+import type { HumanNames } from './labels.js';
 import { claimTag } from './names.js';
-import type { CatalogueRecords } from './records.js';
+import { changeNoteHtml } from './changes-page.js';
+import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject, linkages, type Resource } from './resource.js';
 
-/** Above this size (of its JSON) a record is not shown as JSON in its page, nor a stored document read. */
-const MAX_SHOWN_JSON = 256 * 1024;
 /** Attributes shown above the list of attributes rather than in it. */
 const SHOWN_FIRST = new Set(['definition', 'description']);
 
 /** What a record page needs to know about the whole catalogue. */
-export interface RecordSite {
-  layout: Layout;
-  writer: TreeWriter;
+export interface RecordSite extends TreeSite {
   records: CatalogueRecords;
-  /** The prefix of a rewritten link (`/`, the base URL), null for `original` links. */
-  linkPrefix: string | null;
+  /**
+   * Where the relationships the lists give with links only lead, read in pass 1 (`linksOnlyTargets`), by
+   * `flatKey(type, id, relationship)`: the linkage, or undefined where the snapshot holds no document of it. A
+   * relationship not here leads nowhere (its documents say `data: null`).
+   */
+  linksOnly: ReadonlyMap<string, unknown>;
   /** Each collection's human name. */
   titles: Map<string, string>;
+  /** Names for people of fields and relationships (the user's, else derived). */
+  names: HumanNames;
   /** The community of a community variant (its `community` linkage), by type and id. */
   communityOf: (type: string, id: string) => string | null;
   createdAt: string;
   source: string;
+  /** What changed in each record since the previous snapshot, by flatKey(type, id) (changes-page.ts). */
+  changes: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface RecordContext {
@@ -40,49 +43,6 @@ export interface RecordContext {
   label: string;
   /** The collection page that lists the record. */
   n: number;
-}
-
-/** The stored document of the first of `urls` that the snapshot holds: its file and its parsed value. */
-function storedDocument(site: RecordSite, urls: string[]): { file: string; doc: unknown } | null {
-  for (const url of urls) {
-    let stored;
-    try {
-      stored = site.layout.place(url);
-    } catch {
-      continue; // not a URL (a source's link may be anything)
-    }
-    if (!stored.ok) continue;
-    try {
-      const text = readFileSync(path.join(site.writer.dir, stored.file), 'utf8');
-      return { file: stored.file, doc: text.length > MAX_SHOWN_JSON ? undefined : (JSON.parse(text) as unknown) };
-    } catch {
-      continue;
-    }
-  }
-  return null;
-}
-
-/** The source URL a stored link stands for (links are rewritten as the snapshot was asked to), or null. */
-function sourceUrlOf(link: string, site: RecordSite): string | null {
-  let url = link;
-  if (site.linkPrefix !== null && link.startsWith(site.linkPrefix)) {
-    try {
-      url = site.layout.sourceUrlOfServedPath(`/${link.slice(site.linkPrefix.length)}`);
-    } catch {
-      return null;
-    }
-  }
-  return isWebUrl(url) ? url : null;
-}
-
-/** Where the snapshot stores the document at `url`, or null. */
-function storedFile(site: RecordSite, url: string): string | null {
-  try {
-    const stored = site.layout.place(url);
-    return stored.ok ? stored.file : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -110,48 +70,85 @@ function value(v: unknown): string {
   return `<code>${esc(JSON.stringify(v))}</code>`;
 }
 
-/** A link to a record's page (from a record page), with its collection; or what the snapshot knows of it. */
-function recordLink(site: RecordSite, target: { type: string; id: string }): string {
-  const found = site.records.find(target.type, target.id);
-  if (!found) return `${esc(target.type)} ${esc(target.id)} <span class="muted">(not in this snapshot's lists)</span>`;
-  const title = site.titles.get(found.collection) ?? found.collection;
-  return (
-    `<a href="../../${esc(found.page)}">${esc(found.label)}</a> ` +
-    `<span class="muted">(${esc(title)}, id ${esc(target.id)})</span>`
-  );
+/**
+ * Records as the end of a sentence: each label linked to its page, then its collection's name in brackets, once for
+ * a run of records of one collection ("A, B (Action types); K (Units)"); a record no list holds, by type and id.
+ */
+function targetsHtml(site: RecordSite, targets: ReadonlyArray<{ type: string; id: string }>): string {
+  const runs: Array<{ collection: string | null; items: string[] }> = [];
+  for (const target of targets) {
+    const found = site.records.find(target.type, target.id);
+    const item = found
+      ? `<a href="../../${esc(found.page)}">${esc(found.label)}</a>`
+      : `${esc(target.type)} ${esc(target.id)} <span class="muted">(not in this snapshot's lists)</span>`;
+    const collection = found ? found.collection : null;
+    const last = runs.at(-1);
+    if (last !== undefined && collection !== null && last.collection === collection) last.items.push(item);
+    else runs.push({ collection, items: [item] });
+  }
+  return runs
+    .map(({ collection, items }) => {
+      if (collection === null) return items.join(', ');
+      const title = site.titles.get(collection) ?? collection;
+      return `${items.join(', ')} <span class="muted">(${esc(title)})</span>`;
+    })
+    .join('; ');
 }
 
-/** Each relationship, its targets linked; one the list gives as links only, from its stored document. */
-function relationshipsList(site: RecordSite, resource: Resource, uri: string, builtUrl: string): string {
+/** A field's or relationship's name for people; where the user gave it (`--names`), its API name beside it. */
+function fieldName(site: RecordSite, name: string, as: 'field' | 'relation'): string {
+  const shown = esc(as === 'field' ? site.names.field(name) : site.names.relation(name));
+  return site.names.namesField(name) ? `${shown} <code class="api-name">${esc(name)}</code>` : shown;
+}
+
+/** Each relationship as a line "Successor: K (Units)"; one the list gives as links only, from its stored documents. */
+function relationshipsList(site: RecordSite, resource: Resource): string {
   return Object.entries(resource.relationships)
     .map(([name, relationship]) => {
       if (!isObject(relationship)) {
         const given = `<code>${esc(JSON.stringify(relationship) ?? '')}</code>`;
-        return `<dt>${esc(fieldTitle(name))}</dt><dd><span class="muted">not a relationship:</span> ${given}</dd>`;
+        const not = '<span class="muted">not a relationship:</span>';
+        return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${not} ${given}</dd>`;
       }
-      let data: unknown;
-      if ('data' in relationship) data = relationship.data;
-      else {
-        // Where the relationship document is: beside the record's, else where its own links.self says.
-        let found = storedDocument(site, [`${uri}relationships/${name}`]);
-        const links = isObject(relationship.links) ? relationship.links : {};
-        const own = found === null && typeof links.self === 'string' ? sourceUrlOf(links.self, site) : null;
-        if (found === null)
-          found = storedDocument(site, [...(own === null ? [] : [own]), `${builtUrl}relationships/${name}`]);
-        data = isObject(found?.doc) && 'data' in found.doc ? found.doc.data : undefined;
-      }
+      const key = flatKey(resource.type, resource.id, name);
+      const data =
+        'data' in relationship ? relationship.data : site.linksOnly.has(key) ? site.linksOnly.get(key) : null;
       let shown: string;
-      if (data === undefined) shown = '<span class="muted">given by the source as a link only</span>';
-      else {
-        const targets = linkages(data);
+      if (data === undefined) {
+        const links = isObject(relationship.links) ? relationship.links : {};
+        const related = [links.related, links.self].find((l): l is string => typeof l === 'string');
         shown =
-          targets.length === 0
-            ? '<span class="muted">none</span>'
-            : `<ul class="plain">${targets.map((t) => `<li>${recordLink(site, t)}</li>`).join('')}</ul>`;
+          '<span class="muted">given by the source as a link only, which this snapshot does not hold</span>' +
+          (related === undefined ? '' : `: <code>${esc(related)}</code>`);
+      } else {
+        const targets = linkages(data);
+        shown = targets.length === 0 ? '<span class="muted">none</span>' : targetsHtml(site, targets);
       }
-      return `<dt>${esc(fieldTitle(name))}</dt><dd>${shown}</dd>`;
+      return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${shown}</dd>`;
     })
     .join('\n');
+}
+
+/**
+ * "Referenced by 3 records", each line the relationship seen from here ("Unit of: A, B (Measured quantity units)"),
+ * in the order the lists gave the records.
+ */
+function referencedBySection(site: RecordSite, resource: Resource): string {
+  const referrers = site.records.referrers(resource.type, resource.id);
+  if (referrers.length === 0) return '';
+  const byRelationship = new Map<string, Referrer[]>();
+  for (const r of referrers) {
+    const group = byRelationship.get(r.relationship);
+    if (group === undefined) byRelationship.set(r.relationship, [r]);
+    else group.push(r);
+  }
+  const lines = [...byRelationship].map(
+    ([name, from]) => `<dt>${esc(site.names.reverse(name))}</dt><dd>${targetsHtml(site, from)}</dd>`,
+  );
+  // A record that points here under two relationships is one record.
+  const records = new Set(referrers.map((r) => flatKey(r.type, r.id))).size;
+  const count = `${records} ${records === 1 ? 'record' : 'records'}`;
+  return `<h2 id="referenced-by">Referenced by ${count}</h2>\n<dl class="relations">\n${lines.join('\n')}\n</dl>\n`;
 }
 
 /** "Variant of K (Units) in community TERENO", for a record whose `root` leads to a listed record. */
@@ -176,7 +173,7 @@ function variantsSection(site: RecordSite, resource: Resource): string {
   const items = variants.map((v) => {
     const community = site.communityOf(v.type, v.id);
     const where = community === null ? '' : ` in community <strong>${esc(community)}</strong>`;
-    return `<li>${recordLink(site, v)}${where}</li>`;
+    return `<li>${targetsHtml(site, [v])}${where}</li>`;
   });
   return `<h2>Community variants</h2>\n<ul class="plain">${items.join('')}</ul>\n`;
 }
@@ -213,30 +210,37 @@ function citeSection(site: RecordSite, label: string, uri: string, collection: s
   );
 }
 
+/**
+ * On paper, where the header and the address bar are not: where the record comes from and when (the time filled in
+ * from _catalogue/snapshot.js, as in the citation).
+ */
+function printedFrom(site: RecordSite): string {
+  return (
+    `<p class="print-only printed">From a snapshot of <code>${esc(site.source)}</code> taken ` +
+    '<time class="snapshot-time">as its front page says</time>, made with cv-snapshot.</p>\n'
+  );
+}
+
 export function recordHtml(site: RecordSite, c: RecordContext): string {
   const { resource } = c;
   const a = resource.attributes;
   // The record's own URI (links.self), as clients store it; built from the collection's only where it gives none.
-  const builtUrl = `${site.layout.collectionUrl(c.collection)}${encodeURIComponent(c.id)}/`;
-  const self = resource.self === null ? null : sourceUrlOf(resource.self, site);
-  const uri = self ?? builtUrl;
+  const { uri, built: builtUrl } = recordUris(site, c.collection, resource);
   const definition = [a.definition, a.description].find((d): d is string => typeof d === 'string' && d.trim() !== '');
   const title = site.titles.get(c.collection) ?? c.collection;
   const attributes = Object.entries(a)
     .filter(([name]) => !SHOWN_FIRST.has(name) || typeof a[name] !== 'string')
     .map(
       ([name, v]) =>
-        `<dt>${esc(fieldTitle(name))}</dt><dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
+        `<dt>${fieldName(site, name, 'field')}</dt>` +
+        `<dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
     )
     .join('\n');
-  const relationships = relationshipsList(site, resource, uri, builtUrl);
-  const reverse = site.records
-    .referrers(resource.type, c.id)
-    .map((r) => `<li>${recordLink(site, r)} <span class="muted">as ${esc(fieldTitle(r.relationship))}</span></li>`)
-    .join('');
+  const relationships = relationshipsList(site, resource);
   const body =
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +
     variantLine(site, resource) +
+    changeNoteHtml(site.changes.get(flatKey(resource.type, c.id))) +
     `<p class="kind">${statusBadge(a.status)} ${esc(resource.type)} ${esc(c.id)} in ` +
     `<a href="page-${c.n}.html">${esc(title)}</a></p>\n` +
     statusNote(a) +
@@ -244,10 +248,11 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     '<dt>JSON</dt><dd><a href="#json">below</a></dd>\n' +
     `${attributes}\n</dl>\n` +
     variantsSection(site, resource) +
-    (relationships ? `<h2>Relationships</h2>\n<dl>\n${relationships}\n</dl>\n` : '') +
-    (reverse ? `<h2>Referenced by</h2>\n<ul class="plain">${reverse}</ul>\n` : '') +
+    (relationships ? `<h2>Relationships</h2>\n<dl class="relations">\n${relationships}\n</dl>\n` : '') +
+    referencedBySection(site, resource) +
     citeSection(site, c.label, uri, c.collection) +
-    jsonSection(resource, c.collection, storedFile(site, uri) ?? storedFile(site, builtUrl));
+    jsonSection(resource, c.collection, storedFile(site, uri) ?? storedFile(site, builtUrl)) +
+    printedFrom(site);
   return page({
     title: `${c.label} — ${title}`,
     heading: c.label,

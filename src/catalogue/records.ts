@@ -75,6 +75,20 @@ export class CatalogueRecords {
       : { collection: this.#collections[n]!, label: this.#labels[n]!, page: this.#pageFiles[n]! };
   }
 
+  /**
+   * The pages of the records that `wanted` names by collection and id (`flatKey(collection, id)`), each the first
+   * record the lists gave with that id in the collection that keeps its page.
+   */
+  pagesByCollectionAndId(wanted: ReadonlySet<string>): Map<string, string> {
+    const pages = new Map<string, string>();
+    if (wanted.size === 0) return pages;
+    for (let n = 0; n < this.#ids.length; n++) {
+      const key = flatKey(this.#collections[n]!, this.#ids[n]!);
+      if (wanted.has(key) && !pages.has(key)) pages.set(key, this.#pageFiles[n]!);
+    }
+    return pages;
+  }
+
   /** The records that point at the record of `type` and `id`, in the order the lists gave them. */
   referrers(type: string, id: string): Referrer[] {
     const list = this.#referrers.get(flatKey(type, id)) ?? [];

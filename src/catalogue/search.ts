@@ -112,6 +112,7 @@ export function searchForm(toFront: string): string {
 /** Where the front page shows results; without JavaScript it says that search needs it. */
 export const SEARCH_RESULTS =
   '<noscript><p>Search needs JavaScript; every page can be browsed without it.</p></noscript>\n' +
+  '<p id="search-printed" class="print-only"></p>\n' +
   '<p id="search-status" role="status"></p>\n<ol id="results" class="results"></ol>\n' +
   '<button type="button" id="more-results" class="more" hidden></button>\n';
 
@@ -203,6 +204,8 @@ export const SEARCH_SCRIPT = `(function () {
   var list = document.getElementById('results');
   var status = document.getElementById('search-status');
   var more = document.getElementById('more-results');
+  // On paper the header (and its search box) is left out: this line says what the results are for.
+  var printed = document.getElementById('search-printed');
   if (!input || !list || !status || !more) return;
   var index = window.cvSearchIndex || [];
   var names = window.cvCollectionNames || {};
@@ -239,6 +242,7 @@ export const SEARCH_SCRIPT = `(function () {
     var shown = found.results.length;
     more.hidden = total <= shown;
     more.textContent = 'Show ' + Math.min(STEP, total - shown) + ' more';
+    if (printed) printed.textContent = query.trim() === '' ? '' : 'Search results for \u201c' + query.trim() + '\u201d';
     status.textContent = query.trim() === '' ? '' :
       found.address ? 'This address is a record of this snapshot: press Enter to open it.' :
       total === 0 ? 'No record matches.' :

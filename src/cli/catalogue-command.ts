@@ -5,7 +5,8 @@ import { addCatalogue, type AddCatalogueResult } from '../pipeline/add-catalogue
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { shellWord } from './invocation.js';
-import { flag, text } from './options.js';
+import { readNamesFile } from '../catalogue/human-names.js';
+import { file, flag, text } from './options.js';
 import { printableJson, printableLines } from '../safe-text.js';
 
 export const catalogueCommand = defineCommand({
@@ -21,6 +22,17 @@ export const catalogueCommand = defineCommand({
         'Where to publish the snapshot with its catalogue, as crawl publishes: a symbolic link swapped in one step. ' +
         'It may be the --out the snapshot came from.',
     }),
+    names: file(
+      'names',
+      {
+        placeholder: 'file.json',
+        default: undefined,
+        description:
+          'A JSON file of names for people of collections and fields, as crawl --names takes, in place of those the ' +
+          "snapshot's manifest records ({} drops them); by default the recorded ones are kept.",
+      },
+      readNamesFile,
+    ),
     json: flag('json', {
       description:
         'Print the result as JSON: {"out", "copied", "pages"} (on failure: {"error": {"message", "exitCode"}}).',
@@ -46,7 +58,7 @@ file system error); 2 the command line is wrong; 130/143 interrupted (--out as i
   failure: ({ json }) => ({ json }),
   async run(args, options, io) {
     const input = args[0]!;
-    const { out, json } = options;
+    const { out, json, names } = options;
     if (out === undefined) throw new UsageError('catalogue needs --out <dir>: where to publish the snapshot with it.');
     let result: AddCatalogueResult;
     try {
@@ -55,6 +67,7 @@ file system error); 2 the command line is wrong; 130/143 interrupted (--out as i
         out,
         signal: io.signal,
         limits: extractLimits(options),
+        ...(names === undefined ? {} : { names }),
         ...(json ? {} : { progress: (line: string) => io.stderr.write(`${printableLines(line)}\n`) }),
       });
     } catch (error) {

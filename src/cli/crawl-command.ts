@@ -8,7 +8,8 @@ import { COLLECTION_INDEX_MODES } from '../format/manifest.js';
 import { CATALOGUE_MODES } from '../format/layout.js';
 import { LINK_MODES } from '../format/rewrite-links.js';
 import { defineCommand, type Io } from './command.js';
-import { choice, decimal, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
+import { readNamesFile } from '../catalogue/human-names.js';
+import { choice, decimal, file, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';
 import { printableJson, printableLines } from '../safe-text.js';
 
@@ -105,6 +106,18 @@ export const CRAWL_OPTIONS = {
     default: DEFAULTS.catalogue,
     description: 'Pages for people: a front page (index.html) and a page per collection and record, or none.',
   }),
+  names: file(
+    'names',
+    {
+      placeholder: 'file.json',
+      default: undefined,
+      description:
+        'A JSON file of names for people that replace the derived ones in the catalogue: ' +
+        '{"collections": {"units": "Measured quantity units"}, "fields": {"provenance_uri": "Provenance link"}}. ' +
+        'Recorded in the manifest (the catalogue command and --resume keep them).',
+    },
+    readNamesFile,
+  ),
   headers: list('header', {
     placeholder: 'Name: value',
     check: (raw) => void parseHeader(raw),

@@ -98,6 +98,16 @@ export function text<D extends string | undefined>(name: string, spec: Valued<D>
   };
 }
 
+/** A file read when the option is given: its value is what `read` makes of it (which throws UsageError). */
+export function file<T>(name: string, spec: Valued<undefined>, read: (file: string) => T): Option<T | undefined> {
+  const path = text(name, spec);
+  return {
+    ...path,
+    defaultValue: undefined,
+    accept: (raw) => read(path.accept(raw, undefined) ?? raw),
+  };
+}
+
 /** One of a fixed list of words. */
 export function choice<C extends string, D extends C | undefined>(
   name: string,

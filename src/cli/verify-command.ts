@@ -12,7 +12,10 @@ const SHOWN_PROBLEMS = 50;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** `verify --json`: the outcome and its figures, every problem included (docs/cli.md documents the fields). */
+/**
+ * `verify --json`: the outcome and its figures, and the problems as verifySnapshot lists them (the first 2,000; the
+ * rest counted). docs/cli.md documents the fields.
+ */
 function verifyJson(snapshot: string, result: VerifyResult, exitCode: number): string {
   const { manifest } = result;
   const status = exitCode === ExitCode.ok ? 'sound' : exitCode === ExitCode.partial ? 'partial' : 'problems';
@@ -25,6 +28,10 @@ function verifyJson(snapshot: string, result: VerifyResult, exitCode: number): s
     links: result.links,
     recordedErrors: result.recordedErrors,
     problems: result.problems,
+    // Only past the cap, so that the output of an ordinary snapshot is what it always was.
+    ...(result.problemCount > result.problems.length
+      ? { problemsOmitted: result.problemCount - result.problems.length }
+      : {}),
     missing: manifest.missing,
   };
   return `${JSON.stringify(summary, null, 2)}\n`;
@@ -46,8 +53,8 @@ export const verifyCommand = defineCommand({
     quiet: flag('quiet', { description: 'Print nothing when the snapshot is sound.' }),
     json: flag('json', {
       description:
-        'Print the outcome as JSON on stdout: status, figures, every problem (on failure: {"error": {"message", ' +
-        '"exitCode"}}).',
+        'Print the outcome as JSON on stdout: status, figures, every problem up to 2,000 (on failure: {"error": ' +
+        '{"message", "exitCode"}}).',
     }),
     ...EXTRACT_OPTIONS,
   },
@@ -76,7 +83,7 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
     const { missing } = result.manifest;
     const exitCode = result.manifest.partial
       ? ExitCode.partial
-      : result.problems.length > 0
+      : result.problemCount > 0
         ? ExitCode.invalid
         : ExitCode.ok;
     for (const problem of result.problems.slice(0, SHOWN_PROBLEMS)) io.stderr.write(`${printableLines(problem)}\n`);
@@ -87,10 +94,10 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
           'Crawl again to complete it.\n',
       );
     } else if (exitCode === ExitCode.invalid) {
-      if (result.problems.length > SHOWN_PROBLEMS) {
-        io.stderr.write(`… and ${result.problems.length - SHOWN_PROBLEMS} more problems.\n`);
+      if (result.problemCount > SHOWN_PROBLEMS) {
+        io.stderr.write(`… and ${result.problemCount - SHOWN_PROBLEMS} more problems.\n`);
       }
-      io.stderr.write(`${snapshot} failed verification with ${plural(result.problems.length, 'problem')}.\n`);
+      io.stderr.write(`${snapshot} failed verification with ${plural(result.problemCount, 'problem')}.\n`);
     }
     if (json) {
       io.stdout.write(printableJson(verifyJson(snapshot, result, exitCode)));

@@ -117,7 +117,7 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: 
       const links = resolveLinks(json, false, url, urls);
       const discovered = discovery.admit(documentTargets(links, url, root));
       await options.crawl.onDocument({ url, location: urls.locate(url), response: DERIVED, json, links, discovered });
-      followed.push(...discovered);
+      for (const url of discovered) followed.push(url); // not spread: a document may hold 100,000s of links
       stored += 1;
       if (stored % YIELD_EVERY === 0) await new Promise(setImmediate);
     },

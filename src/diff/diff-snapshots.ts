@@ -94,10 +94,19 @@ export async function diffSnapshotDirs(
   newDir: string,
   options: DiffOptions = {},
 ): Promise<SnapshotDiff> {
-  const { signal } = options;
   const names = options.names ?? { old: oldDir, new: newDir };
-  const before = openSnapshot(names.old, oldDir);
-  const after = openSnapshot(names.new, newDir);
+  return diffOpenSnapshots(openSnapshot(names.old, oldDir), openSnapshot(names.new, newDir), options.signal);
+}
+
+/**
+ * Compares two opened snapshots: what `diff` prints, and what the catalogue's Changes page shows of a crawl against
+ * the snapshot its --out held before (src/pipeline/changes-since.ts).
+ */
+export async function diffOpenSnapshots(
+  before: OpenSnapshot,
+  after: OpenSnapshot,
+  signal?: AbortSignal,
+): Promise<SnapshotDiff> {
   const collections = [
     ...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)]),
   ].sort(byCodeUnits);

@@ -104,6 +104,15 @@ function notFetchedText(c: CollectionDiff): string {
   );
 }
 
+/**
+ * Adds `more`, then `after`, to `lines` one by one: spread into one push, a collection's 100,000s of lines would be
+ * more arguments than a call takes (a RangeError, where a diff of large snapshots should just be long).
+ */
+function append(lines: string[], more: Iterable<string>, ...after: string[]): void {
+  for (const line of more) lines.push(line);
+  for (const line of after) lines.push(line);
+}
+
 function section(c: CollectionDiff): string[] {
   const lines = [`## ${escapeText(c.name)}`, ''];
   if (c.change === 'added')
@@ -112,15 +121,22 @@ function section(c: CollectionDiff): string[] {
     return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
   if (c.notFetched.length > 0) {
-    lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(c), '', ...recordTable(c.notFetched), '');
+    lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(c), '');
+    append(lines, recordTable(c.notFetched), '');
   }
-  if (c.removed.length > 0) lines.push(`### Removed (${c.removed.length})`, '', ...recordTable(c.removed), '');
+  if (c.removed.length > 0) {
+    lines.push(`### Removed (${c.removed.length})`, '');
+    append(lines, recordTable(c.removed), '');
+  }
   if (c.statusChanges.length > 0) {
     lines.push(`### Status changes (${c.statusChanges.length})`, '');
     for (const s of c.statusChanges) lines.push(`- ${named(s)}: ${value(s.old)} → ${value(s.new)}`);
     lines.push('');
   }
-  if (c.added.length > 0) lines.push(`### Added (${c.added.length})`, '', ...recordTable(c.added), '');
+  if (c.added.length > 0) {
+    lines.push(`### Added (${c.added.length})`, '');
+    append(lines, recordTable(c.added), '');
+  }
   if (c.renamed.length > 0) {
     lines.push(`### Renamed (${c.renamed.length})`, '');
     for (const r of c.renamed) {
@@ -131,11 +147,9 @@ function section(c: CollectionDiff): string[] {
   if (c.changed.length > 0) {
     lines.push(`### Changed (${c.changed.length})`, '');
     for (const record of c.changed) {
-      lines.push(
-        `- ${named(record)}`,
-        ...record.attributes.map(attributeLine),
-        ...record.relationships.map(relationshipLine),
-      );
+      lines.push(`- ${named(record)}`);
+      append(lines, record.attributes.map(attributeLine));
+      append(lines, record.relationships.map(relationshipLine));
     }
     lines.push('');
   }
@@ -214,6 +228,6 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
   lines.push(row(['**total**', diff.old.records, diff.new.records, ...totals], notFetched), '');
   const unchanged = diff.collections.filter((c) => c.change === 'unchanged');
   if (unchanged.length > 0) lines.push(`Unchanged: ${unchanged.map((c) => escapeText(c.name)).join(', ')}.`, '');
-  for (const c of changed) lines.push(...section(c));
+  for (const c of changed) append(lines, section(c));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -57,8 +57,11 @@ function missingListPages(manifest: Manifest): Map<string, string[]> {
   return pages;
 }
 
-export function openSnapshot(name: string, dir: string): OpenSnapshot {
-  const manifest = readSnapshotManifest(dir, name);
+/**
+ * Opens a snapshot for reading its records. `manifest` is given for a tree whose manifest is not written yet (a
+ * crawl's staged tree, compared with the snapshot before it at finalize); otherwise it is read from the tree.
+ */
+export function openSnapshot(name: string, dir: string, manifest = readSnapshotManifest(dir, name)): OpenSnapshot {
   return { name, dir, manifest, layout: new Layout(manifest.source.root), missingPages: missingListPages(manifest) };
 }
 
@@ -110,6 +113,55 @@ function readListDocument(snapshot: OpenSnapshot, collection: string, file: stri
   return Array.isArray(data) ? (data as unknown[]) : [];
 }
 
+/** A stored relationship document read for a links-only relationship is at most this large. */
+const MAX_RELATIONSHIP_BYTES = 1 << 20;
+
+/**
+ * The `data` of a record's stored relationship document (`<record>/relationships/<name>`, where spec 2.4 puts it),
+ * or undefined when the snapshot does not hold it or it says nothing readable.
+ */
+function storedLinkage(snapshot: OpenSnapshot, collection: string, id: string, name: string): unknown {
+  const { layout } = snapshot;
+  let file: string;
+  try {
+    const placement = layout.place(
+      `${layout.collectionUrl(collection)}${encodeURIComponent(id)}/relationships/${name}`,
+    );
+    if (!placement.ok) return undefined;
+    file = placement.file;
+  } catch {
+    return undefined; // a name that makes no URL
+  }
+  try {
+    const document = parseJson(readSnapshotFile(snapshot.dir, file, MAX_RELATIONSHIP_BYTES).toString('utf8'));
+    return isObject(document) && 'data' in document ? document.data : undefined;
+  } catch {
+    return undefined; // not stored (a partial snapshot), or not a document: compared as given, links only
+  }
+}
+
+/**
+ * A record's relationships, each one the list gives with links only (spec 2.4: `successor`) completed with the `data`
+ * of its stored relationship document, so that a successor set in a new release is seen. Without that document the
+ * relationship stays as given and compares as having no data.
+ */
+function withStoredLinkage(
+  snapshot: OpenSnapshot,
+  collection: string,
+  id: string,
+  relationships: Record<string, unknown>,
+): Record<string, unknown> {
+  let completed = relationships;
+  for (const [name, relationship] of Object.entries(relationships)) {
+    if (!isObject(relationship) || 'data' in relationship) continue;
+    const data = storedLinkage(snapshot, collection, id, name);
+    if (data === undefined) continue;
+    if (completed === relationships) completed = { ...relationships };
+    completed[name] = { ...relationship, data };
+  }
+  return completed;
+}
+
 /** `type` + `id`: what identifies a record across snapshots. */
 function recordKey(type: string, id: string): string {
   return `${type}\u0000${id}`;
@@ -152,7 +204,9 @@ export async function readCollectionRecords(
         type: item.type,
         id: item.id,
         attributes: isObject(item.attributes) ? item.attributes : {},
-        relationships: isObject(item.relationships) ? item.relationships : {},
+        relationships: isObject(item.relationships)
+          ? withStoredLinkage(snapshot, collection, item.id, item.relationships)
+          : {},
       });
     }
   }

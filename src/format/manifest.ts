@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { namesSchema } from '../catalogue/human-names.js';
 import { CATALOGUE_MODES, META_DIR } from './layout.js';
 import { deriveManifestSchema } from '../derive/derive-manifest.js';
 import { LINK_MODES } from './rewrite-links.js';
@@ -29,7 +30,8 @@ export type CollectionCounts = z.infer<typeof collectionCountsSchema>;
 
 /**
  * Every field is documented in docs/snapshot.md#the-manifest. Everything here depends only on the source's responses,
- * the options below and the tool's version, except `createdAt`: two crawls of one source state differ in nothing else.
+ * the options below and the tool's version, except `createdAt` and `changes` (what --out held before): two crawls of
+ * one source state into new folders differ in nothing else.
  */
 export const manifestSchema = z.object({
   format: z.literal('cv-snapshot'),
@@ -67,6 +69,11 @@ export const manifestSchema = z.object({
     strict: z.boolean(),
     /** The extra request headers, values redacted (`Authorization: ***`): values are never recorded. */
     headers: z.array(z.string()),
+    /**
+     * The user's names for people of collections and fields (`--names`), which the catalogue shows; absent when none
+     * were given, so that `cv-snapshot catalogue` rebuilds the same pages.
+     */
+    names: namesSchema.optional(),
   }),
   /** True when documents could not be fetched and the snapshot was published anyway (--allow-partial). */
   partial: z.boolean(),
@@ -83,6 +90,12 @@ export const manifestSchema = z.object({
   }),
   /** With `crawl --derive`: what was derived, what was fetched and why (absent from a full crawl's manifest). */
   derive: deriveManifestSchema.optional(),
+  /**
+   * What the catalogue's Changes page compares this snapshot with: the snapshot --out held before it was published
+   * (its source's root and its `createdAt`), or null when there was none to compare with (the first snapshot in
+   * that folder). Absent when the snapshot has no catalogue, and in manifests written before the Changes page.
+   */
+  changes: z.object({ against: z.object({ root: z.string(), createdAt: z.string() }).nullable() }).optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

@@ -3,7 +3,8 @@
  * published into --out the way crawl publishes (docs/catalogue.md#for-an-existing-snapshot). The input is never
  * changed: its files are copied into a staged tree, each checked against SHA256SUMS as it is read (one that does not
  * match stops the run before anything is published), with the catalogue built beside them; the manifest records
- * `catalogue: "html"`, and SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
+ * `catalogue: "html"` and what the Changes page compared with (the snapshot --out held before, as crawl does), and
+ * SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
  * stays whole as the previous generation.
  */
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,8 @@ import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { checkNames, type CatalogueNames } from '../catalogue/human-names.js';
+import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
 import { createClock } from '../clock.js';
@@ -35,6 +38,8 @@ import { sha256, TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
 import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotFile } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
+import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
+import type { CatalogueChanges } from '../catalogue/changes-page.js';
 
 /** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
 export class UnsoundSnapshotError extends CvSnapshotError {}
@@ -48,6 +53,11 @@ export interface AddCatalogueOptions {
   limits?: ExtractLimits;
   /** Told what the run is doing, a sentence at a time (it may take a minute at 200,000 documents). */
   progress?: (line: string) => void;
+  /**
+   * Names for people of collections and fields (`--names`), in place of those the input's manifest records (`{}`
+   * drops them); by default the recorded ones, so a rebuild keeps them.
+   */
+  names?: CatalogueNames;
 }
 
 export interface AddCatalogueResult {
@@ -164,6 +174,29 @@ function copyInput(
   return copied;
 }
 
+/**
+ * The Changes page's comparison: the input against the snapshot --out held before, as crawl makes it. Rebuilt in
+ * place (the input is what --out holds), against the generation before the input instead, if it is still there:
+ * what the crawl that made the input would have compared with, so that the tree is the one that crawl would have
+ * written with its catalogue.
+ */
+async function catalogueChanges(
+  dir: string,
+  paths: OutputPaths,
+  before: OutInspection,
+  staged: { dir: string; manifest: Manifest },
+  signal: AbortSignal | undefined,
+): Promise<CatalogueChanges> {
+  let previous = previousSnapshot(paths, before);
+  const real = (p: string) => realpath(p).catch(() => p);
+  if (previous !== null && (await real(previous)) === (await real(dir))) {
+    const current = before.state.kind === 'link' ? before.generations.indexOf(before.state.generation) : -1;
+    const earlier = current > 0 ? before.generations[current - 1] : undefined;
+    previous = earlier === undefined ? null : path.join(paths.generations, earlier);
+  }
+  return changesSince(previous, staged, signal);
+}
+
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
   // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema.
   let raw: Manifest;
@@ -213,7 +246,13 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       });
     options.progress?.('Building the catalogue…');
     const { links, baseUrl } = manifest.options;
+    const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
+    const changes: CatalogueChanges =
+      layout.rootSegments().length === 0
+        ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
+        : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
     const pages = buildCatalogue({
+      changes,
       layout,
       writer,
       linkPrefix: links === 'original' ? null : linkPrefix(links as LinkMode, baseUrl ?? undefined),
@@ -225,9 +264,14 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         errors: manifest.validation.errors,
         warnings: manifest.validation.warnings,
       },
+      ...(names ? { names } : {}),
     });
-    const options_ = { ...raw.options, catalogue: pages === null ? 'none' : 'html' };
+    // The manifest as crawl writes it: the names, when any, last.
+    const { names: _recorded, ...kept } = raw.options;
+    const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
     const written = { ...raw, options: options_ } as Manifest;
+    if (pages !== null) written.changes = changesMember(changes);
+    else delete written.changes;
     writer.write(MANIFEST_PATH, serializeManifest(written));
     if (pages !== null) writeVocabularyDownloads(writer, manifestSchema.parse(written));
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));

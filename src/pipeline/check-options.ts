@@ -8,6 +8,7 @@ import type { CatalogueMode } from '../format/layout.js';
 import type { LinkMode } from '../format/rewrite-links.js';
 import { redactUrl, redactUrls } from '../safe-text.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
+import { checkNames, noNames, type CatalogueNames } from '../catalogue/human-names.js';
 import { DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
 
 function hasCredentials(url: string): boolean {
@@ -41,6 +42,11 @@ export function rootOf(rootUrl: string): string {
   }
 }
 
+/** The manifest's `names` member: present only when names were given. */
+export function recordedNames(names: CatalogueNames): { names?: CatalogueNames } {
+  return noNames(names) ? {} : { names };
+}
+
 export function manifestOptions(
   options: SnapshotOptions,
   headers: Record<string, string>,
@@ -72,5 +78,7 @@ export function manifestOptions(
     headers: Object.keys(headers)
       .sort()
       .map((name) => `${name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())}: ***`),
+    // Last, as `cv-snapshot catalogue` adds it to a manifest written without it.
+    ...recordedNames(options.names === undefined ? {} : checkNames(options.names, 'The names option')),
   };
 }

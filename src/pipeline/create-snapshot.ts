@@ -2,7 +2,6 @@
  * `crawl` as a library call: the whole pipeline from the root URL to a published snapshot (docs/architecture.md).
  * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createClock, type Clock } from '../clock.js';
 import { crawl, type CrawledDocument, type SettledUrl } from '../crawl/crawler.js';
@@ -16,11 +15,11 @@ import { ProgressLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import { StrictValidationError, UsageError } from '../errors.js';
 import { Layout } from '../format/layout.js';
-import { REPORT_PATH, SUMS_PATH } from '../format/manifest.js';
+import { REPORT_PATH } from '../format/manifest.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
 import { fileSystemError } from '../store/fs-errors.js';
 import { Journal, type JournalEntry } from '../store/journal.js';
-import { outputPaths, type OutInspection, type OutputPaths } from '../store/output-dir.js';
+import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { publish } from '../store/publish.js';
 import { prepareStaging, removeStaging, replayJournal, type OpenedStaging } from '../store/staging.js';
 import { TreeWriter } from '../store/writer.js';
@@ -30,9 +29,11 @@ import type { ApiLocation } from '../url/api-location.js';
 import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
-import { manifestOptions, rootOf } from './check-options.js';
+import { manifestOptions, recordedNames, rootOf } from './check-options.js';
+import { checkNames } from '../catalogue/human-names.js';
 import { DocumentPool } from './document-pool.js';
 import { PhaseTimes, processCpuMs } from './phases.js';
+import { previousSnapshot } from './changes-since.js';
 import { finalizeSnapshot } from './finalize.js';
 import { prepareOutput } from './prepare-output.js';
 import { settleCollections } from './settle-collections.js';
@@ -60,17 +61,22 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
   const run = { keep: opened.leftover, started: false, documents: 0, previous: null as string | null };
   try {
     if (before instanceof Error) throw before;
-    const hasSnapshot = before.state.kind === 'link' || existsSync(path.join(paths.out, ...SUMS_PATH.split('/')));
-    run.previous = before.state.kind !== 'absent' && hasSnapshot ? paths.out : null;
+    run.previous = previousSnapshot(paths, before);
+    let started: Awaited<ReturnType<typeof prepareStaging>>;
     try {
-      await prepareStaging(paths, opened, mode, {
+      started = await prepareStaging(paths, opened, mode, {
         root,
         links: recorded.links,
         baseUrl: recorded.baseUrl,
         collectionIndex: recorded.collectionIndex,
+        ...(recorded.names ? { names: recorded.names } : {}),
       });
     } catch (error) {
       throw fileSystemError(error, `Preparing the staging directory ${paths.staging}`);
+    }
+    // A resumed crawl keeps the names it was started with, unless given others.
+    if (options.names === undefined && started.startedWithNames !== undefined) {
+      Object.assign(recorded, recordedNames(checkNames(started.startedWithNames, `${paths.staging}/${RUN_FILE}`)));
     }
     run.keep = mode.resume;
     const context = {
@@ -103,7 +109,8 @@ interface RunContext {
   paths: OutputPaths;
   opened: OpenedStaging;
   before: OutInspection;
-  run: { keep: boolean; started: boolean; documents: number };
+  /** `previous`: the snapshot --out holds (previousSnapshot), for the catalogue's Changes page and for messages. */
+  run: { keep: boolean; started: boolean; documents: number; previous: string | null };
   startedMs: number;
   /** With --derive: the sample asked for. */
   sample: ReturnType<typeof sampleSettings>;
@@ -355,25 +362,27 @@ async function fullCrawl(
 
 /** Closes the journal and writes what comes after the documents: report, manifest, catalogue, sums. */
 async function finishSnapshot(
-  { clock, recorded, paths }: RunContext,
+  { clock, recorded, paths, run, options }: RunContext,
   opened: OpenedRun,
   fetcher: Fetcher,
   derived: DeriveRun | undefined,
   phases: PhaseTimes,
-): Promise<ReturnType<typeof finalizeSnapshot>> {
+): Promise<Awaited<ReturnType<typeof finalizeSnapshot>>> {
   try {
     await opened.journal.close();
     const derive = derived && {
       manifest: deriveManifest(derived, fetcher.stats.requests - fetcher.stats.retries),
       mismatches: [...derived.mismatches],
     };
-    return finalizeSnapshot({
+    return await finalizeSnapshot({
       layout: opened.layout,
       writer: opened.writer,
       state: opened.state,
       invariants: opened.invariants,
       clock,
       options: recorded,
+      previous: run.previous,
+      ...(options.signal ? { signal: options.signal } : {}),
       ...(derive ? { derive } : {}),
       phases,
     });

@@ -27,6 +27,7 @@ import { PhaseTimes } from './phases.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { changesMember, changesSince } from './changes-since.js';
 import { CvSnapshotError } from '../errors.js';
 
 export interface FinalizeInput {
@@ -36,6 +37,10 @@ export interface FinalizeInput {
   invariants: InvariantChecker;
   clock: Clock;
   options: Manifest['options'] & { links: LinkMode; collectionIndex: CollectionIndexMode; catalogue: CatalogueMode };
+  /** The snapshot --out held when the run started, for the catalogue's Changes page; null when it held none. */
+  previous: string | null;
+  /** Stops the comparison with `previous` (a read of both snapshots) when the run is asked to stop. */
+  signal?: AbortSignal;
   /** With `crawl --derive`: the manifest's `derive` member and the mismatches for the report. */
   derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
   /** Where the catalogue's and the downloads' CPU time is added up. */
@@ -72,7 +77,9 @@ function explainCatalogueFault(build: () => unknown): void {
   }
 }
 
-export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; report: ValidationReport } {
+export async function finalizeSnapshot(
+  input: FinalizeInput,
+): Promise<{ manifest: Manifest; report: ValidationReport }> {
   const { layout, writer, state, options } = input;
   const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
   for (const [collection, pages] of byName(state.pageFiles)) {
@@ -91,27 +98,6 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
   if (input.derive) report.derive = { mismatches: input.derive.mismatches };
   writer.writeParts(REPORT_PATH, reportJson(report));
   const createdAt = input.clock.recordedTime.toISOString();
-  const phases = input.phases ?? new PhaseTimes();
-  if (options.catalogue === 'html') {
-    const stopCatalogue = phases.start('catalogue');
-    buildCatalogueOrExplain({
-      layout,
-      writer,
-      linkPrefix: options.links === 'original' ? null : prefix,
-      collections: byName(state.pageFiles).map(([name, pages]) => [
-        name,
-        [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
-      ]),
-      about: {
-        root: layout.root,
-        createdAt,
-        tool: `${TOOL_NAME} ${TOOL_VERSION}`,
-        errors: report.errors,
-        warnings: report.warnings,
-      },
-    });
-    stopCatalogue();
-  }
   const manifest: Manifest = {
     format: 'cv-snapshot',
     formatVersion: MANIFEST_FORMAT_VERSION,
@@ -126,6 +112,32 @@ export function finalizeSnapshot(input: FinalizeInput): { manifest: Manifest; re
     validation: { errors: report.errors, warnings: report.warnings },
     ...(input.derive ? { derive: input.derive.manifest } : {}),
   };
+  const phases = input.phases ?? new PhaseTimes();
+  // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
+  if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
+    const stopCatalogue = phases.start('catalogue');
+    const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
+    manifest.changes = changesMember(changes);
+    buildCatalogueOrExplain({
+      changes,
+      layout,
+      writer,
+      linkPrefix: options.links === 'original' ? null : prefix,
+      collections: byName(state.pageFiles).map(([name, pages]) => [
+        name,
+        [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
+      ]),
+      about: {
+        root: layout.root,
+        createdAt,
+        tool: `${TOOL_NAME} ${TOOL_VERSION}`,
+        errors: report.errors,
+        warnings: report.warnings,
+      },
+      ...(options.names ? { names: options.names } : {}),
+    });
+    stopCatalogue();
+  }
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
   if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
     phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));

@@ -1,4 +1,5 @@
 /** What a library caller gives `createSnapshot` and gets back, and the defaults the command line shows. */
+import type { CatalogueNames } from '../catalogue/human-names.js';
 import type { PhaseName } from './phases.js';
 import type { Clock } from '../clock.js';
 import type { DeriveManifest } from '../derive/derive-manifest.js';
@@ -39,6 +40,11 @@ export interface SnapshotOptions {
   collectionIndex?: CollectionIndexMode;
   /** The pages for people, `html` (default `DEFAULTS.catalogue`) or `none` (docs/catalogue.md). */
   catalogue?: CatalogueMode;
+  /**
+   * Names for people of collections and fields, in place of those the catalogue derives (`--names`,
+   * docs/catalogue.md#names-for-people); recorded in the manifest.
+   */
+  names?: CatalogueNames;
   /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */
   headers?: string[];
   /** Publish nothing when validation finds an error. */

@@ -179,7 +179,8 @@ export class SnapshotCollections {
     } else {
       records = [];
       for (const page of first.pageNumbers) {
-        records.push(...dataOf(await this.readList(this.pageFile(collection, page))));
+        // One at a time: a spread of a page's records as arguments overflows the stack past about 100,000.
+        for (const record of dataOf(await this.readList(this.pageFile(collection, page)))) records.push(record);
       }
     }
     const byId = new Map(records.map((record) => [idOf(record), record]));

@@ -24,14 +24,19 @@ export async function removeTree(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** Moves every directory below `dir` whose path is longer than SHALLOW_BYTES up to `dir` itself. */
+/**
+ * Moves every directory below `dir` whose path is longer than SHALLOW_BYTES up to `dir` itself. The `rm` that failed
+ * may still be removing parts of the tree (its rejection does not wait for the removals it had started), so an entry
+ * that is gone by the time it is read or moved is passed over: it is what was to happen to it.
+ */
 async function flatten(dir: string): Promise<void> {
   let lifted = 0;
   const stack = [dir];
   while (stack.length > 0) {
     const current = stack.pop()!;
     // Entry types come from readdir: a symbolic link to a directory is not a directory here.
-    for (const entry of await readdir(current, { withFileTypes: true })) {
+    const entries = await unlessGone(readdir(current, { withFileTypes: true }));
+    for (const entry of entries ?? []) {
       if (!entry.isDirectory()) continue;
       const child = path.join(current, entry.name);
       if (Buffer.byteLength(child) <= SHALLOW_BYTES) {
@@ -41,8 +46,17 @@ async function flatten(dir: string): Promise<void> {
       let target: string;
       do target = path.join(dir, `lifted-${lifted++}`);
       while (existsSync(target));
-      await rename(child, target);
-      stack.push(target);
+      if ((await unlessGone(rename(child, target).then(() => true))) === true) stack.push(target);
     }
+  }
+}
+
+/** What `operation` gives, or undefined when what it works on is gone (ENOENT). */
+async function unlessGone<T>(operation: Promise<T>): Promise<T | undefined> {
+  try {
+    return await operation;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

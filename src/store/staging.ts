@@ -43,9 +43,14 @@ export interface RunSettings {
   links: string;
   baseUrl: string | null;
   collectionIndex: string;
+  /**
+   * The names for people the crawl was started with (`--names`): not a setting a resume must repeat, but one it
+   * takes when not given again, since they shape only the catalogue, built at the end.
+   */
+  names?: unknown;
 }
 
-const SETTING_NAMES: Record<keyof RunSettings, string> = {
+const SETTING_NAMES: Record<Exclude<keyof RunSettings, 'names'>, string> = {
   root: 'the root URL',
   links: '--links',
   baseUrl: '--base-url',
@@ -123,8 +128,11 @@ function describe(value: string | null): string {
   return value === null ? '(none)' : value;
 }
 
-/** The settings of the crawl kept in staging, and the sentence naming those that differ from `settings`. */
-async function differences(paths: OutputPaths, settings: RunSettings): Promise<string[]> {
+/** The settings of the crawl kept in staging, and the sentences naming those that differ from `settings`. */
+async function differences(
+  paths: OutputPaths,
+  settings: RunSettings,
+): Promise<{ differ: string[]; earlier: Partial<Record<keyof RunSettings, unknown>> }> {
   let earlier: Partial<Record<keyof RunSettings, unknown>>;
   try {
     earlier = JSON.parse(await readFile(path.join(paths.staging, RUN_FILE), 'utf8')) as typeof earlier;
@@ -135,31 +143,31 @@ async function differences(paths: OutputPaths, settings: RunSettings): Promise<s
     );
   }
   const differ: string[] = [];
-  for (const key of Object.keys(SETTING_NAMES) as Array<keyof RunSettings>) {
+  for (const key of Object.keys(SETTING_NAMES) as Array<keyof typeof SETTING_NAMES>) {
     const was = earlier[key];
     if (was === settings[key]) continue;
     const before = typeof was === 'string' || was === null ? describe(was) : (JSON.stringify(was) ?? '(none)');
     differ.push(`${SETTING_NAMES[key]} was ${before} and is now ${describe(settings[key])}`);
   }
-  return differ;
+  return { differ, earlier };
 }
 
 /**
  * Readies the staging directory, with its lock held: a new crawl (never over a leftover tree: that asks for
  * --resume or --fresh), a fresh start (the leftover removed), or, with `resume`, the leftover checked to have been
- * started with the same `settings`.
+ * started with the same `settings`; then the names it was started with (unchecked, as run.json holds them).
  */
 export async function prepareStaging(
   paths: OutputPaths,
   opened: OpenedStaging,
   mode: { fresh: boolean; resume: boolean },
   settings: RunSettings,
-): Promise<void> {
+): Promise<{ startedWithNames?: unknown }> {
   if (mode.resume) {
     if (!opened.leftover) {
       throw new OutputDirError(`There is no interrupted crawl to resume at ${paths.staging}; run without --resume.`);
     }
-    const differ = await differences(paths, settings);
+    const { differ, earlier } = await differences(paths, settings);
     if (differ.length > 0) {
       throw new OutputDirError(
         `The crawl kept in ${paths.staging} was started with other settings: ${differ.join('; ')}. Resume it with ` +
@@ -167,7 +175,7 @@ export async function prepareStaging(
       );
     }
     assertPlainTree(paths.stagedTree);
-    return;
+    return { startedWithNames: earlier.names };
   }
   if (opened.leftover && !mode.fresh) {
     throw new OutputDirError(
@@ -177,6 +185,7 @@ export async function prepareStaging(
   }
   await clearStaging(paths);
   await writeFile(path.join(paths.staging, RUN_FILE), JSON.stringify(settings));
+  return {};
 }
 
 /**

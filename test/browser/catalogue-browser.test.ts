@@ -13,6 +13,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createClock } from '../../src/clock.js';
+import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -49,7 +50,12 @@ function bigRecord(base: string, i: number) {
       provenance_uri: i === 8 ? `https://example.org/${LONG}` : null,
     },
     links: { self: `${base}units/${i}/` },
+    // Record 1 was replaced by record 2: a successor given with links only, as the spec gives it (2.4).
+    ...(i === 1 ? { relationships: { successor: { links: successorLinks(base, i) } } } : {}),
   };
+}
+function successorLinks(base: string, i: number) {
+  return { self: `${base}units/${i}/relationships/successor`, related: `${base}units/${i}/successor/` };
 }
 async function startBigSource(): Promise<TestServer> {
   return startServer((req, res) => {
@@ -63,10 +69,43 @@ async function startBigSource(): Promise<TestServer> {
         meta: { pagination: { page: 1, pages: 1, count: BIG } },
       });
     }
+    if (req.url === '/api/units/1/relationships/successor') {
+      return sendJson(res, 200, { data: { type: 'Unit', id: '2' }, links: { self: successorLinks(base, 1).self } });
+    }
+    if (req.url === '/api/units/1/successor/') return sendJson(res, 200, { data: bigRecord(base, 2) });
     const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
     if (id !== undefined && Number(id) >= 1 && Number(id) <= BIG) {
       return sendJson(res, 200, { data: bigRecord(base, Number(id)) });
     }
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
+}
+
+/**
+ * A source whose one list breaks two rules past the report's cap of 1,000 findings a rule: 1,001 entries with an id
+ * that is not numeric and no links.self (one id hostile); and a record `1` whose own document gives the id `one`.
+ */
+const NOT_NUMERIC = 1001;
+const HOSTILE_ID = `x<img src=x onerror="window.pwned=1">`;
+async function startFindingsSource(): Promise<TestServer> {
+  return startServer((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    const one = (id: string) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: 'term one' },
+      links: { self: `${base}units/1/` },
+    });
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') {
+      const odd = Array.from({ length: NOT_NUMERIC }, (_, i) => ({
+        type: 'Unit',
+        id: i === 0 ? HOSTILE_ID : `x${i}`,
+        attributes: { term: `odd ${i}` },
+      }));
+      return sendJson(res, 200, { links: { next: null }, data: [one('1'), ...odd] });
+    }
+    if (req.url === '/api/units/1/') return sendJson(res, 200, { data: one('one') });
     sendJson(res, 404, { errors: [{ status: '404' }] });
   });
 }
@@ -107,6 +146,7 @@ describe('the catalogue in a browser', () => {
   let bigOut: string;
   let served: ServeHandle;
   let remove: () => Promise<void>;
+  let suiteRoot: string;
   let front: string;
   /** A community record of the sample API and the root term it points at. */
   let community: Listed;
@@ -117,6 +157,7 @@ describe('the catalogue in a browser', () => {
   beforeAll(async () => {
     const suite = await suiteDir();
     remove = suite.remove;
+    suiteRoot = suite.dir;
     [browser, api, big] = await Promise.all([
       launchBrowser(),
       startSampleApi({ records: 5, pageSize: 2, seed: 11 }),
@@ -193,7 +234,7 @@ describe('the catalogue in a browser', () => {
     await related.click();
     expect(await heading(page)).toBe(label(rootTerm));
     // The root term lists the community variant that points at it.
-    const referencedBy = page.locator('h2:text-is("Referenced by") + ul');
+    const referencedBy = page.locator('h2#referenced-by + dl');
     await expect(referencedBy.getByRole('link', { name: label(community) }).count()).resolves.toBeGreaterThan(0);
     await page.goBack();
     expect(await heading(page)).toBe(label(community));
@@ -223,6 +264,41 @@ describe('the catalogue in a browser', () => {
     // A JSON:API client still gets the JSON at the same URL.
     const json = (await (await fetch(`${served.url}units/${rootTerm.id}/`)).json()) as { data: Listed };
     expect(json.data.id).toBe(rootTerm.id);
+    await context.close();
+  });
+
+  it('gets the search index compressed through serve, and searches with it', async () => {
+    const { page, context, clean } = await open();
+    const answers: Array<Promise<{ url: string; encoding: string | undefined; size: number }>> = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      answers.push(
+        response.allHeaders().then((headers) => ({
+          url: response.url(),
+          encoding: headers['content-encoding'],
+          size: Number(headers['content-length']),
+        })),
+      );
+    });
+    await page.goto(`${served.url}?q=${encodeURIComponent(label(rootTerm))}`);
+    await expect(
+      page
+        .locator('#results li a')
+        .filter({ hasText: label(rootTerm) })
+        .count(),
+    ).resolves.toBeGreaterThan(0);
+    const scripts = await Promise.all(answers);
+    // What the front page loads for search (Chromium asks for gzip, deflate, br): Brotli, smaller than stored.
+    const front = await readFile(path.join(out, 'index.html'), 'utf8');
+    for (const [, src] of front.matchAll(/<script src="([^"]+)"><\/script>/g)) {
+      const stored = await readFile(path.join(out, ...src!.split('/')));
+      const loaded = scripts.find((s) => s.url.endsWith(`/${src}`));
+      expect(loaded, src).toBeDefined();
+      if (stored.length < 1024) continue;
+      expect(loaded!.encoding, src).toBe('br');
+      expect(loaded!.size, src).toBeLessThan(stored.length);
+    }
+    clean(served.origin);
     await context.close();
   });
 
@@ -520,6 +596,216 @@ describe('the catalogue in a browser', () => {
     await context.close();
   });
 
+  /** The records of every collection of the sample API's snapshot, as its complete collection files hold them. */
+  async function everyRecord(): Promise<Listed[]> {
+    const root = (await readJson(out, `${ROOT_PATH}/index.html`)) as { data: Record<string, string> };
+    const lists = await Promise.all(
+      Object.keys(root.data).map(async (name) => (await readJson(out, `${ROOT_PATH}/${name}/index.html`)) as any),
+    );
+    return lists.flatMap((list: { data: Listed[] }) => list.data);
+  }
+
+  /** Each `dl.relations` of the page: how many left edges its values have, values off their name's line, bullets. */
+  const relationsLayout = (page: Page) =>
+    page.evaluate<Array<{ lefts: number; offLine: number; bullets: number }>>(`[...document.querySelectorAll(
+      'dl.relations')].map((dl) => {
+        const dds = [...dl.querySelectorAll(':scope > dd')];
+        const box = (e) => e.getBoundingClientRect();
+        return {
+          lefts: new Set(dds.map((dd) => Math.round(box(dd).left))).size,
+          offLine: dds.filter((dd) => Math.abs(box(dd).top - box(dd.previousElementSibling).top) > 2).length,
+          bullets: dl.querySelectorAll('li').length,
+        };
+      })`);
+
+  it('reads relationships as aligned sentences, follows a links-only one both ways, counts who refers', async () => {
+    const { page, context, clean } = await open();
+    const records = await everyRecord();
+    const find = (type: string, id: string) => records.find((r) => r.type === type && r.id === id)!;
+    // A measured quantity unit: "Measured in: °C (Units)", "Measured quantity: … (Measured quantities)".
+    const mqu = records.find((r) => r.type === 'MeasuredQuantityUnit' && r.relationships?.unit?.data)!;
+    const unit = find(mqu.relationships!.unit!.data!.type, mqu.relationships!.unit!.data!.id);
+    const quantity = find(
+      mqu.relationships!.measured_quantity!.data!.type,
+      mqu.relationships!.measured_quantity!.data!.id,
+    );
+    await page.goto(file(`_catalogue/measuredquantityunits/r-${mqu.id}.html`));
+    const line = (section: string, name: string) =>
+      page.locator(`h2:text-matches("^${section}") + dl.relations dt:text-is("${name}") + dd`);
+    expect(await line('Relationships', 'Measured in').textContent()).toBe(`${label(unit)} (Units)`);
+    expect(await line('Relationships', 'Measured quantity').textContent()).toBe(
+      `${label(quantity)} (Measured quantities)`,
+    );
+    // The sample API gives successor with links only; its relationship document says there is none (data: null).
+    expect(await line('Relationships', 'Successor').textContent()).toBe('none');
+    expect(await relationsLayout(page)).toEqual([{ lefts: 1, offLine: 0, bullets: 0 }]);
+
+    // The root term: "Referenced by N records", the records of the source that point at it, by relationship.
+    const pointing = records.filter((r) =>
+      Object.values(r.relationships ?? {}).some((rel) =>
+        [rel.data ?? []].flat().some((t) => t?.type === rootTerm.type && t.id === rootTerm.id),
+      ),
+    );
+    await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
+    const count = pointing.length;
+    expect(await page.locator('h2#referenced-by').textContent()).toBe(
+      `Referenced by ${count} ${count === 1 ? 'record' : 'records'}`,
+    );
+    const variants = pointing.filter((r) => r.relationships?.root?.data?.id === rootTerm.id);
+    expect(await line('Referenced by', 'Root of').getByRole('link').allTextContents()).toEqual(variants.map(label));
+    for (const layout of await relationsLayout(page)) expect(layout).toEqual({ lefts: 1, offLine: 0, bullets: 0 });
+    clean('null');
+
+    // A successor given with links only (record 1 of the large source): the page names its target and links it,
+    // from the disk and through serve.
+    const bigServed = await startServe({ dir: bigOut, port: 0 });
+    try {
+      for (const at of [pathToFileURL(bigOut).href, bigServed.origin]) {
+        await page.goto(`${at}/_catalogue/units/r-1.html`);
+        const successor = line('Relationships', 'Successor');
+        expect(await successor.textContent(), at).toBe('term-0002 (Units)');
+        await successor.getByRole('link').click();
+        expect(await heading(page), at).toBe('term-0002');
+        // And the successor's page says what it replaced.
+        expect(await page.locator('h2#referenced-by').textContent(), at).toBe('Referenced by 1 record');
+        const replaced = line('Referenced by', 'Successor of');
+        expect(await replaced.textContent(), at).toBe('term-0001 (Units)');
+        await replaced.getByRole('link').click();
+        expect(await heading(page), at).toBe('term-0001');
+      }
+    } finally {
+      await bigServed.close();
+    }
+    await context.close();
+  });
+
+  it("links the front page's validation summary to the report's findings, by rule, capped, escaped", async () => {
+    const source = await startFindingsSource();
+    const findingsOut = path.join(suiteRoot, 'findings');
+    try {
+      await createSnapshot({ rootUrl: `${source.url}/api/`, out: findingsOut, retries: 0 });
+    } finally {
+      await source.close();
+    }
+    const served = await startServe({ dir: findingsOut, port: 0 });
+    const { page, context } = await open();
+    try {
+      for (const at of [pathToFileURL(findingsOut).href, served.origin]) {
+        await page.goto(`${at}/index.html`);
+        await page.locator('dt:text-is("Validation") + dd').getByRole('link').click();
+        expect(await heading(page), at).toBe('Validation findings');
+        // Each rule in the index table, its counts from what the source served (the document's id `one` too).
+        const ruleRow = (rule: string) => page.locator('table.rules tr').filter({ hasText: rule });
+        expect(await ruleRow('resource.id').locator('td').allTextContents(), at).toEqual([
+          'resource.id',
+          '0',
+          String(NOT_NUMERIC + 1),
+        ]);
+        expect(await ruleRow('record.self').locator('td').allTextContents(), at).toEqual([
+          'record.self',
+          String(NOT_NUMERIC + 1),
+          '0',
+        ]);
+        // A rule's section lists 1,000 findings, as the report does, and says how many more it only counts.
+        await ruleRow('resource.id').getByRole('link').click();
+        const section = page.locator('h2:has(code:text-is("resource.id"))');
+        const table = page.locator('h2:has(code:text-is("resource.id")) + p + .table-wrap table.findings');
+        expect(await table.locator('tbody tr').count(), at).toBe(1000);
+        expect(await page.locator('h2:has(code:text-is("resource.id")) + p').textContent(), at).toContain(
+          `${NOT_NUMERIC + 1 - 1000} more are only counted`,
+        );
+        await expect(section.isVisible()).resolves.toBe(true);
+        // The hostile id is text in its message.
+        const hostile = table.locator('td:nth-child(4)').filter({ hasText: 'onerror' });
+        expect(await hostile.textContent(), at).toBe(
+          `Unit ${HOSTILE_ID}: the id is not numeric text as spec 2.1 describes.`,
+        );
+        expect(await page.locator('img').count(), at).toBe(0);
+        expect(await page.evaluate<unknown>('window.pwned'), at).toBeUndefined();
+        // A finding on a record's own document links to the record's page.
+        const onRecord = page.locator('h2:has(code:text-is("record.id")) + p + .table-wrap td:nth-child(2) a');
+        expect(await onRecord.textContent(), at).toBe(`${source.url}/api/units/1/`);
+        await onRecord.click();
+        expect(await heading(page), at).toBe('term one');
+      }
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  });
+
+  /** The links of the page whose `::before` or `::after` adds text (an address printed after the link, say). */
+  const decoratedLinks = (page: Page) =>
+    page.evaluate<string[]>(`[...document.querySelectorAll('a')]
+      .filter((a) => ['::before', '::after'].some((p) => !['none', 'normal'].includes(getComputedStyle(a, p).content)))
+      .map((a) => a.getAttribute('href'))`);
+
+  it('prints a record with its source and snapshot date, a search with its results, each address once', async () => {
+    const { page, context, clean } = await open();
+    // A record whose provenance URI is a link whose text is its address.
+    const withUri = (await everyRecord()).find(
+      (r) => r.type === 'Unit' && typeof r.attributes.provenance_uri === 'string' && r.attributes.provenance_uri,
+    )!;
+    const address = String(withUri.attributes.provenance_uri);
+    await page.goto(file(`_catalogue/units/r-${withUri.id}.html`));
+    await page.emulateMedia({ media: 'print' });
+    const printed = page.locator('p.printed');
+    await expect(printed.isVisible()).resolves.toBe(true);
+    expect(await printed.textContent()).toBe(
+      `From a snapshot of ${api.rootUrl} taken 2023-11-14 22:13 UTC, made with cv-snapshot.`,
+    );
+    await expect(page.locator('header.site').isVisible()).resolves.toBe(false);
+    expect(await decoratedLinks(page)).toEqual([]);
+    const text = await page.evaluate<string>('document.body.innerText');
+    expect(text.split(address).length - 1).toBe(1);
+    // On screen the line is not there: the header and the citation say it.
+    await page.emulateMedia({ media: 'screen' });
+    await expect(printed.isVisible()).resolves.toBe(false);
+
+    // A printed search: its query (the header with the box is not printed) and its results.
+    const term = label(rootTerm);
+    await page.goto(`${front}?q=${encodeURIComponent(term)}`);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#search-printed').textContent()).toBe(`Search results for \u201c${term}\u201d`);
+    await expect(page.locator('#search-printed').isVisible()).resolves.toBe(true);
+    const results = page.locator('#results li');
+    await expect(results.first().isVisible()).resolves.toBe(true);
+    expect(await results.locator('a').allTextContents()).toContain(term);
+    expect(await decoratedLinks(page)).toEqual([]);
+    clean('null');
+    await context.close();
+  });
+
+  it('shows the names a user gave (--names) in place of the derived ones, each API name once', async () => {
+    const namedOut = path.join(suiteRoot, 'named');
+    const names = { collections: { units: 'Units of measurement' }, fields: { provenance_uri: 'Provenance link' } };
+    await addCatalogue({ input: out, out: namedOut, names });
+    const { page, context, clean } = await open();
+    const at = (rel: string) => pathToFileURL(path.join(namedOut, rel)).href;
+    await page.goto(at('index.html'));
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'Units of measurement', exact: true }) });
+    expect(await row.locator('td').first().textContent()).toBe('Units of measurement units');
+    // The community variants of units are named after the user's name of units.
+    await page.getByRole('link', { name: 'Units of measurement: community variants', exact: true }).click();
+    expect(await heading(page)).toBe('Units of measurement: community variants');
+
+    await page.goto(at(`_catalogue/units/r-${rootTerm.id}.html`));
+    expect(await page.title()).toBe(`${label(rootTerm)} — Units of measurement`);
+    const field = page.locator('main > dl dt').filter({ hasText: 'Provenance link' });
+    expect(await field.textContent()).toBe('Provenance link provenance_uri');
+    expect(await page.locator('main > dl dt code.api-name').allTextContents()).toEqual(['provenance_uri']);
+    // A field nobody named keeps its derived name.
+    expect(await page.locator('main > dl dt').allTextContents()).toContain('Requested by email');
+
+    await page.goto(`${at('index.html')}?q=${encodeURIComponent(label(rootTerm))}`);
+    const result = page.locator('#results li').filter({ hasText: ' · Units of measurement · ' });
+    expect(await result.getByRole('link').allTextContents()).toContain(label(rootTerm));
+    clean('null');
+    await context.close();
+  });
+
   it("lists a collection's terms by first letter, accents folded, over the whole collection", async () => {
     const { page, context, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-3.html')).href);
@@ -576,6 +862,7 @@ describe('the catalogue in a browser', () => {
     ['variant page', pathToFileURL(path.join(out, `_catalogue/units-communities/r-${community.id}.html`)).href],
     ['variant collection', pathToFileURL(path.join(out, '_catalogue/units-communities/page-1.html')).href],
     ['long record', pathToFileURL(path.join(bigOut, '_catalogue/units/r-8.html')).href],
+    ['findings page', pathToFileURL(path.join(bigOut, '_catalogue/findings.html')).href],
   ];
 
   it('fits a phone screen: no page is wider than the screen', async () => {

@@ -279,7 +279,7 @@ describe('catalogue of hostile and unusual sources', () => {
     }
   });
 
-  it('links a relationship the lists give as links only, from its stored relationship document', async () => {
+  it('links a relationship the lists give as links only both ways, from its stored relationship document', async () => {
     const server = await startServer((req, res) => {
       const base = `http://${req.headers.host}/api/`;
       const record = (id: string) => ({
@@ -307,11 +307,58 @@ describe('catalogue of hostile and unusual sources', () => {
       const out = path.join(await tempDir(), 'out');
       await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
       const first = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
+      // A sentence naming where it leads: the target's label, linked, and its collection's name.
       expect(first).toContain(
-        '<dt>Successor</dt><dd><ul class="plain"><li><a href="../../_catalogue/units/r-2.html">term 2</a>',
+        '<dt>Successor</dt><dd><a href="../../_catalogue/units/r-2.html">term 2</a> ' +
+          '<span class="muted">(Units)</span></dd>',
       );
       const second = await readFile(path.join(out, '_catalogue/units/r-2.html'), 'utf8');
       expect(second).toContain('<dt>Successor</dt><dd><span class="muted">none</span></dd>');
+      // The successor's page says what it replaced.
+      expect(second).toContain(
+        '<dt>Successor of</dt><dd><a href="../../_catalogue/units/r-1.html">term 1</a> ' +
+          '<span class="muted">(Units)</span></dd>',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("writes the report's findings as a page, in SHA256SUMS, whose record links verify checks", async () => {
+    // Record 1's own document gives the id "one": a record.id finding on the record's URL.
+    const server = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const one = (id: string) => ({
+        type: 'Unit',
+        id,
+        attributes: { term: 'term one' },
+        links: { self: `${base}units/1/` },
+      });
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/api/units/') return sendJson(res, 200, { links: { next: null }, data: [one('1')] });
+      if (req.url === '/api/units/1/') return sendJson(res, 200, { data: one('one') });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, clock: clock() });
+      const html = await readFile(path.join(out, '_catalogue/findings.html'), 'utf8');
+      expect(html).toContain(`<a href="units/r-1.html"><code>${server.url}/api/units/1/</code></a>`);
+      expect(await readFile(path.join(out, 'index.html'), 'utf8')).toMatch(
+        /<dt>Validation<\/dt><dd><a href="_catalogue\/findings\.html">\d+ errors, \d+ warnings<\/a><\/dd>/,
+      );
+      expect(await readFile(path.join(out, '_cv-snapshot/SHA256SUMS'), 'utf8')).toContain(
+        '  _catalogue/findings.html\n',
+      );
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+      // A record page that is gone is a link of the findings page that leads nowhere.
+      await rm(path.join(out, '_catalogue/units/r-1.html'));
+      const sumsFile = path.join(out, '_cv-snapshot', 'SHA256SUMS');
+      const sums = await readFile(sumsFile, 'utf8');
+      await writeFile(sumsFile, sums.replace(/^[0-9a-f]{64} {2}_catalogue\/units\/r-1\.html\n/m, ''));
+      expect((await verifySnapshot(out)).problems).toContainEqual(
+        expect.stringMatching(/^_catalogue\/findings\.html links to units\/r-1\.html/),
+      );
     } finally {
       await server.close();
     }

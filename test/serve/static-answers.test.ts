@@ -163,6 +163,29 @@ describe('compression', () => {
     }
   });
 
+  it("compresses the catalogue's search scripts for a client taking gzip or br, as stored once decoded", async () => {
+    // Whatever the catalogue writes for search: the scripts the front page loads.
+    const front = await readFile(path.join(mirror.dir, 'index.html'), 'utf8');
+    const scripts = [...front.matchAll(/<script src="([^"]+)"><\/script>/g)].map(([, src]) => src!);
+    expect(scripts.some((src) => /search/.test(src))).toBe(true);
+    for (const src of scripts) {
+      const stored = await readFile(path.join(mirror.dir, ...src.split('/')));
+      if (stored.length < 1024) continue;
+      const url = `${origin}/${src}`;
+      const encoded = await get(url, { headers: { 'accept-encoding': 'gzip, br' } });
+      expect(encoded.status, src).toBe(200);
+      expect(encoded.headers['content-encoding'], src).toBe('br');
+      expect(encoded.body.length, src).toBeLessThan(stored.length);
+      expect(brotliDecompressSync(encoded.body).equals(stored), src).toBe(true);
+      const gzipOnly = await get(url, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gunzipSync(gzipOnly.body).equals(stored), src).toBe(true);
+      // Otherwise as stored.
+      const plain = await get(url);
+      expect(plain.headers['content-encoding'], src).toBeUndefined();
+      expect(plain.body.equals(stored), src).toBe(true);
+    }
+  });
+
   it('answers HEAD and If-None-Match for the encoded answer as for the plain one', async () => {
     for (const url of large()) {
       const headers = { 'accept-encoding': 'gzip' };

@@ -1,0 +1,170 @@
+/**
+ * The findings page (docs/catalogue.md): the snapshot's validation report (`_cv-snapshot/report.json`) for people,
+ * grouped by rule, each finding's document linked to its record's page where the catalogue has one. It lists what
+ * the report lists (at most `findingsListedPerRule` of each rule) and says how many more the report only counts.
+ * The report is read from the staged tree, as `verify` reads it; everything in it is shown as text.
+ */
+import { z } from 'zod';
+import { flatKey } from '../flat-key.js';
+import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
+import { REPORT_PATH } from '../format/manifest.js';
+import { readSnapshotFile } from '../format/read-snapshot.js';
+import { locate } from '../url/api-location.js';
+import { RULES } from '../validate/rules.js';
+import { esc, page } from './html.js';
+import { collectionPage } from './names.js';
+import type { CatalogueRecords } from './records.js';
+
+/** The findings page, beside the collection folders (whose names hold no dot). */
+export const FINDINGS_PAGE = `${CATALOGUE_DIR}/findings.html`;
+/** A report larger than this is not read (verify allows the same). */
+const MAX_REPORT_BYTES = 256 << 20;
+
+const count = z.number().int().nonnegative();
+/** What the page needs of the report (docs/snapshot-format.md#report); anything else in it is ignored. */
+const reportSchema = z.object({
+  errors: count,
+  warnings: count,
+  rules: z.record(z.string(), z.object({ errors: count, warnings: count, omitted: count })),
+  findingsListedPerRule: count,
+  findings: z.array(
+    z.object({
+      url: z.string(),
+      pointer: z.string(),
+      rule: z.string(),
+      severity: z.string(),
+      message: z.string(),
+    }),
+  ),
+});
+type Report = z.infer<typeof reportSchema>;
+type ListedFinding = Report['findings'][number];
+
+export interface FindingsSite {
+  dir: string;
+  layout: Layout;
+  records: CatalogueRecords;
+  /** The collections the catalogue has pages for. */
+  collections: ReadonlySet<string>;
+}
+
+/** The report in the tree, or why it cannot be shown. */
+function readReport(dir: string): Report | string {
+  try {
+    const result = reportSchema.safeParse(JSON.parse(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString()));
+    return result.success ? result.data : `${REPORT_PATH} is not a report this version reads`;
+  } catch (error) {
+    return `${REPORT_PATH} cannot be read (${(error as Error).message})`;
+  }
+}
+
+/**
+ * The catalogue page of each finding's document, from the findings page: a record, its relationship or related
+ * documents → the record's page; a list page → its collection's first page; the root → the front page.
+ */
+function pagesOf(site: FindingsSite, findings: readonly ListedFinding[]): (url: string) => string | null {
+  const where = new Map<string, string | null>();
+  const wanted = new Map<string, string>();
+  for (const { url } of findings) {
+    if (where.has(url)) continue;
+    let location;
+    try {
+      location = locate(url, site.layout.root);
+    } catch {
+      location = { kind: 'other' } as const;
+    }
+    if (location.kind === 'root') where.set(url, '../index.html');
+    else if (location.kind === 'list' && site.collections.has(location.collection)) {
+      where.set(url, collectionPage(location.collection, 1).slice(CATALOGUE_DIR.length + 1));
+    } else if (location.kind === 'record' || location.kind === 'relationship' || location.kind === 'related') {
+      wanted.set(url, flatKey(location.collection, location.id));
+    }
+    if (!wanted.has(url) && !where.has(url)) where.set(url, null);
+  }
+  const pages = site.records.pagesByCollectionAndId(new Set(wanted.values()));
+  for (const [url, key] of wanted) {
+    const file = pages.get(key);
+    where.set(url, file === undefined ? null : file.slice(CATALOGUE_DIR.length + 1));
+  }
+  return (url) => where.get(url) ?? null;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function severityBadge(severity: string): string {
+  const kind = severity === 'error' || severity === 'warning' ? ` badge-${severity}` : '';
+  return `<span class="badge${kind}">${esc(severity)}</span>`;
+}
+
+/** One rule's section: what it checks, its counts, and its listed findings in the report's order. */
+function ruleSection(n: number, rule: string, counts: Report['rules'][string], rows: string[], cap: number): string {
+  const checks = Object.hasOwn(RULES, rule) ? RULES[rule as keyof typeof RULES].checks : null;
+  const listed = rows.length;
+  const omitted =
+    counts.omitted > 0
+      ? ` The first ${listed} are listed, as in the report (which lists at most ${cap} of each rule); ` +
+        `${counts.omitted} more are only counted.`
+      : '';
+  return (
+    `<h2 id="rule-${n}"><code>${esc(rule)}</code></h2>\n` +
+    `<p>${checks === null ? '' : `Checks that ${esc(checks)}. `}` +
+    `${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}.${omitted}</p>\n` +
+    (listed === 0
+      ? ''
+      : '<div class="table-wrap"><table class="findings">\n<thead><tr><th scope="col">Severity</th>' +
+        '<th scope="col">Document</th><th scope="col">Where in it</th><th scope="col">Message</th></tr></thead>\n' +
+        `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`)
+  );
+}
+
+function findingRow(finding: ListedFinding, pageOf: (url: string) => string | null): string {
+  const target = pageOf(finding.url);
+  const url = `<code>${esc(finding.url)}</code>`;
+  const pointer =
+    finding.pointer === '' ? '<span class="muted">the whole document</span>' : `<code>${esc(finding.pointer)}</code>`;
+  return (
+    `<tr><td>${severityBadge(finding.severity)}</td>` +
+    `<td>${target === null ? url : `<a href="${esc(target)}">${url}</a>`}</td>` +
+    `<td>${pointer}</td><td>${esc(finding.message)}</td></tr>\n`
+  );
+}
+
+/** The findings page's HTML. */
+export function findingsHtml(site: FindingsSite): string {
+  const report = readReport(site.dir);
+  let body: string;
+  if (typeof report === 'string') {
+    body = `<p>The validation report cannot be shown: ${esc(report)}. Run <code>cv-snapshot verify</code>.</p>\n`;
+  } else {
+    const pageOf = pagesOf(site, report.findings);
+    const rows = new Map<string, string[]>();
+    for (const finding of report.findings) {
+      let listed = rows.get(finding.rule);
+      if (listed === undefined) rows.set(finding.rule, (listed = []));
+      listed.push(findingRow(finding, pageOf));
+    }
+    const rules = Object.entries(report.rules);
+    const index = rules.map(
+      ([rule, counts], i) =>
+        `<tr><td><a href="#rule-${i + 1}"><code>${esc(rule)}</code></a></td>` +
+        `<td>${counts.errors}</td><td>${counts.warnings}</td></tr>\n`,
+    );
+    body =
+      `<p class="summary">${plural(report.errors, 'error')} and ${plural(report.warnings, 'warning')}, ` +
+      `from the snapshot's validation report (<code>${REPORT_PATH}</code>), by rule. A document is linked to its ` +
+      "record's page where this catalogue has one.</p>\n" +
+      (rules.length === 0
+        ? '<p>Validation found nothing to report.</p>\n'
+        : '<div class="table-wrap"><table class="rules">\n<thead><tr><th scope="col">Rule</th>' +
+          '<th scope="col">Errors</th><th scope="col">Warnings</th></tr></thead>\n' +
+          `<tbody>\n${index.join('')}</tbody>\n</table></div>\n` +
+          rules
+            .map(([rule, counts], i) =>
+              ruleSection(i + 1, rule, counts, rows.get(rule) ?? [], report.findingsListedPerRule),
+            )
+            .join(''));
+  }
+  return page({ title: 'Validation findings', toCatalogue: '', toFront: '../index.html', crumbs: [], body });
+}

@@ -1,0 +1,226 @@
+/**
+ * The check of each file of a snapshot that SHA256SUMS lists (verify-snapshot.ts walks the tree and reads
+ * SHA256SUMS): its checksum, then a catalogue page's links, or a document's links and validation.
+ *
+ * Each file is read once, synchronously (hash, then parse): many small files make asynchronous reads cost more
+ * in thread-pool round trips than in I/O.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
+import { visitLinks } from '../jsonapi/links.js';
+import { printable } from '../safe-text.js';
+import { canonicalUrl } from '../url/canonical-url.js';
+import { InvariantChecker } from '../validate/invariants.js';
+import { validateDocument } from '../validate/validate-document.js';
+import { isRecordPage, recordPageProblem } from '../catalogue/names.js';
+import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
+import { SUMS_PATH, type Manifest } from '../format/manifest.js';
+import { firstLine, NotRegularFileError, openRegularFile } from '../format/read-snapshot.js';
+import { sha256 } from '../store/writer.js';
+import { CollectionRecords } from './collection-records.js';
+import { LinkTargets } from './link-targets.js';
+import type { Problems } from './problems.js';
+import { RecordedFindings } from './recorded-findings.js';
+import { VerifyFindings } from './verify-findings.js';
+
+/** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
+const MAX_DOCUMENT_BYTES = 500 << 20;
+
+function isDocumentFile(file: string, layout: Layout): boolean {
+  // Below a root path, a top-level index.html is the catalogue's front page, not a document.
+  if (file === INDEX_FILE && layout.rootSegments().length > 0) return false;
+  return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);
+}
+
+/** The relative links (href, src) of a catalogue page that do not resolve to a file listed in SHA256SUMS. */
+function brokenCatalogueLinks(file: string, html: string, sums: ReadonlyMap<string, string>): string[] {
+  const broken: string[] = [];
+  for (const [, target] of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+    const href = target!.replace(/&amp;/g, '&');
+    if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('#')) continue;
+    let relative: string;
+    try {
+      relative = href
+        .replace(/[?#].*$/, '')
+        .split('/')
+        .map(decodeURIComponent)
+        .join('/');
+    } catch {
+      broken.push(href);
+      continue;
+    }
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), relative));
+    if (!sums.has(resolved)) broken.push(href);
+  }
+  return broken;
+}
+
+/** A large file's SHA-256, read in pieces. */
+function hashInPieces(fd: number): string {
+  const hash = createHash('sha256');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
+  return hash.digest('hex');
+}
+
+/** One file of the tree: its bytes (null when too large to parse) and SHA-256. */
+function readTreeFile(file: string): { bytes: Buffer | null; sha256: string } {
+  const { fd, size } = openRegularFile(file);
+  try {
+    if (size > MAX_DOCUMENT_BYTES) return { bytes: null, sha256: hashInPieces(fd) };
+    const bytes = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const read = readSync(fd, bytes, done, size - done, null);
+      if (read === 0) break;
+      done += read;
+    }
+    const whole = done === size ? bytes : bytes.subarray(0, done);
+    return { bytes: whole, sha256: sha256(whole) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The check of each file SHA256SUMS lists, in order: its checksum, then a catalogue page's links, or a document's
+ * links and validation; `finish` adds the cross-document findings and tells the source's faults from the rest.
+ */
+export class TreeCheck {
+  documents = 0;
+  links = 0;
+  /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
+  readonly #changed = new Set<string>();
+  readonly findings: VerifyFindings;
+  /** Catalogue record pages checked so far, by the record they are for (docs/catalogue.md). */
+  readonly #recordPages = new Map<string, string>();
+  readonly #invariants: InvariantChecker;
+  readonly #collections: CollectionRecords;
+  readonly #targets: LinkTargets;
+  readonly #recorded: RecordedFindings;
+
+  constructor(
+    private readonly dir: string,
+    private readonly layout: Layout,
+    private readonly files: ReadonlyMap<string, number>,
+    private readonly sums: ReadonlyMap<string, string>,
+    manifest: Manifest,
+    private readonly problems: Problems,
+  ) {
+    this.#invariants = new InvariantChecker(layout.root, layout.urls);
+    this.#collections = new CollectionRecords(layout);
+    this.#targets = new LinkTargets(layout, manifest.options);
+    this.#recorded = new RecordedFindings(dir);
+    this.findings = new VerifyFindings(this.#recorded, this.#changed);
+  }
+
+  /** Checks `file`, whose SHA-256 SHA256SUMS gives as `expected`. */
+  file(file: string, expected: string): void {
+    const { layout, problems } = this;
+    let read;
+    try {
+      read = readTreeFile(path.join(this.dir, ...file.split('/')));
+    } catch (error) {
+      const why =
+        error instanceof NotRegularFileError ? `is now ${error.kind}` : `cannot be read (${firstLine(error)})`;
+      problems.add(`${file} ${why}.`);
+      return;
+    }
+    const url = isDocumentFile(file, layout) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
+    if (read.sha256 !== expected) {
+      problems.add(
+        `${file} was changed after the crawl: its SHA-256 is ${read.sha256}, but ${SUMS_PATH} says ${expected}. ` +
+          'Restore it, or crawl again.',
+      );
+      if (url !== null) this.#changed.add(url);
+    }
+    if (url === null) {
+      if (file.endsWith('.html') && file !== '404.html' && read.bytes !== null) {
+        this.#page(file, read.bytes.toString('utf8'));
+      }
+      return;
+    }
+    if (read.bytes === null) {
+      problems.add(`${file} is larger than ${MAX_DOCUMENT_BYTES} bytes, too large to check as a document.`);
+      return;
+    }
+    let json: unknown;
+    try {
+      json = parseJson(read.bytes.toString('utf8'));
+    } catch (error) {
+      if (this.#changed.has(url)) return;
+      const why =
+        error instanceof JsonTooDeepError
+          ? `cannot be checked: ${error.message}`
+          : `is not valid JSON (${firstLine(error)})`;
+      problems.add(`${file} ${why}.`);
+      return;
+    }
+    this.#document(file, url, json);
+  }
+
+  /** A catalogue page: its links resolve inside the snapshot, and a record page is the one for its record. */
+  #page(file: string, html: string): void {
+    const broken = brokenCatalogueLinks(file, html, this.sums);
+    if (broken.length > 0) {
+      this.problems.add(
+        `${file} links to ${broken.slice(0, 3).join(', ')}` +
+          `${broken.length > 3 ? ` and ${broken.length - 3} more` : ''}, ` +
+          'which the snapshot does not hold. Rebuild the catalogue, or crawl again.',
+      );
+    }
+    if (isRecordPage(file)) {
+      const wrong = recordPageProblem(file, html, this.#recordPages);
+      if (wrong !== null) this.problems.add(printable(wrong));
+    }
+  }
+
+  /** A document of the API: every link resolves to a file (or the report says why not), and it validates. */
+  #document(file: string, url: string, json: unknown): void {
+    const { layout } = this;
+    this.documents += 1;
+    const location = layout.urls.locate(url);
+    visitLinks(json, location.kind === 'root', (link) => {
+      this.links += 1;
+      const target = this.#targets.file(link, url);
+      const source = this.#targets.source(link);
+      const explained = this.#recorded.explainsMissing(source ?? canonicalOrSelf(link, url));
+      if (
+        !explained &&
+        !this.#changed.has(url) &&
+        (target === undefined || (target !== null && !this.files.has(target)))
+      ) {
+        this.problems.add(`${file} links to ${link}, which is not a file of the snapshot.`);
+      }
+      return source;
+    });
+    const check = validateDocument(json, url, layout.root, layout.urls);
+    if (layout.isCollectionIndexFile(file) && location.kind === 'list') {
+      this.#collections.hold(location.collection, check.findings);
+    } else {
+      this.findings.addDocument(check.findings, location.kind === 'list');
+      this.#invariants.add(url, check.summary);
+      this.#collections.addPage(location, json);
+    }
+  }
+
+  /**
+   * Adds the findings of complete collections and the cross-document ones; the validation errors the report does
+   * not explain are problems.
+   */
+  finish(): void {
+    this.findings.addPlaced(this.#collections.placed());
+    this.findings.addAcross(this.#invariants.finish());
+    this.findings.reportProblems(this.problems);
+  }
+}
+
+function canonicalOrSelf(link: string, base: string): string {
+  try {
+    return canonicalUrl(link, base);
+  } catch {
+    return link;
+  }
+}

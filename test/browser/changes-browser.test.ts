@@ -1,0 +1,190 @@
+/**
+ * The Changes page in a real headless Chromium (scripts/browser.mjs), opened from the disk: the sample API's release 0
+ * and then its next release crawled into one --out, the page reached from the front page, what it lists compared
+ * with the release's own list of changes (SampleData.changes), every link on it followed, a changed record's page
+ * linking back, the width of a phone, and axe-core light and dark at both widths.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import axe from 'axe-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../scripts/browser.mjs';
+import { createClock } from '../../src/clock.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
+import { startServe } from '../../src/serve/index.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const SEED = 4;
+const RECORDS = 6;
+const release0 = createSampleData({ seed: SEED, records: RECORDS });
+const release1 = createSampleData({ seed: SEED, records: RECORDS, release: 1 });
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+function labelOf(data: SampleData, collection: string, id: string): string {
+  const record = data.byName.get(collection)!.byId.get(id)!;
+  return String(record.attributes.term ?? record.attributes.name);
+}
+
+describe('the Changes page in a browser', () => {
+  let browser: Browser;
+  let out: string;
+  let remove: () => Promise<void>;
+  const url = (file: string) => pathToFileURL(path.join(out, file)).href;
+
+  beforeAll(async () => {
+    const suite = await suiteDir();
+    remove = suite.remove;
+    out = path.join(suite.dir, 'out');
+    browser = await launchBrowser();
+    for (const release of [0, 1]) {
+      const api = await startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release });
+      try {
+        await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }) });
+      } finally {
+        await api.close();
+      }
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await remove?.();
+  });
+
+  async function open(options: BrowserContextOptions = {}) {
+    const context = await browser.newContext(options);
+    context.setDefaultTimeout(5_000);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('requestfailed', (request) => errors.push(`${request.url()}: ${request.failure()?.errorText}`));
+    return { page, context, errors };
+  }
+
+  /** The text of each item under the heading with `id`, as the browser renders it. */
+  const items = (page: Page, id: string) => page.locator(`h2#${id} + ul > li`).allInnerTexts();
+
+  it('is reached from the front page and lists what the next release changed', async () => {
+    const { page, context, errors } = await open({ viewport: DESKTOP });
+    await page.goto(url('index.html'));
+    await page.getByRole('link', { name: /added, .* removed/ }).click();
+    expect(page.url()).toBe(url('_catalogue/changes.html'));
+    expect(await page.title()).toBe('Changes since the previous snapshot');
+
+    const expectItems = async (id: string, data: SampleData, kind: 'added' | 'removed') => {
+      const expected = release1.changes.filter((c) => c.kind === kind);
+      const shown = await items(page, id);
+      expect(shown).toHaveLength(expected.length);
+      for (const c of expected) {
+        const label = labelOf(data, c.collection, c.id);
+        expect(shown.filter((s) => s.startsWith(`${label} (`) && s.includes(`id ${c.id})`))).toHaveLength(1);
+      }
+    };
+    await expectItems('added', release1, 'added');
+    await expectItems('removed', release0, 'removed');
+    const renames = release1.changes.flatMap((c) => (c.kind === 'attribute' && c.attribute === 'term' ? [c] : []));
+    expect(await items(page, 'renamed')).toEqual(
+      renames.map((c) => expect.stringContaining(`“${String(c.old)}” is now ${String(c.new)} (`) as unknown),
+    );
+    const statuses = release1.changes.flatMap((c) => (c.kind === 'attribute' && c.attribute === 'status' ? [c] : []));
+    expect(await items(page, 'status')).toEqual(
+      statuses.map(
+        (c) =>
+          expect.stringMatching(
+            new RegExp(`^${labelOf(release1, c.collection, c.id)} .*: from ${String(c.old)} to ${String(c.new)}$`),
+          ) as unknown,
+      ),
+    );
+    // Removed records have no page in this snapshot: they are named, not linked.
+    expect(await page.locator('h2#removed + ul a').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('links only to pages the snapshot holds, and an added record opens from it', async () => {
+    const { page, context, errors } = await open({ viewport: DESKTOP });
+    await page.goto(url('_catalogue/changes.html'));
+    const hrefs = await page
+      .locator('main a')
+      .evaluateAll((links) =>
+        links.map((a) => (a as unknown as { href: string }).href).filter((h) => h.startsWith('file:')),
+      );
+    expect(hrefs.length).toBeGreaterThan(5);
+    for (const href of hrefs) {
+      const response = await page.goto(href);
+      expect(response?.ok() ?? true, href).toBe(true);
+      expect(await page.locator('h1').count(), href).toBe(1);
+    }
+    const added = release1.changes.find((c) => c.kind === 'added' && c.collection === 'siteusages')!;
+    const label = labelOf(release1, added.collection, added.id);
+    await page.goto(url('_catalogue/changes.html'));
+    await page.locator('h2#added + ul').getByRole('link', { name: label }).click();
+    expect(await page.locator('h1').textContent()).toBe(label);
+    expect(await page.locator('p.changed').innerText()).toContain('new in this snapshot');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('works through cv-snapshot serve: every request on its origin, an added record opened', async () => {
+    const served = await startServe({ dir: out, port: 0 });
+    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    try {
+      await page.goto(`${served.origin}/index.html`);
+      await page.getByRole('link', { name: /added, .* removed/ }).click();
+      expect(new URL(page.url()).pathname).toBe('/_catalogue/changes.html');
+      const added = release1.changes.find((c) => c.kind === 'added' && c.collection === 'units')!;
+      const label = labelOf(release1, added.collection, added.id);
+      await page.locator('h2#added + ul').getByRole('link', { name: label, exact: true }).first().click();
+      expect(await page.locator('h1').textContent()).toBe(label);
+      expect(requests.filter((url) => new URL(url).origin !== served.origin)).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  });
+
+  it("says on a renamed record's page what changed, and links to the Changes page", async () => {
+    const { page, context, errors } = await open({ viewport: PHONE });
+    const rename = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
+    if (rename.kind !== 'attribute') throw new Error('a rename is an attribute change');
+    await page.goto(url(`_catalogue/${rename.collection}/r-${rename.id}.html`));
+    expect(await page.locator('h1').textContent()).toBe(String(rename.new));
+    expect(await page.locator('p.changed').innerText()).toContain(`renamed from “${String(rename.old)}”`);
+    await page.getByRole('link', { name: 'All changes' }).click();
+    expect(page.url()).toBe(url('_catalogue/changes.html'));
+    // Nothing wider than a phone's screen.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('has no serious or critical accessibility violation (axe-core), light and dark, desktop and phone', async () => {
+    const found: string[] = [];
+    // A changed record's page too, with its line saying what changed.
+    const changed = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
+    const files = ['_catalogue/changes.html', 'index.html', `_catalogue/${changed.collection}/r-${changed.id}.html`];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const viewport of [DESKTOP, PHONE]) {
+        const { page, context } = await open({ colorScheme, viewport });
+        for (const file of files) {
+          await page.goto(url(file));
+          await page.addScriptTag({ content: axe.source });
+          const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number }>>(
+            'axe.run(document).then((result) => result.violations.map((v) => ' +
+              '({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
+          );
+          for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
+            found.push(`${file} (${colorScheme}, ${viewport.width}px): ${v.id} ${v.impact} on ${v.nodes} nodes`);
+          }
+        }
+        await context.close();
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});

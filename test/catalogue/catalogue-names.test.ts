@@ -1,0 +1,121 @@
+/**
+ * `--names <file.json>`: the user's names for collections and fields, in place of the derived ones; a file that is
+ * not such a map is refused naming the file and the key; the names are recorded in the manifest, so that the
+ * catalogue command and --resume keep them, and the pages are the same bytes whichever way they were given.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { runCli } from '../helpers/cli.js';
+import { readJson, treeHashes } from '../helpers/snapshot.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+const NAMES = {
+  fields: { provenance_uri: 'Provenance link' },
+  collections: { units: 'Units of measurement' },
+};
+/** As the manifest records them: keys sorted. */
+const RECORDED = { collections: NAMES.collections, fields: NAMES.fields };
+const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+
+describe('names for people given by the user', () => {
+  let api: SampleApi;
+  let base: string;
+  let remove: () => Promise<void>;
+  let namesFile: string;
+  /** The sample API crawled with the names, and without. */
+  let named: string;
+  let plain: string;
+
+  beforeAll(async () => {
+    ({ dir: base, remove } = await suiteDir());
+    api = await startSampleApi({ records: 3, seed: 5 });
+    namesFile = path.join(base, 'names.json');
+    await writeFile(namesFile, JSON.stringify(NAMES));
+    named = path.join(base, 'named');
+    plain = path.join(base, 'plain');
+    await createSnapshot({ rootUrl: api.rootUrl, out: named, clock: clock(), names: NAMES });
+    await createSnapshot({ rootUrl: api.rootUrl, out: plain, clock: clock() });
+  });
+  afterAll(async () => {
+    await api.close();
+    await remove();
+  });
+
+  it('refuses a file that is not a map of names, naming the file and the key', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['number.json', '{"collections": {"units": 3}}', /"collections"\."units" must be a name/],
+      ['typo.json', '{"colections": {}}', /"colections" is not a key it may have/],
+      ['empty.json', '{"fields": {"term": " "}}', /"fields"\."term" must be a name for people/],
+      ['not-json.json', '{"fields": ', /is not JSON/],
+    ];
+    for (const [name, text, message] of cases) {
+      const file = path.join(base, name);
+      await writeFile(file, text);
+      for (const args of [
+        ['crawl', api.rootUrl, '--out', path.join(base, 'refused')],
+        ['catalogue', plain, '--out', path.join(base, 'refused')],
+      ]) {
+        const run = await runCli([...args, '--names', file]);
+        expect(run.code, `${args[0]} ${name}`).toBe(2);
+        expect(run.stderr, name).toContain(`--names ${file}`);
+        expect(run.stderr, name).toMatch(message);
+      }
+    }
+    const missing = await runCli([
+      'crawl',
+      api.rootUrl,
+      '--out',
+      path.join(base, 'refused'),
+      '--names',
+      'nowhere.json',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--names nowhere.json cannot be read (ENOENT)');
+  });
+
+  it('records the names in the manifest; the catalogue command keeps them, replaces them, or drops them', async () => {
+    const manifest = (await readJson(named, '_cv-snapshot/manifest.json')) as { options: Record<string, unknown> };
+    expect(manifest.options.names).toEqual(RECORDED);
+    expect(Object.keys(manifest.options).at(-1)).toBe('names');
+    expect(((await readJson(plain, '_cv-snapshot/manifest.json')) as any).options).not.toHaveProperty('names');
+
+    // Rebuilt without --names: the recorded names, byte for byte what the crawl wrote.
+    const rebuilt = path.join(base, 'rebuilt');
+    await addCatalogue({ input: named, out: rebuilt });
+    expect(await treeHashes(rebuilt)).toEqual(await treeHashes(named));
+    // Given to the command: the same as given to the crawl.
+    const given = path.join(base, 'given');
+    const run = await runCli(['catalogue', plain, '--out', given, '--names', namesFile]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await treeHashes(given)).toEqual(await treeHashes(named));
+    // {} drops them: the pages and manifest of a crawl without names.
+    const dropped = path.join(base, 'dropped');
+    await addCatalogue({ input: named, out: dropped, names: {} });
+    expect(await treeHashes(dropped)).toEqual(await treeHashes(plain));
+    expect((await verifySnapshot(given)).problems).toEqual([]);
+  });
+
+  it('keeps the names a crawl was started with when it is resumed without them', async () => {
+    // A source that fails now and then: without retries the crawl stops and keeps its work for --resume.
+    const flaky = await startSampleApi({ records: 3, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
+    try {
+      const out = path.join(base, 'resumed');
+      const crawl = ['crawl', flaky.rootUrl, '--out', out, '--quiet'];
+      const first = await runCli([...crawl, '--names', namesFile, '--retries', '0']);
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain('--resume');
+      const resumed = await runCli([...crawl, '--resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const manifest = (await readJson(out, '_cv-snapshot/manifest.json')) as { options: Record<string, unknown> };
+      expect(manifest.options.names).toEqual(RECORDED);
+    } finally {
+      await flaky.close();
+    }
+  });
+});

@@ -1,0 +1,297 @@
+/**
+ * The catalogue's Changes page against the sample API's next release: release 0 and then release 1 crawled into the
+ * same --out, and the page must list exactly the changes the data definition says release 1 makes
+ * (SampleData.changes); the first snapshot of a folder says it is the first; the manifest names what was compared;
+ * `verify` checks the page's links; the `catalogue` command compares with what --out held as crawl does; a previous
+ * snapshot that cannot be read does not stop the crawl.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/clock.js';
+import { diffSnapshotDirs } from '../../src/diff/index.js';
+import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { createSampleData, startSampleApi, type SampleApi, type SampleData } from '../../src/sample-api/index.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { listFiles, readJson, treeHashes } from '../helpers/snapshot.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+import { rewriteFile } from '../helpers/tiny-vocabulary.js';
+
+const SEED = 4;
+const RECORDS = 6;
+const release0 = createSampleData({ seed: SEED, records: RECORDS });
+const release1 = createSampleData({ seed: SEED, records: RECORDS, release: 1 });
+const CHANGES = '_catalogue/changes.html';
+
+interface Manifest {
+  createdAt: string;
+  source: { root: string };
+  changes?: { against: { root: string; createdAt: string } | null };
+}
+
+/** Text of a piece of HTML, as a reader sees it. */
+function text(html: string): string {
+  const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+  return html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (e) => entities[e]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The page's sections: each kind of change by its anchor, with the count in its heading and its items' text. */
+function sections(html: string): Map<string, { count: number; items: string[] }> {
+  const found = new Map<string, { count: number; items: string[] }>();
+  const pattern = /<h2 id="([a-z]+)">[^<]*\((\d+)\)<\/h2>\n<ul class="plain changes">\n([\s\S]*?)\n<\/ul>/g;
+  for (const [, id, count, list] of html.matchAll(pattern)) {
+    found.set(id!, {
+      count: Number(count),
+      items: [...list!.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => text(m[1]!)),
+    });
+  }
+  return found;
+}
+
+function labelOf(data: SampleData, collection: string, id: string): string {
+  const record = data.byName.get(collection)!.byId.get(id)!;
+  return String(record.attributes.term ?? record.attributes.name);
+}
+
+/** The one item of `items` that names the record `id` with `label` (exactly one must). */
+function itemOf(items: string[], label: string, id: string): string {
+  const matching = items.filter((item) => item.includes(label) && item.includes(`id ${id})`));
+  expect(matching, `${label} (id ${id}) in ${JSON.stringify(items)}`).toHaveLength(1);
+  return matching[0]!;
+}
+
+describe('the Changes page', () => {
+  let base: string;
+  let remove: () => Promise<void>;
+  let api0: SampleApi;
+  let api1: SampleApi;
+  const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+  const crawl = (api: SampleApi, out: string, catalogue: 'html' | 'none' = 'html') =>
+    createSnapshot({ rootUrl: api.rootUrl, out: path.join(base, out), clock: clock(), catalogue });
+  let first: { page: string; manifest: Manifest; files: string[] };
+  let second: { page: string; manifest: Manifest };
+
+  beforeAll(async () => {
+    ({ dir: base, remove } = await suiteDir());
+    [api0, api1] = await Promise.all([
+      startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4 }),
+      startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release: 1 }),
+    ]);
+    const out = path.join(base, 'out');
+    await crawl(api0, 'out');
+    first = {
+      page: await readFile(path.join(out, CHANGES), 'utf8'),
+      manifest: (await readJson(out, '_cv-snapshot/manifest.json')) as Manifest,
+      files: await listFiles(out),
+    };
+    await crawl(api1, 'out');
+    second = {
+      page: await readFile(path.join(out, CHANGES), 'utf8'),
+      manifest: (await readJson(out, '_cv-snapshot/manifest.json')) as Manifest,
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([api0.close(), api1.close()]);
+    await remove();
+  });
+
+  it('says that the first snapshot in a folder is the first, linked from the front page', async () => {
+    expect(text(first.page)).toContain('This is the first snapshot in this folder');
+    expect(sections(first.page).size).toBe(0);
+    expect(first.manifest.changes).toEqual({ against: null });
+    // Linked from the front page, in SHA256SUMS.
+    const sums = await readFile(path.join(base, 'out', '_cv-snapshot/SHA256SUMS'), 'utf8');
+    expect(sums).toContain(`  ${CHANGES}\n`);
+    const front = await readFile(path.join(base, 'out', 'index.html'), 'utf8');
+    expect(front).toContain(`<a href="${CHANGES}">`);
+    expect(first.files).toContain(CHANGES);
+  });
+
+  it('lists exactly what the next release added, removed, renamed and changed the status of', () => {
+    const found = sections(second.page);
+    const of = (kind: string) => release1.changes.filter((c) => c.kind === kind);
+    const added = of('added');
+    expect(found.get('added')?.count).toBe(added.length);
+    for (const c of added) itemOf(found.get('added')!.items, labelOf(release1, c.collection, c.id), c.id);
+    const removed = of('removed');
+    expect(found.get('removed')?.count).toBe(removed.length);
+    for (const c of removed) itemOf(found.get('removed')!.items, labelOf(release0, c.collection, c.id), c.id);
+
+    const attribute = (name: string) =>
+      release1.changes.flatMap((c) => (c.kind === 'attribute' && c.attribute === name ? [c] : []));
+    const renames = attribute('term');
+    expect(renames.length).toBeGreaterThan(0);
+    expect(found.get('renamed')?.count).toBe(renames.length);
+    for (const c of renames) {
+      expect(itemOf(found.get('renamed')!.items, String(c.new), c.id)).toContain(`“${String(c.old)}” is now`);
+    }
+    const statuses = attribute('status');
+    expect(found.get('status')?.count).toBe(statuses.length);
+    for (const c of statuses) {
+      const item = itemOf(found.get('status')!.items, labelOf(release1, c.collection, c.id), c.id);
+      expect(item).toContain(`from ${String(c.old)} to ${String(c.new)}`);
+    }
+    // The sample API's successors (links only, spec 2.4) are null in both releases.
+    expect(found.has('successor')).toBe(false);
+  });
+
+  it('lists every other edit with the fields it changed', () => {
+    const edits = new Map<string, { collection: string; id: string; fields: string[] }>();
+    for (const c of release1.changes) {
+      const field = c.kind === 'attribute' ? c.attribute : c.kind === 'relationship' ? c.relationship : null;
+      if (field === null) continue;
+      if (field === 'status' || field === 'term') continue;
+      const key = `${c.collection} ${c.id}`;
+      const edit = edits.get(key) ?? { collection: c.collection, id: c.id, fields: [] };
+      edit.fields.push(field);
+      edits.set(key, edit);
+    }
+    const found = sections(second.page).get('edited')!;
+    expect(found.count).toBe(edits.size);
+    for (const edit of edits.values()) {
+      const item = itemOf(found.items, labelOf(release1, edit.collection, edit.id), edit.id);
+      // "Label (Collection, id n): Field, Field": as many fields as the release changed.
+      expect(item.slice(item.indexOf('):') + 2).split(',')).toHaveLength(edit.fields.length);
+    }
+    // docs/catalogue.md's example of a field's name for people.
+    expect(found.items.join('\n')).toContain('Requested by email');
+    expect(text(second.page)).toContain(
+      `${release1.changes.filter((c) => c.kind === 'added').length} added, ` +
+        `${release1.changes.filter((c) => c.kind === 'removed').length} removed`,
+    );
+  });
+
+  it('says in the manifest and on the page what it was compared with', () => {
+    expect(second.manifest.changes).toEqual({
+      against: { root: first.manifest.source.root, createdAt: first.manifest.createdAt },
+    });
+    expect(text(second.page)).toContain(`compared with the one this folder held before: ${api0.rootUrl}`);
+    expect(second.page).toContain(`<time datetime="${first.manifest.createdAt}">`);
+  });
+
+  it("marks each added or changed record's page, linking to the Changes page, and no other", async () => {
+    const out = path.join(base, 'out');
+    const changed = new Set(
+      release1.changes.filter((c) => c.kind !== 'removed').map((c) => `${c.collection}/r-${c.id}.html`),
+    );
+    const pages = (await listFiles(out)).filter((f) => /^_catalogue\/[^/]+\/r-[^/]+\.html$/.test(f));
+    const marked = [];
+    for (const file of pages) {
+      const html = await readFile(path.join(out, file), 'utf8');
+      if (!html.includes('<p class="changed">')) continue;
+      marked.push(file.slice('_catalogue/'.length));
+      expect(html).toContain('<a href="../changes.html">All changes</a>');
+    }
+    expect(marked.sort()).toEqual([...changed].sort());
+    for (const c of release1.changes.filter((x) => x.kind === 'added')) {
+      const html = await readFile(path.join(out, '_catalogue', c.collection, `r-${c.id}.html`), 'utf8');
+      expect(text(html)).toContain('Since the previous snapshot: new in this snapshot.');
+    }
+  });
+
+  it('is checked by verify: its links resolve, and a broken one is found', async () => {
+    const out = path.join(base, 'out');
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+    const copy = path.join(base, 'broken');
+    await crawl(api0, 'broken');
+    await crawl(api1, 'broken');
+    const page = await readFile(path.join(copy, CHANGES), 'utf8');
+    const href = /<a href="([^"#]+\/r-[^"]+\.html)">/.exec(page)![1]!;
+    await rewriteFile(copy, CHANGES, page.replace(`href="${href}"`, 'href="units/r-nowhere.html"'), true);
+    const problems = (await verifySnapshot(copy)).problems.join('\n');
+    expect(problems).toContain('units/r-nowhere.html');
+  });
+
+  it('is the same when the catalogue command builds it into an --out that held the earlier snapshot', async () => {
+    await crawl(api1, 'plain', 'none');
+    await crawl(api0, 'rebuilt');
+    await addCatalogue({ input: path.join(base, 'plain'), out: path.join(base, 'rebuilt') });
+    expect(await treeHashes(path.join(base, 'rebuilt'))).toEqual(await treeHashes(path.join(base, 'out')));
+  });
+
+  it('does not stop a crawl when the previous snapshot cannot be read, and says so', async () => {
+    await crawl(api0, 'damaged');
+    await writeFile(path.join(base, 'damaged', '_cv-snapshot/manifest.json'), '{"not": "a manifest"}');
+    await crawl(api1, 'damaged');
+    const page = await readFile(path.join(base, 'damaged', CHANGES), 'utf8');
+    expect(text(page)).toContain('could not be read as one');
+    expect(((await readJson(path.join(base, 'damaged'), '_cv-snapshot/manifest.json')) as Manifest).changes).toEqual({
+      against: null,
+    });
+  });
+
+  it('names a successor given as data or as links only, and shows hostile terms as text', async () => {
+    const HOSTILE = '<img src=x onerror="window.pwned=1">';
+    /**
+     * Two states of one source: later, record 1 is renamed to a hostile term and replaced by record 3, given as data;
+     * record 2 is replaced by record 3 too, given as the service gives it (spec 2.4): links only in the list, the
+     * target in the relationship document.
+     */
+    let state = 0;
+    const successorData = (id: string) => (state === 1 && id !== '3' ? { type: 'Unit', id: '3' } : null);
+    const unit = (base: string, id: string) => {
+      const successor =
+        id === '2' ? { links: { self: `${base}units/2/relationships/successor` } } : { data: successorData(id) };
+      return {
+        type: 'Unit',
+        id,
+        attributes: { term: state === 1 && id === '1' ? HOSTILE : `unit ${id}` },
+        relationships: { successor },
+        links: { self: `${base}units/${id}/` },
+      };
+    };
+    const source = await startServer((req, res) => {
+      const base = `http://${req.headers.host}/api/`;
+      const ids = state === 0 ? ['1', '2'] : ['1', '2', '3'];
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/api/units/') {
+        const meta = { pagination: { page: 1, pages: 1, count: ids.length } };
+        return sendJson(res, 200, { links: { next: null }, data: ids.map((id) => unit(base, id)), meta });
+      }
+      const id = /^\/api\/units\/(\d)\/$/.exec(req.url ?? '')?.[1];
+      if (id !== undefined && ids.includes(id)) return sendJson(res, 200, { data: unit(base, id) });
+      if (req.url === '/api/units/2/relationships/successor') return sendJson(res, 200, { data: successorData('2') });
+      sendJson(res, 404, { errors: [{ status: '404' }] });
+    });
+    try {
+      const out = path.join(base, 'successor');
+      await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock: clock(), retries: 0 });
+      state = 1;
+      await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock: clock(), retries: 0 });
+      const page = await readFile(path.join(out, CHANGES), 'utf8');
+      expect(page).not.toContain('<img');
+      const found = sections(page);
+      expect(found.get('successor')?.items).toEqual([
+        `${HOSTILE} (Units, id 1) is replaced by unit 3 (Units, id 3)`,
+        'unit 2 (Units, id 2) is replaced by unit 3 (Units, id 3)',
+      ]);
+      expect(found.get('renamed')?.items).toEqual([`“unit 1” is now ${HOSTILE} (Units, id 1)`]);
+      expect(found.get('added')?.items).toEqual(['unit 3 (Units, id 3)']);
+      const record = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
+      expect(text(/<p class="changed">[\s\S]*?<\/p>/.exec(record)![0])).toBe(
+        'Since the previous snapshot: renamed from “unit 1”; replaced by a successor. All changes',
+      );
+      // `diff` itself reads the links-only successor from the stored relationship document.
+      const previous = path.join(`${out}.cv-snapshot`, 'snapshot-1');
+      const diff = await diffSnapshotDirs(previous, out);
+      const unit2 = diff.collections.find((c) => c.name === 'units')!.changed.find((r) => r.id === '2')!;
+      expect(unit2.relationships).toEqual([
+        {
+          name: 'successor',
+          old: null,
+          new: { type: 'Unit', id: '3' },
+          added: [{ type: 'Unit', id: '3' }],
+          removed: [],
+        },
+      ]);
+    } finally {
+      await source.close();
+    }
+  });
+});
