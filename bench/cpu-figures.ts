@@ -19,6 +19,8 @@ export interface CpuPerDocument {
   runs: number;
   /** The process's CPU µs per document (cpu.ms ÷ documents). */
   totalUs: number;
+  /** The same in each run, in the order run: its spread says how far to trust the median. */
+  totalUsByRun: number[];
   /** Fetching, checking and storing the documents (the crawl phase). */
   crawlUs: number | null;
   /** The catalogue's pages and its downloads (SKOS, CSV): both inside finalize. */
@@ -31,6 +33,8 @@ export interface CpuPerDocument {
   otherUs: number | null;
   /** The catalogue and its downloads ÷ the rest of the crawl's CPU (target ≤ 0.10); null without a catalogue. */
   catalogueShare: number | null;
+  /** The same in each run. */
+  catalogueShareByRun: number[];
 }
 
 /** The median of the numbers (the mean of the two middle ones for an even count); null for none. */
@@ -70,6 +74,7 @@ export function cpuPerDocument(documents: number, cpus: Array<CrawlCpu | undefin
     documents,
     runs: runs.length,
     totalUs: perDocument((cpu) => cpu.ms)!,
+    totalUsByRun: runs.map((cpu) => round((cpu.ms * 1000) / Math.max(documents, 1), 1)!),
     crawlUs: perDocument(phase('crawl')),
     catalogueUs: perDocument(catalogueMs),
     finalizeRestUs: perDocument((cpu) =>
@@ -81,6 +86,7 @@ export function cpuPerDocument(documents: number, cpus: Array<CrawlCpu | undefin
       return crawl === undefined ? null : cpu.ms - crawl - (finalize ?? 0) - (publish ?? 0);
     }),
     catalogueShare: round(medianOf(shares), 4),
+    catalogueShareByRun: shares.map((share) => round(share, 4)!),
   };
 }
 

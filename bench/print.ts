@@ -25,11 +25,15 @@ const percent = (share: number): string => `${(share * 100).toFixed(1)} %`;
 
 /** A crawl's CPU per document and where it went, from its --json. */
 function perDocumentLines(figures: CpuPerDocument, runs: number): string[] {
+  const spread = (values: number[], show: (value: number) => string) =>
+    values.length > 1 ? `; runs ${show(Math.min(...values))} to ${show(Math.max(...values))}` : '';
+  const share = figures.catalogueShare === null ? 'n/a (no catalogue)' : percent(figures.catalogueShare);
   return [
     `  CPU per document: ${us(figures.totalUs)} (user + system, every thread, start-up included; from its --json` +
-      `${runs > 1 ? `, median of ${figures.runs} runs` : ''})`,
+      `${runs > 1 ? `, median of ${figures.runs} runs` : ''}${spread(figures.totalUsByRun, us)})`,
     `  by phase: crawl ${us(figures.crawlUs)}, catalogue + downloads ${us(figures.catalogueUs)}, rest of finalize ` +
       `${us(figures.finalizeRestUs)}, publish ${us(figures.publishUs)}, start-up and the rest ${us(figures.otherUs)}`,
+    `  catalogue + downloads ÷ the rest of the crawl's CPU: ${share}${spread(figures.catalogueShareByRun, percent)}`,
   ];
 }
 
@@ -68,8 +72,6 @@ export function printCpu(result: CpuScenario, options: BenchOptions, where = '')
   for (const figures of result.perDocument) {
     console.log(`${figures.name}:`);
     for (const line of perDocumentLines(figures, options.runs)) console.log(line);
-    const share = figures.catalogueShare === null ? 'n/a (no catalogue)' : percent(figures.catalogueShare);
-    console.log(`  catalogue + downloads ÷ the rest of the crawl's CPU: ${share}`);
   }
   const difference = result.withoutCatalogue;
   if (difference !== null) {
