@@ -42,7 +42,7 @@ function storedDocument(site: TreeSite, urls: string[]): { file: string; doc: un
 }
 
 /** The source URL a stored link stands for (links are rewritten as the snapshot was asked to), or null. */
-export function sourceUrlOf(link: string, site: TreeSite): string | null {
+function sourceUrlOf(link: string, site: TreeSite): string | null {
   let url = link;
   if (site.linkPrefix !== null && link.startsWith(site.linkPrefix)) {
     try {
