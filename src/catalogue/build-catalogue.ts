@@ -48,7 +48,7 @@ export interface CatalogueInput {
  * `layout` has a catalogue at all (it may have been left out: check the file exists).
  */
 export function catalogueFileOf(layout: Layout, of: { collection?: string; id?: string }): string | null {
-  if (layout.rootSegments().length === 0) return null;
+  if (!layout.hasCatalogueRoom()) return null;
   if (of.collection === undefined) return FRONT_PAGE;
   return of.id === undefined ? collectionPage(of.collection, 1) : recordPage(of.collection, of.id);
 }
@@ -248,7 +248,7 @@ function writeAssets(writer: TreeWriter, createdAt: string): void {
 /** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
 export function buildCatalogue(input: CatalogueInput): number | null {
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
-  if (input.layout.rootSegments().length === 0) return null;
+  if (!input.layout.hasCatalogueRoom()) return null;
   const counter = { pages: 0 };
   const c = catalogueOf(input, counter);
   writeAssets(input.writer, input.about.createdAt);

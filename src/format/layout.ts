@@ -256,6 +256,14 @@ export class Layout {
     );
   }
 
+  /**
+   * Whether the tree has room for the catalogue: the API's root is below its host's root, so the tree's top-level
+   * `index.html` is the catalogue's front page, not the root document.
+   */
+  hasCatalogueRoom(): boolean {
+    return this.rootSegmentCount > 0;
+  }
+
   rootSegments(): string[] {
     return this.urls.rootParts.pathname
       .split('/')

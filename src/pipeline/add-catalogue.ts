@@ -70,7 +70,7 @@ export interface AddCatalogueResult {
 
 /** A file of the input's catalogue, which the new one replaces. */
 function isCatalogueFile(file: string, layout: Layout): boolean {
-  if (layout.rootSegments().length === 0) return false;
+  if (!layout.hasCatalogueRoom()) return false;
   return file === INDEX_FILE || file.startsWith(`${CATALOGUE_DIR}/`);
 }
 
@@ -247,10 +247,9 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     options.progress?.('Building the catalogue…');
     const { links, baseUrl } = manifest.options;
     const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
-    const changes: CatalogueChanges =
-      layout.rootSegments().length === 0
-        ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
-        : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
+    const changes: CatalogueChanges = !layout.hasCatalogueRoom()
+      ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
+      : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
     const pages = buildCatalogue({
       changes,
       layout,

@@ -114,7 +114,7 @@ export async function finalizeSnapshot(
   };
   const phases = input.phases ?? new PhaseTimes();
   // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
-  if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
+  if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
     const stopCatalogue = phases.start('catalogue');
     const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
     manifest.changes = changesMember(changes);
@@ -139,7 +139,7 @@ export async function finalizeSnapshot(
     stopCatalogue();
   }
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
-  if (options.catalogue === 'html' && layout.rootSegments().length > 0) {
+  if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
     phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));
   }
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));

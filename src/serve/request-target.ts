@@ -59,7 +59,7 @@ export function resolveTarget(
     if (slashed !== null && hasFile(slashed)) return { kind: 'file', file: slashed };
   }
   // The catalogue's front page, which its pages link to as `index.html`: a file of the tree that no API URL names.
-  if (path === `/${INDEX_FILE}` && layout.rootSegments().length > 0 && hasFile(INDEX_FILE)) {
+  if (path === `/${INDEX_FILE}` && layout.hasCatalogueRoom() && hasFile(INDEX_FILE)) {
     return { kind: 'file', file: INDEX_FILE };
   }
   return { kind: 'not-found' };

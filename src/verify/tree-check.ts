@@ -30,7 +30,7 @@ const MAX_DOCUMENT_BYTES = 500 << 20;
 
 function isDocumentFile(file: string, layout: Layout): boolean {
   // Below a root path, a top-level index.html is the catalogue's front page, not a document.
-  if (file === INDEX_FILE && layout.rootSegments().length > 0) return false;
+  if (file === INDEX_FILE && layout.hasCatalogueRoom()) return false;
   return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);
 }
 
