@@ -22,7 +22,7 @@ try {
   console.log(`crawl: ${crawled.documents} documents, ${crawled.report.errors} validation errors`);
 
   const check = await verifySnapshot(out);
-  console.log(`verify: ${check.problems.length} problems in ${check.files} files, partial: ${check.manifest.partial}`);
+  console.log(`verify: ${check.problemCount} problems in ${check.files} files, partial: ${check.manifest.partial}`);
 
   const archive = await packSnapshot(out, { output: path.join(work, 'cv-mirror.tar.gz') });
   console.log(`pack: ${path.basename(archive.output)}, ${archive.leftOut.length} files left out`);
