@@ -82,17 +82,22 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
   const { fd, size } = openRegularFile(file);
   try {
     if (size > maxBytes) throw new FileTooLargeError(file, maxBytes);
-    const buffer = Buffer.allocUnsafe(size);
-    let done = 0;
-    while (done < size) {
-      const read = readSync(fd, buffer, done, size - done, null);
-      if (read === 0) break;
-      done += read;
-    }
-    return done === size ? buffer : buffer.subarray(0, done);
+    return readOpenFile(fd, size);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The bytes of the file open at `fd`, `size` of them as fstat said (fewer if it shrank since). */
+export function readOpenFile(fd: number, size: number): Buffer {
+  const buffer = Buffer.allocUnsafe(size);
+  let done = 0;
+  while (done < size) {
+    const read = readSync(fd, buffer, done, size - done, null);
+    if (read === 0) break;
+    done += read;
+  }
+  return done === size ? buffer : buffer.subarray(0, done);
 }
 
 /**

@@ -17,7 +17,7 @@ import { validateDocument } from '../validate/validate-document.js';
 import { isRecordPage, recordPageProblem } from '../catalogue/names.js';
 import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { SUMS_PATH, type Manifest } from '../format/manifest.js';
-import { firstLine, NotRegularFileError, openRegularFile } from '../format/read-snapshot.js';
+import { firstLine, NotRegularFileError, openRegularFile, readOpenFile } from '../format/read-snapshot.js';
 import { sha256 } from '../store/writer.js';
 import { CollectionRecords } from './collection-records.js';
 import { LinkTargets } from './link-targets.js';
@@ -70,15 +70,8 @@ function readTreeFile(file: string): { bytes: Buffer | null; sha256: string } {
   const { fd, size } = openRegularFile(file);
   try {
     if (size > MAX_DOCUMENT_BYTES) return { bytes: null, sha256: hashInPieces(fd) };
-    const bytes = Buffer.allocUnsafe(size);
-    let done = 0;
-    while (done < size) {
-      const read = readSync(fd, bytes, done, size - done, null);
-      if (read === 0) break;
-      done += read;
-    }
-    const whole = done === size ? bytes : bytes.subarray(0, done);
-    return { bytes: whole, sha256: sha256(whole) };
+    const bytes = readOpenFile(fd, size);
+    return { bytes, sha256: sha256(bytes) };
   } finally {
     closeSync(fd);
   }
