@@ -155,7 +155,8 @@ async function differences(
 /**
  * Readies the staging directory, with its lock held: a new crawl (never over a leftover tree: that asks for
  * --resume or --fresh), a fresh start (the leftover removed), or, with `resume`, the leftover checked to have been
- * started with the same `settings`; then the names it was started with (unchecked, as run.json holds them).
+ * started with the same `settings`; then the names it was started with (unchecked, as run.json holds them), which
+ * names given to the resume replace in run.json.
  */
 export async function prepareStaging(
   paths: OutputPaths,
@@ -175,6 +176,8 @@ export async function prepareStaging(
       );
     }
     assertPlainTree(paths.stagedTree);
+    // Names given to this resume replace the ones the crawl was started with, for a later resume as well.
+    if (settings.names !== undefined) await writeFile(path.join(paths.staging, RUN_FILE), JSON.stringify(settings));
     return { startedWithNames: earlier.names };
   }
   if (opened.leftover && !mode.fresh) {

@@ -118,4 +118,24 @@ describe('names for people given by the user', () => {
       await flaky.close();
     }
   });
+
+  it('keeps the names a resume was given when it is resumed again without them', async () => {
+    const flaky = await startSampleApi({ records: 3, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
+    try {
+      const out = path.join(base, 'renamed');
+      const other = path.join(base, 'other-names.json');
+      await writeFile(other, JSON.stringify({ collections: { units: 'Measurement units' } }));
+      const crawl = ['crawl', flaky.rootUrl, '--out', out, '--quiet'];
+      expect((await runCli([...crawl, '--names', namesFile, '--retries', '0'])).code).toBe(1);
+      // Resumed with other names, and stopped again before it finished.
+      const second = await runCli([...crawl, '--resume', '--names', other, '--retries', '0']);
+      expect(second.code, second.stderr).toBe(1);
+      const third = await runCli([...crawl, '--resume']);
+      expect(third.code, third.stderr).toBe(0);
+      const manifest = (await readJson(out, '_cv-snapshot/manifest.json')) as { options: Record<string, unknown> };
+      expect(manifest.options.names).toEqual({ collections: { units: 'Measurement units' } });
+    } finally {
+      await flaky.close();
+    }
+  }, 60_000);
 });
