@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { flatKey } from '../flat-key.js';
 import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { REPORT_PATH } from '../format/manifest.js';
-import { readSnapshotFile } from '../format/read-snapshot.js';
+import { readReportJson } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { RULES } from '../validate/rules.js';
 import { esc, page } from './html.js';
@@ -17,8 +17,6 @@ import type { CatalogueRecords } from './records.js';
 
 /** The findings page, beside the collection folders (whose names hold no dot). */
 export const FINDINGS_PAGE = `${CATALOGUE_DIR}/findings.html`;
-/** A report larger than this is not read (verify allows the same). */
-const MAX_REPORT_BYTES = 256 << 20;
 
 const count = z.number().int().nonnegative();
 /** What the page needs of the report (docs/snapshot-format.md#report); anything else in it is ignored. */
@@ -51,7 +49,7 @@ export interface FindingsSite {
 /** The report in the tree, or why it cannot be shown. */
 function readReport(dir: string): Report | string {
   try {
-    const result = reportSchema.safeParse(JSON.parse(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString()));
+    const result = reportSchema.safeParse(readReportJson(dir));
     return result.success ? result.data : `${REPORT_PATH} is not a report this version reads`;
   } catch (error) {
     // The reason, not the message: a message names the staging directory, which the page must not hold.

@@ -12,7 +12,7 @@ import { CvSnapshotError, throwIfStopped } from '../errors.js';
 import type { z } from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import type { Memo } from '../url/memo.js';
-import { manifestSchema, MANIFEST_PATH, SUMS_PATH, type Manifest } from './manifest.js';
+import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_PATH, type Manifest } from './manifest.js';
 
 /** The path given is not a snapshot: missing, a file that is not an archive, a directory without a manifest. */
 export class NotASnapshotError extends CvSnapshotError {}
@@ -120,6 +120,17 @@ export function readSnapshotFile(root: string, rel: string, maxBytes?: number, c
     checked?.set(at, true);
   }
   return readRegularFile(path.join(at, segments.at(-1)!), maxBytes);
+}
+
+/** A report is read whole; crawl keeps it small (at most 1,000 findings per rule). */
+const MAX_REPORT_BYTES = 256 << 20;
+
+/**
+ * The JSON of the snapshot's validation report (`_cv-snapshot/report.json`), for verify and the catalogue's findings
+ * page, each of which checks the shape it needs. Throws as readSnapshotFile and parseJson do.
+ */
+export function readReportJson(dir: string): unknown {
+  return parseJson(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString('utf8'));
 }
 
 export interface TreeVisitor {

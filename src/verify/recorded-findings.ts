@@ -3,9 +3,7 @@
  * (or of a rule it lists only in part) is the source's, and a link to a document the report names as dead or
  * unstorable may lead to no file.
  */
-import { parseJson } from '../json/parse-json.js';
-import { readSnapshotFile } from '../format/read-snapshot.js';
-import { REPORT_PATH } from '../format/manifest.js';
+import { readReportJson } from '../format/read-snapshot.js';
 import type { Finding } from '../validate/finding.js';
 
 /** Crawl findings that name a URL the snapshot has no file for, on purpose. */
@@ -18,9 +16,6 @@ const UNSTORED_RULES = new Set([
   'pagination.runaway',
   'scope.redirect',
 ]);
-
-/** The report is read whole; crawl keeps it small (at most 1,000 findings per rule). */
-const MAX_REPORT_BYTES = 256 << 20;
 
 export const findingKey = (f: Pick<Finding, 'url' | 'pointer' | 'rule'>): string =>
   `${f.url}\u0000${f.pointer}\u0000${f.rule}`;
@@ -37,7 +32,7 @@ function isRecordedFinding(value: unknown): value is Finding {
  */
 function readRecorded(dir: string): { findings: Finding[]; partlyListed: Set<string> } {
   try {
-    const report = parseJson(readSnapshotFile(dir, REPORT_PATH, MAX_REPORT_BYTES).toString('utf8')) as {
+    const report = readReportJson(dir) as {
       findings?: unknown;
       rules?: unknown;
     };
