@@ -7,22 +7,12 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(handler: http.RequestListener): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 const ERROR_BODY = Buffer.from(JSON.stringify({ errors: [{ status: '404', detail: 'Not found.' }] }));
 const GZIPPED = gzipSync(ERROR_BODY);

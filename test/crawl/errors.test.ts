@@ -4,7 +4,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import {
   CrawlStoppedError,
@@ -19,23 +19,13 @@ import {
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { existsSync } from 'node:fs';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { runCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource } from '../helpers/tiny-source.js';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 /** An --out holding a previous snapshot, and its hashes, to prove a failed run leaves it exactly as it was. */
 async function previousSnapshot(): Promise<{ out: string; before: Record<string, string> }> {
@@ -280,7 +270,7 @@ describe('messages that say what to do next', () => {
 
   it('an interruption mentions the previous snapshot only when there is one', async () => {
     const source = await startTinySource();
-    servers.push(source);
+    onTestFinished(() => source.close());
     const interrupted = async (out: string) => {
       const controller = new AbortController();
       const arrived = source.hold();

@@ -5,24 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(handler: http.RequestListener): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 const recordText = (self: string, id: string, term: string) =>
   JSON.stringify({ data: { type: 'Unit', id, attributes: { term }, relationships: {}, links: { self } } });

@@ -4,28 +4,17 @@
  * leads nowhere each end in a finding or a sentence naming the URL, never in "unexpected failure".
  */
 import { readFile } from 'node:fs/promises';
-import type http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, RootScopeError, UnusableDocumentError } from '../../src/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(handler: http.RequestListener): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 const record = (self: string, id: string, attributes: Record<string, unknown> = { term: id }) => ({
   data: { type: 'Unit', id, attributes, relationships: {}, links: { self } },

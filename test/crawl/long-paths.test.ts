@@ -3,27 +3,16 @@
  * decided before anything is written: a 4.5 KB path of short segments, deep nesting, one segment over 255 bytes.
  * The snapshot then verifies and packs; a path at the limit is stored.
  */
-import type http from 'node:http';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(handler: http.RequestListener): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 /** `api/units/<id>/index.html` is 1,024 bytes long: the longest file path a snapshot stores. */
 const AT_LIMIT = `${Array.from({ length: 10 }, () => 'y'.repeat(99)).join('/')}/abc`;

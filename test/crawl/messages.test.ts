@@ -2,30 +2,19 @@
  * Messages that send the user the right way (issue 10, §6): each failure of a request suggests what helps for that
  * failure, never echoes a password, and never prints a control character a server sent.
  */
-import type http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { CvSnapshotError } from '../../src/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runCli } from '../helpers/cli.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function serve(handler: http.RequestListener): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 /** The message a crawl of `root` fails with (what the command line prints after "cv-snapshot crawl: "). */
 async function failure(root: string, options: Partial<Parameters<typeof createSnapshot>[0]> = {}): Promise<string> {

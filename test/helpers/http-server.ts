@@ -1,6 +1,7 @@
 /** A purpose-built HTTP server on 127.0.0.1 for tests that need a source the sample API cannot be. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface TestServer {
   url: string;
@@ -33,6 +34,24 @@ export async function startServer(handler: TestHandler): Promise<TestServer> {
         server.closeAllConnections();
         server.close(() => (failure === undefined ? resolve() : reject(failure.error)));
       }),
+  };
+}
+
+/**
+ * A test file's `serve(handler)`: starts a server that is closed after the test that started it, so that a handler's
+ * failure fails that test. Call it at the top level of the file.
+ */
+export function serversClosedAfterEach(): (handler: TestHandler) => Promise<TestServer> {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    const closing = servers;
+    servers = [];
+    await Promise.all(closing.map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 
