@@ -5,31 +5,19 @@
  * endless run of pax headers is counted against the extraction limit. Run through the built command line, the
  * archive given as a pipe (`<(…)`) the way the README shows it.
  */
-import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { CLI, runCli, type CliResult } from '../helpers/cli.js';
+import { CLI, runCli, runCollecting, type CliResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { writeSnapshot } from './snapshot-fixture.js';
 import { header } from './tar-fixture.js';
 
 /** Runs `bash -c script` with the CLI as $0 and `args` as $1…; the script reads `"$0" verify <(…)` and so on. */
 function runShell(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script.replace(/\bcli\b/g, `"${process.execPath}" "$0"`), CLI, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCollecting('bash', ['-c', script.replace(/\bcli\b/g, `"${process.execPath}" "$0"`), CLI, ...args], { env });
 }
 
 async function packed(): Promise<{ base: string; archive: string; env: NodeJS.ProcessEnv; tmp: string }> {

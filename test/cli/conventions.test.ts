@@ -7,11 +7,10 @@ import { once } from 'node:events';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
-import { CLI, runCli, startCli, type CliResult } from '../helpers/cli.js';
+import { CLI, runCli, runCollecting, startCli, type CliResult } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
@@ -38,19 +37,7 @@ function runScript(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCollecting(process.execPath, [script, ...args], options);
 }
 
 describe('help and usage errors', () => {

@@ -14,9 +14,14 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+/** Runs `command args` with its stdout and stderr collected, and its exit code or signal. */
+export function runCollecting(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, args, {
       env: { ...process.env, ...options.env },
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,6 +33,10 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  return runCollecting(process.execPath, [CLI, ...args], options);
 }
 
 /**
