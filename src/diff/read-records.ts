@@ -10,10 +10,9 @@
  * refused, numbers kept as the source wrote them.
  */
 import { throwIfStopped } from '../errors.js';
-import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
-import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
+import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { DiffError } from './diff-error.js';
 
@@ -84,28 +83,18 @@ function collectionFiles(snapshot: OpenSnapshot, collection: string): string[] {
 
 /** The `data` of a list document; null when a partial snapshot (or an empty collection) has no such file. */
 function readListDocument(snapshot: OpenSnapshot, collection: string, file: string): unknown[] | null {
-  const unusable = (why: string): DiffError =>
-    new DiffError(`${snapshot.name}: ${file} ${why}. Run cv-snapshot verify on it.`);
-  let text: string;
-  try {
-    text = readSnapshotFile(snapshot.dir, file, MAX_LIST_BYTES).toString('utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // A partial snapshot (--allow-partial) may lack a page; a collection without pages has no index built from them.
-    const pages = snapshot.manifest.collections[collection]?.pages ?? 0;
-    if (code === 'ENOENT' && (snapshot.manifest.partial || pages === 0)) return null;
-    if (error instanceof NotRegularFileError) throw unusable(`cannot be read: ${error.message}, never opened`);
-    throw unusable(`could not be read (${firstLine(error)})`);
-  }
   let document: unknown;
   try {
-    document = parseJson(text);
+    document = readSnapshotJson(snapshot.dir, file, MAX_LIST_BYTES);
   } catch (error) {
-    const why =
-      error instanceof JsonTooDeepError
-        ? `cannot be read: ${error.message}`
-        : `is not valid JSON (${firstLine(error)})`;
-    throw unusable(why);
+    if (!(error instanceof UnusableFileError)) throw error;
+    throw new DiffError(`${snapshot.name}: ${file} ${error.message}. Run cv-snapshot verify on it.`);
+  }
+  if (document === undefined) {
+    // A partial snapshot (--allow-partial) may lack a page; a collection without pages has no index built from them.
+    const pages = snapshot.manifest.collections[collection]?.pages ?? 0;
+    if (snapshot.manifest.partial || pages === 0) return null;
+    throw new DiffError(`${snapshot.name}: ${file} is missing. Run cv-snapshot verify on it.`);
   }
   // A source's page that is no list (null, an error document) is mirrored as it came, and the report names it:
   // it holds no records.
@@ -133,7 +122,7 @@ function storedLinkage(snapshot: OpenSnapshot, collection: string, id: string, n
     return undefined; // a name that makes no URL
   }
   try {
-    const document = parseJson(readSnapshotFile(snapshot.dir, file, MAX_RELATIONSHIP_BYTES).toString('utf8'));
+    const document = readSnapshotJson(snapshot.dir, file, MAX_RELATIONSHIP_BYTES);
     return isObject(document) && 'data' in document ? document.data : undefined;
   } catch {
     return undefined; // not stored (a partial snapshot), or not a document: compared as given, links only

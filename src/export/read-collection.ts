@@ -6,8 +6,7 @@
  */
 import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
-import { firstLine, NotRegularFileError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
-import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
+import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { ExportError } from './export-error.js';
 import { Memo } from '../url/memo.js';
 import { SourceIris } from './source-iri.js';
@@ -70,25 +69,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The JSON of a snapshot file; undefined when it does not exist. */
 function readJsonFile(source: ExportSource, file: string, maxBytes: number): unknown {
-  const unusable = (why: string): ExportError =>
-    new ExportError(`${source.name}: ${file} ${why}. Run cv-snapshot verify on it.`);
-  let text: string;
   try {
-    text = readSnapshotFile(source.dir, file, maxBytes, source.checked).toString('utf8');
+    return readSnapshotJson(source.dir, file, maxBytes, source.checked);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (error instanceof NotRegularFileError) throw unusable(`cannot be read: ${error.message}, never opened`);
-    throw unusable(`could not be read (${firstLine(error)})`);
-  }
-  try {
-    return parseJson(text);
-  } catch (error) {
-    throw unusable(
-      error instanceof JsonTooDeepError
-        ? `cannot be read: ${error.message}`
-        : `is not valid JSON (${firstLine(error)})`,
-    );
+    if (!(error instanceof UnusableFileError)) throw error;
+    throw new ExportError(`${source.name}: ${file} ${error.message}. Run cv-snapshot verify on it.`);
   }
 }
 

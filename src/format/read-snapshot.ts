@@ -122,6 +122,34 @@ export function readSnapshotFile(root: string, rel: string, maxBytes?: number, c
   return readRegularFile(path.join(at, segments.at(-1)!), maxBytes);
 }
 
+/** A snapshot file that cannot be used; its message ends a sentence that names the file ("is not valid JSON (…)"). */
+export class UnusableFileError extends Error {}
+
+/**
+ * The JSON of a snapshot file, read as readSnapshotFile reads it and parsed with parseJson (numbers kept, depth
+ * bounded); undefined when the file does not exist. Anything else that stops it is an UnusableFileError.
+ */
+export function readSnapshotJson(root: string, rel: string, maxBytes: number, checked?: Memo<true>): unknown {
+  let text: string;
+  try {
+    text = readSnapshotFile(root, rel, maxBytes, checked).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof NotRegularFileError)
+      throw new UnusableFileError(`cannot be read: ${error.message}, never opened`);
+    throw new UnusableFileError(`could not be read (${firstLine(error)})`);
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    throw new UnusableFileError(
+      error instanceof JsonTooDeepError
+        ? `cannot be read: ${error.message}`
+        : `is not valid JSON (${firstLine(error)})`,
+    );
+  }
+}
+
 /** A report is read whole; crawl keeps it small (at most 1,000 findings per rule). */
 const MAX_REPORT_BYTES = 256 << 20;
 
