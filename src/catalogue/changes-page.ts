@@ -11,6 +11,7 @@ import { CATALOGUE_DIR } from '../format/layout.js';
 import { esc, page, snapshotTime, statusBadge } from './html.js';
 import type { HumanNames } from './labels.js';
 import type { CatalogueRecords } from './records.js';
+import { plural } from '../plural.js';
 
 export const CHANGES_PAGE = `${CATALOGUE_DIR}/changes.html`;
 /** Items listed per kind of change; the rest are counted (`cv-snapshot diff` lists every one). */
@@ -123,10 +124,6 @@ function sections(site: Site, diff: SnapshotDiff): string {
     section('successor', 'Replaced by a successor', items.successor) +
     section('edited', 'Other edits', items.edited)
   );
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

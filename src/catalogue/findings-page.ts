@@ -14,6 +14,7 @@ import { RULES } from '../validate/rules.js';
 import { esc, page } from './html.js';
 import { collectionPage } from './names.js';
 import type { CatalogueRecords } from './records.js';
+import { plural } from '../plural.js';
 
 /** The findings page, beside the collection folders (whose names hold no dot). */
 export const FINDINGS_PAGE = `${CATALOGUE_DIR}/findings.html`;
@@ -87,10 +88,6 @@ function pagesOf(site: FindingsSite, findings: readonly ListedFinding[]): (url: 
     where.set(url, file === undefined ? null : file.slice(CATALOGUE_DIR.length + 1));
   }
   return (url) => where.get(url) ?? null;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function severityBadge(severity: string): string {

@@ -7,10 +7,9 @@ import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';
+import { plural } from '../plural.js';
 
 const SHOWN_PROBLEMS = 50;
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * `verify --json`: the outcome and its figures, and the problems as verifySnapshot lists them (the first 2,000; the

@@ -6,6 +6,7 @@ import { printable } from '../safe-text.js';
 import type { Finding } from './finding.js';
 import { compareFindings } from './rules.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { plural } from '../plural.js';
 
 /**
  * How many findings of one rule the report lists: the first ones in report order. A source can break one rule
@@ -140,10 +141,6 @@ export function* reportJson(report: ValidationReport): Generator<string> {
     yield piece.join('');
   }
   yield '  ]\n}\n';
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export interface SummaryOptions {
