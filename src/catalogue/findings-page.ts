@@ -11,7 +11,7 @@ import { REPORT_PATH } from '../format/manifest.js';
 import { readReportJson } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { RULES } from '../validate/rules.js';
-import { esc, page } from './html.js';
+import { badge, esc, page } from './html.js';
 import { collectionPage } from './names.js';
 import type { CatalogueRecords } from './records.js';
 import { plural } from '../plural.js';
@@ -91,8 +91,7 @@ function pagesOf(site: FindingsSite, findings: readonly ListedFinding[]): (url: 
 }
 
 function severityBadge(severity: string): string {
-  const kind = severity === 'error' || severity === 'warning' ? ` badge-${severity}` : '';
-  return `<span class="badge${kind}">${esc(severity)}</span>`;
+  return badge(severity, ['error', 'warning']);
 }
 
 /** One rule's section: what it checks, its counts, and its listed findings in the report's order. */

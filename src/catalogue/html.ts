@@ -68,8 +68,13 @@ export function snapshotTime(iso: string): { text: string; html: string } {
 
 export function statusBadge(status: unknown): string {
   if (typeof status !== 'string' || status === '') return '';
-  const kind = status === 'ACCEPTED' || status === 'PENDING' ? ` badge-${status.toLowerCase()}` : '';
-  return `<span class="badge${kind}">${esc(status)}</span>`;
+  return badge(status, ['ACCEPTED', 'PENDING']);
+}
+
+/** `text` as a badge, coloured (class `badge-<text>`, lower case) when it is one of `coloured`. */
+export function badge(text: string, coloured: readonly string[]): string {
+  const kind = coloured.includes(text) ? ` badge-${text.toLowerCase()}` : '';
+  return `<span class="badge${kind}">${esc(text)}</span>`;
 }
 
 /**
