@@ -9,7 +9,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const serve = serversClosedAfterEach();
@@ -29,20 +29,6 @@ const ANSWERS: Record<string, { status: number; encoding: string; body: Buffer }
   empty: { status: 404, encoding: 'gzip', body: Buffer.alloc(0) },
 };
 
-function list(base: string, ids: string[]) {
-  return {
-    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-    data: ids.map((id) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: id },
-      relationships: {},
-      links: { self: `${base}units/${id}/` },
-    })),
-    meta: { pagination: { page: 1, pages: 1, count: ids.length } },
-  };
-}
-
 function send(res: http.ServerResponse, status: number, encoding: string, body: Buffer, extra = {}): void {
   res.writeHead(status, {
     'content-type': 'application/vnd.api+json',
@@ -59,11 +45,11 @@ describe('a listed record answering 404 or 410 with an encoded body', () => {
     const server = await serve((req, res) => {
       const base = `http://${req.headers.host}/api/`;
       if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') return sendJson(res, 200, list(base, ids));
+      if (req.url === '/api/units/') return sendJson(res, 200, unitList(base, ids));
       const id = /^\/api\/units\/([^/]+)\/$/.exec(req.url ?? '')?.[1] ?? '';
       const answer = ANSWERS[id];
       if (answer !== undefined) return send(res, answer.status, answer.encoding, answer.body);
-      sendJson(res, 200, { data: list(base, [id]).data[0] });
+      sendJson(res, 200, { data: unitList(base, [id]).data[0] });
     });
     const result = await createSnapshot({
       rootUrl: `${server.url}/api/`,
@@ -97,12 +83,12 @@ describe('an answer whose status says what to do, with a body that does not deco
       asked.set(url, times);
       const corrupt = Buffer.from('not gzip at all');
       if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (url === '/api/units/') return sendJson(res, 200, list(base, ['moved', 'throttled', 'failed', 'down']));
+      if (url === '/api/units/') return sendJson(res, 200, unitList(base, ['moved', 'throttled', 'failed', 'down']));
       if (url === '/api/units/moved/') return send(res, 301, 'gzip', corrupt, { location: `${base}units/m/` });
       const first: Record<string, number> = { throttled: 429, failed: 500, down: 503 };
       const id = /^\/api\/units\/([^/]+)\/$/.exec(url)?.[1] ?? '';
       if (first[id] !== undefined && times === 1) return send(res, first[id], 'gzip', corrupt, { 'retry-after': '0' });
-      sendJson(res, 200, { data: list(base, [id]).data[0] });
+      sendJson(res, 200, { data: unitList(base, [id]).data[0] });
     });
     const result = await createSnapshot({
       rootUrl: `${server.url}/api/`,

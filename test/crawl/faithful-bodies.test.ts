@@ -9,27 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const serve = serversClosedAfterEach();
 
 const recordText = (self: string, id: string, term: string) =>
   JSON.stringify({ data: { type: 'Unit', id, attributes: { term }, relationships: {}, links: { self } } });
-
-function list(base: string, ids: string[]) {
-  return {
-    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-    data: ids.map((id) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: id },
-      relationships: {},
-      links: { self: `${base}units/${id}/` },
-    })),
-    meta: { pagination: { page: 1, pages: 1, count: ids.length } },
-  };
-}
 
 function sendBytes(res: http.ServerResponse, bytes: Buffer, type: string): void {
   res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
@@ -41,7 +27,7 @@ function recordSource(answers: Record<string, (res: http.ServerResponse, self: s
   return serve((req, res) => {
     const base = `http://${req.headers.host}/api/`;
     if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') return sendJson(res, 200, list(base, Object.keys(answers)));
+    if (req.url === '/api/units/') return sendJson(res, 200, unitList(base, Object.keys(answers)));
     const id = (req.url ?? '').split('/')[3] ?? '';
     answers[id]!(res, `${base}units/${id}/`);
   });

@@ -65,3 +65,18 @@ export function sendJson(
   res.writeHead(status, { 'content-type': type, vary: 'Accept', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
+
+/** A one-page list of `Unit` records with these ids (each term its id) at `<base>units/`: a whole collection. */
+export function unitList(base: string, ids: string[]) {
+  return {
+    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+    data: ids.map((id) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: id },
+      relationships: {},
+      links: { self: `${base}units/${id}/` },
+    })),
+    meta: { pagination: { page: 1, pages: 1, count: ids.length } },
+  };
+}
