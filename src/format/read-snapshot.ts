@@ -304,9 +304,15 @@ function unsafeListedPath(file: string): string | null {
   return null;
 }
 
-export interface SumsReading {
+/** Where readSums keeps the checksums of the paths `keep` accepted: a Map, or something more compact (verify). */
+export interface SumsStore {
+  has(file: string): boolean;
+  set(file: string, sha256: string): unknown;
+}
+
+export interface SumsReading<S extends SumsStore = Map<string, string>> {
   /** Path → SHA-256 of every listed path that `keep` accepted. */
-  sums: Map<string, string>;
+  sums: S;
   /** Listed paths that `keep` refused (for verify and pack: not in the tree), the first few by name. */
   dropped: { count: number; first: string[] };
   /** What is wrong with the file itself: malformed lines, unsafe or repeated paths (at most MAX_PROBLEMS). */
@@ -327,16 +333,27 @@ const tooLong = (n: number): string =>
 /**
  * Reads `<dir>/_cv-snapshot/SHA256SUMS` a chunk at a time, strictly: each line is `<sha256>  <path>`, the path
  * relative, inside the snapshot and listed once. Memory holds only the listed paths that `keep` accepts, so a
- * SHA256SUMS far larger than the tree it describes costs no more than the tree. Throws what reading the file
- * throws (ENOENT, NotRegularFileError).
+ * SHA256SUMS far larger than the tree it describes costs no more than the tree; `into` keeps them (a new Map when
+ * not given). Throws what reading the file throws (ENOENT, NotRegularFileError).
  */
 export async function readSums(
   dir: string,
   keep: (file: string) => boolean,
-  options: { signal?: AbortSignal | undefined; named?: number } = {},
-): Promise<SumsReading> {
+  options?: { signal?: AbortSignal | undefined; named?: number },
+): Promise<SumsReading>;
+export async function readSums<S extends SumsStore>(
+  dir: string,
+  keep: (file: string) => boolean,
+  options: { signal?: AbortSignal | undefined; named?: number; into: S },
+): Promise<SumsReading<S>>;
+export async function readSums(
+  dir: string,
+  keep: (file: string) => boolean,
+  options: { signal?: AbortSignal | undefined; named?: number; into?: SumsStore } = {},
+): Promise<SumsReading<SumsStore>> {
   const { signal, named = FIRST_DROPPED } = options;
-  const result: SumsReading = { sums: new Map(), dropped: { count: 0, first: [] }, problems: [], problemCount: 0 };
+  const sums = options.into ?? new Map<string, string>();
+  const result: SumsReading<SumsStore> = { sums, dropped: { count: 0, first: [] }, problems: [], problemCount: 0 };
   const problem = (text: string): void => {
     result.problemCount += 1;
     if (result.problems.length < MAX_PROBLEMS) result.problems.push(text);

@@ -20,6 +20,7 @@ import { SUMS_PATH, type Manifest } from '../format/manifest.js';
 import { firstLine, NotRegularFileError, openRegularFile, readOpenFile } from '../format/read-snapshot.js';
 import { sha256 } from '../store/writer.js';
 import { CollectionRecords } from './collection-records.js';
+import type { FileIndex } from './file-index.js';
 import { LinkTargets } from './link-targets.js';
 import type { Problems } from './problems.js';
 import { RecordedFindings } from './recorded-findings.js';
@@ -35,7 +36,7 @@ function isDocumentFile(file: string, layout: Layout): boolean {
 }
 
 /** The relative links (href, src) of a catalogue page that do not resolve to a file listed in SHA256SUMS. */
-function brokenCatalogueLinks(file: string, html: string, sums: ReadonlyMap<string, string>): string[] {
+function brokenCatalogueLinks(file: string, html: string, sums: FileIndex): string[] {
   const broken: string[] = [];
   for (const [, target] of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
     const href = target!.replace(/&amp;/g, '&');
@@ -97,8 +98,7 @@ export class TreeCheck {
   constructor(
     private readonly dir: string,
     private readonly layout: Layout,
-    private readonly files: ReadonlyMap<string, number>,
-    private readonly sums: ReadonlyMap<string, string>,
+    private readonly files: FileIndex,
     manifest: Manifest,
     private readonly problems: Problems,
   ) {
@@ -156,7 +156,7 @@ export class TreeCheck {
 
   /** A catalogue page: its links resolve inside the snapshot, and a record page is the one for its record. */
   #page(file: string, html: string): void {
-    const broken = brokenCatalogueLinks(file, html, this.sums);
+    const broken = brokenCatalogueLinks(file, html, this.files);
     if (broken.length > 0) {
       this.problems.add(
         `${file} links to ${broken.slice(0, 3).join(', ')}` +
@@ -183,7 +183,7 @@ export class TreeCheck {
       if (
         !explained &&
         !this.#changed.has(url) &&
-        (target === undefined || (target !== null && !this.files.has(target)))
+        (target === undefined || (target !== null && !this.files.isFile(target)))
       ) {
         this.problems.add(`${file} links to ${link}, which is not a file of the snapshot.`);
       }

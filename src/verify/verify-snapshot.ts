@@ -22,6 +22,7 @@ import type { Finding } from '../validate/finding.js';
 import { Layout } from '../format/layout.js';
 import { SUMS_PATH, type Manifest } from '../format/manifest.js';
 import { firstLine, NotRegularFileError, readSums, readSnapshotManifest, walkTree } from '../format/read-snapshot.js';
+import { FileIndex } from './file-index.js';
 import { Problems } from './problems.js';
 import { TreeCheck } from './tree-check.js';
 import { byCodeUnits } from '../code-unit-order.js';
@@ -69,27 +70,26 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   for (const [file, kind] of [...tree.specials].sort(([a], [b]) => byCodeUnits(a, b))) {
     problems.add(`${file} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`);
   }
-  const sums = await checkSums(dir, name, tree, problems, signal);
-  const sorted = [...tree.files.keys()].sort();
-  for (const file of sorted) {
-    if (!sums.has(file)) problems.add(`${file} is not part of the snapshot (not in ${SUMS_PATH}).`);
+  const files = await checkSums(dir, name, tree, problems, signal);
+  for (let i = 0; i < files.size; i += 1) {
+    if (files.sumOf(i) === undefined)
+      problems.add(`${files.name(i)} is not part of the snapshot (not in ${SUMS_PATH}).`);
   }
-  const check = new TreeCheck(dir, layout, tree.files, sums, manifest, problems);
-  let checked = 0;
-  for (const file of sorted) {
-    if (++checked % FILES_PER_TURN === 0) {
+  const check = new TreeCheck(dir, layout, files, manifest, problems);
+  for (let i = 0; i < files.size; i += 1) {
+    if ((i + 1) % FILES_PER_TURN === 0) {
       await nextTurn();
       throwIfStopped(signal);
     }
-    const expected = sums.get(file);
-    if (expected !== undefined) check.file(file, expected);
+    const expected = files.sumOf(i);
+    if (expected !== undefined) check.file(files.name(i), expected);
   }
   throwIfStopped(signal);
   check.finish();
   const { findings, omitted } = check.findings.listed();
   return {
     manifest,
-    files: tree.files.size,
+    files: files.size,
     documents: check.documents,
     links: check.links,
     problems: problems.listed,
@@ -100,36 +100,41 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   };
 }
 
-/** The tree's regular files (with their sizes; SHA256SUMS itself left out) and anything else found in it. */
+/** The tree's regular files (SHA256SUMS itself left out) and anything else found in it. */
 async function listTree(
   dir: string,
   signal: AbortSignal | undefined,
-): Promise<{ files: Map<string, number>; specials: Map<string, string> }> {
-  const files = new Map<string, number>();
+): Promise<{ files: FileIndex; specials: Map<string, string> }> {
+  const names: string[] = [];
   const specials = new Map<string, string>();
   await walkTree(
     dir,
     {
-      file: (rel, size) => files.set(rel, size),
+      file: (rel) => {
+        if (rel !== SUMS_PATH) names.push(rel);
+      },
       special: (rel, kind) => specials.set(rel, kind),
     },
     signal,
   );
-  files.delete(SUMS_PATH);
-  return { files, specials };
+  return { files: new FileIndex(names.sort(byCodeUnits)), specials };
 }
 
-/** Reads SHA256SUMS: its faulty lines and the files it lists that are missing are problems. */
+/**
+ * Reads SHA256SUMS into the index of the tree's files: its faulty lines and the files it lists that are missing
+ * are problems.
+ */
 async function checkSums(
   dir: string,
   name: string,
-  { files, specials }: { files: ReadonlyMap<string, number>; specials: ReadonlyMap<string, string> },
+  { files, specials }: { files: FileIndex; specials: ReadonlyMap<string, string> },
   problems: Problems,
   signal: AbortSignal | undefined,
-): Promise<Map<string, string>> {
+): Promise<FileIndex> {
   let reading;
   try {
-    reading = await readSums(dir, (file) => files.has(file) || specials.has(file), { signal, named: NAMED_MISSING });
+    const keep = (file: string): boolean => files.isFile(file) || specials.has(file);
+    reading = await readSums(dir, keep, { signal, named: NAMED_MISSING, into: files });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
