@@ -1,6 +1,7 @@
 /**
  * `cv-snapshot export`: a snapshot's collections as SKOS (Turtle, JSON-LD) or CSV, written as they are read, one
- * collection at a time: memory holds one collection's output, never the whole graph. Collections in name order,
+ * collection at a time: memory holds one list page when the pages give the records in id order (the API lists them
+ * so), else one collection's records, never the whole graph. Collections in name order,
  * records in id order (numeric ids as numbers), statements sorted: the same snapshot gives the same bytes.
  */
 import { byCodeUnits } from '../code-unit-order.js';
@@ -8,6 +9,7 @@ import { csvColumns, csvHeader, csvRow } from './csv.js';
 import { jsonLdHead, jsonLdNode, jsonLdTail } from './json-ld.js';
 import { collectionResources, type ExportSource, type Resource } from './read-collection.js';
 import { conceptNode, schemeNode, type MappingContext } from './record-nodes.js';
+import { byRecordOrder } from './record-order.js';
 import type { RdfNode } from './rdf-node.js';
 import { turtleHead, turtleNode } from './turtle.js';
 
@@ -20,14 +22,6 @@ export interface ExportPlan extends MappingContext {
   format: ExportFormat;
 }
 
-/** Numeric ids (the API's) in numeric order, before any other, which sort by code units. */
-function byId(a: string, b: string): number {
-  const numeric = (id: string) => /^[0-9]+$/.test(id);
-  if (numeric(a) && numeric(b)) return a.length - b.length || byCodeUnits(a, b);
-  if (numeric(a) !== numeric(b)) return numeric(a) ? -1 : 1;
-  return byCodeUnits(a, b);
-}
-
 /**
  * One collection's records in id order (then type); a record a list gives twice (a source that shifted between
  * pages) once, as last seen.
@@ -36,11 +30,21 @@ export function sortedResources(source: ExportSource, collection: string): Resou
   const byKey = new Map<string, Resource>();
   for (const resource of collectionResources(source, collection))
     byKey.set(`${resource.type}\u0000${resource.id}`, resource);
-  return [...byKey.values()].sort((a, b) => byId(a.id, b.id) || byCodeUnits(a.type, b.type));
+  return [...byKey.values()].sort(byRecordOrder);
+}
+
+/**
+ * One collection's records in id order, as sortedResources gives them: read a page at a time when the survey found
+ * its pages in that order already (a source lists by id), so that memory holds one page; else sorted in memory.
+ */
+export function orderedResources(context: MappingContext, collection: string): Iterable<Resource> {
+  return context.survey.inOrder.has(collection)
+    ? collectionResources(context.source, collection)
+    : sortedResources(context.source, collection);
 }
 
 /** Where a plan's records come from: read from the snapshot, or already read (the catalogue's three downloads). */
-export type RecordSource = (collection: string) => Resource[];
+export type RecordSource = (collection: string) => Iterable<Resource>;
 /** A collection's graph nodes: made from its records, or made once for both RDF downloads. */
 export type NodeSource = (collection: string) => Iterable<RdfNode>;
 
@@ -72,7 +76,7 @@ function* graphParts(
  */
 export function exportParts(
   plan: ExportPlan,
-  records: RecordSource = (collection) => sortedResources(plan.source, collection),
+  records: RecordSource = (collection) => orderedResources(plan, collection),
   nodes: NodeSource = (collection) => collectionNodes(plan, collection, records(collection)),
 ): Generator<string> {
   switch (plan.format) {

@@ -6,7 +6,8 @@
 import { throwIfStopped } from '../errors.js';
 import { byCodeUnits } from '../code-unit-order.js';
 import { ExportError } from './export-error.js';
-import { collectionResources, type ExportSource } from './read-collection.js';
+import { collectionResources, type ExportSource, type Resource } from './read-collection.js';
+import { byRecordOrder } from './record-order.js';
 
 export interface Survey {
   /** Resource type → the first collection (by name) whose records have it. */
@@ -15,6 +16,11 @@ export interface Survey {
   attributes: Map<string, string[]>;
   /** Collection → its records' relationship names, sorted. */
   relationships: Map<string, string[]>;
+  /**
+   * Collections whose list pages give their records in the export's order (record-order.ts), each once: the export
+   * reads them page by page instead of holding them to sort.
+   */
+  inOrder: Set<string>;
 }
 
 /**
@@ -25,17 +31,27 @@ export function surveySnapshot(
   source: ExportSource,
   options: { signal?: AbortSignal; lenient?: boolean } = {},
 ): Survey {
-  const survey: Survey = { collectionOfType: new Map(), attributes: new Map(), relationships: new Map() };
+  const survey: Survey = {
+    collectionOfType: new Map(),
+    attributes: new Map(),
+    relationships: new Map(),
+    inOrder: new Set(),
+  };
   for (const collection of Object.keys(source.manifest.collections).sort(byCodeUnits)) {
     throwIfStopped(options.signal);
     const attributes = new Set<string>();
     const relationships = new Set<string>();
+    let previous: Resource | undefined;
+    let inOrder = true;
     try {
       for (const resource of collectionResources(source, collection)) {
+        if (previous !== undefined && byRecordOrder(previous, resource) >= 0) inOrder = false;
+        previous = resource;
         if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, collection);
         for (const name of Object.keys(resource.attributes)) attributes.add(name);
         for (const name of Object.keys(resource.relationships)) relationships.add(name);
       }
+      if (inOrder) survey.inOrder.add(collection);
     } catch (error) {
       if (!(options.lenient === true && error instanceof ExportError)) throw error;
     }

@@ -234,6 +234,33 @@ describe('export', () => {
     expect(rows.slice(1).map((row) => row[2])).toEqual(page1.data.map((record) => record.id));
   });
 
+  it('writes records in id order and each once, whether the list pages give them in order or not', async () => {
+    const ids = stored
+      .filter(({ collection }) => collection === 'licenses')
+      .map(({ record }) => record.id)
+      .sort((a, b) => Number(a) - Number(b));
+    // The sample API lists by id: the export reads such pages one by one, in the order they come.
+    const inOrder = await exported(out, 'csv', '--collection', 'licenses');
+    expect(
+      parseCsv(inOrder)
+        .slice(1)
+        .map((row) => row[2]),
+    ).toEqual(ids);
+    // The same records, pages swapped, each page reversed, and the first record listed again on the last page.
+    const copy = await copySnapshot(out, path.join(await tempDir(), 'shuffled'));
+    const pageFile = (page: number): string =>
+      path.join(copy, ROOT_PATH, 'licenses', 'page', String(page), 'index.html');
+    const [one, two] = [await readFile(pageFile(1), 'utf8'), await readFile(pageFile(2), 'utf8')].map(
+      (text) => JSON.parse(text) as { data: Stored[] },
+    );
+    expect(one!.data.length + two!.data.length).toBe(ids.length);
+    const first = one!.data[0]!;
+    [one!.data, two!.data] = [[...two!.data].reverse(), [...one!.data].reverse().concat(first)];
+    await writeFile(pageFile(1), JSON.stringify(one));
+    await writeFile(pageFile(2), JSON.stringify(two));
+    expect(await exported(copy, 'csv', '--collection', 'licenses')).toBe(inOrder);
+  });
+
   it('marks a record whose stored successor names another as replaced by it and deprecated', async () => {
     const copy = await copySnapshot(out, path.join(await tempDir(), 'successor'));
     const [old, next] = stored.filter(({ collection }) => collection === 'licenses').map(({ record }) => record);
