@@ -2,9 +2,9 @@
  * The regular files of the tree verify checks, and the SHA-256 that SHA256SUMS gives each. At 202,951 documents a
  * snapshot holds some 240,000 files: kept as a Map of names and a Map of names to hex checksums (each line of
  * SHA256SUMS kept whole behind its two slices), they were two thirds of verify's memory. Here the names sit in one
- * buffer (UTF-8, in the order of `byCodeUnits`, which is the order verify checks them in) and are found by binary
- * search; each checksum is 32 bytes of another buffer. Memory is about the size of the names and checksums
- * themselves, outside the JavaScript heap.
+ * buffer (UTF-8, in the order of `byCodeUnits`, which is the order verify checks them in), found through an
+ * open-addressing table of their numbers; each checksum is 32 bytes of another buffer. Memory is about the size of
+ * the names and checksums themselves, outside the JavaScript heap.
  *
  * Paths SHA256SUMS lists that are in the tree but are not regular files (links, pipes: verify reports them and never
  * opens them) are few, and kept in a Map.
@@ -13,26 +13,11 @@ import type { SumsStore } from '../format/read-snapshot.js';
 
 const SHA256_BYTES = 32;
 
-/** The first lead byte of a UTF-8 sequence for U+E000–U+FFFF, and of a sequence beyond U+FFFF. */
-const LEAD_E000 = 0xee;
-const LEAD_ASTRAL = 0xf0;
-
-/**
- * `a` against `b` (UTF-8 bytes) in the order of `byCodeUnits`. Byte order is code point order; the two differ only
- * where one string has a character beyond U+FFFF (a surrogate pair, U+D800–U+DFFF in code units) and the other one in
- * U+E000–U+FFFF at the same place.
- */
-function compareUtf8(a: Buffer, aStart: number, aEnd: number, b: Buffer, bStart: number, bEnd: number): number {
-  const length = Math.min(aEnd - aStart, bEnd - bStart);
-  for (let i = 0; i < length; i += 1) {
-    const x = a[aStart + i]!;
-    const y = b[bStart + i]!;
-    if (x === y) continue;
-    if (x >= LEAD_ASTRAL && y >= LEAD_E000 && y < LEAD_ASTRAL) return -1;
-    if (y >= LEAD_ASTRAL && x >= LEAD_E000 && x < LEAD_ASTRAL) return 1;
-    return x - y;
-  }
-  return aEnd - aStart - (bEnd - bStart);
+/** FNV-1a over the UTF-16 code units of `text`: the slot a name starts looking from. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 export class FileIndex implements SumsStore {
@@ -40,8 +25,8 @@ export class FileIndex implements SumsStore {
   readonly #names: Buffer;
   /** Where each name starts in `#names`, and after the last, where it ends. */
   readonly #starts: Uint32Array;
-  /** Whether a name holds a byte from which byte order and code unit order may differ (see compareUtf8). */
-  readonly #highBytes: boolean;
+  /** Slots of the names by hash, each the name's number + 1 (0: empty); a power of two, at least twice the names. */
+  readonly #slots: Uint32Array;
   /** The checksum of file `i` at `i * 32`, when `#listed[i]`. */
   readonly #sums: Buffer;
   readonly #listed: Uint8Array;
@@ -59,7 +44,13 @@ export class FileIndex implements SumsStore {
     this.#starts[names.length] = bytes;
     this.#names = Buffer.allocUnsafe(bytes);
     for (let i = 0; i < names.length; i += 1) this.#names.write(names[i]!, this.#starts[i]!, 'utf8');
-    this.#highBytes = this.#names.some((byte) => byte >= LEAD_E000);
+    this.#slots = new Uint32Array(2 ** Math.ceil(Math.log2(Math.max(2, names.length * 2))));
+    const mask = this.#slots.length - 1;
+    for (let i = 0; i < names.length; i += 1) {
+      let slot = hashOf(names[i]!) & mask;
+      while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.#slots[slot] = i + 1;
+    }
     this.#sums = Buffer.alloc(names.length * SHA256_BYTES);
     this.#listed = new Uint8Array(names.length);
   }
@@ -74,23 +65,12 @@ export class FileIndex implements SumsStore {
     return this.#names.toString('utf8', this.#starts[i], this.#starts[i + 1]);
   }
 
-  /** The index of the file named `name`, or -1. */
+  /** The number of the file named `name`, or -1. */
   indexOf(name: string): number {
-    const query = Buffer.from(name, 'utf8');
-    const names = this.#names;
-    let low = 0;
-    let high = this.size - 1;
-    const careful = this.#highBytes || query.some((byte) => byte >= LEAD_E000);
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const start = this.#starts[middle]!;
-      const end = this.#starts[middle + 1]!;
-      const order = careful
-        ? compareUtf8(names, start, end, query, 0, query.length)
-        : names.compare(query, 0, query.length, start, end);
-      if (order === 0) return middle;
-      if (order < 0) low = middle + 1;
-      else high = middle - 1;
+    const mask = this.#slots.length - 1;
+    for (let slot = hashOf(name) & mask; this.#slots[slot] !== 0; slot = (slot + 1) & mask) {
+      const i = this.#slots[slot]! - 1;
+      if (this.#starts[i + 1]! - this.#starts[i]! >= name.length && this.name(i) === name) return i;
     }
     return -1;
   }

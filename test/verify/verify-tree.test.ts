@@ -6,6 +6,7 @@
  * is not a snapshot gets one sentence.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -182,6 +183,31 @@ describe('verify and files that SHA256SUMS does not list', () => {
     // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
     expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(problems.filter((line) => line.includes('not part of the snapshot'))).toHaveLength(planted.length + 1);
+  });
+});
+
+describe('verify and file names beyond ASCII', () => {
+  it('finds each name whatever its script, and names the unlisted in the order JavaScript sorts them', async () => {
+    const dir = await copy();
+    // UTF-16 puts U+1F600 (a surrogate pair) before U+E000 and U+FFFD; their UTF-8 bytes sort the other way round.
+    const names = ['\uFFFD', '\u{1F600}', 'z', '\uE000', 'é', '\u{1F600}a', '\uE000\u{1F600}'].map(
+      (name) => `_cv-snapshot/${name}.txt`,
+    );
+    for (const rel of names) await writeFile(path.join(dir, rel), rel);
+    const unlisted = await verifySnapshot(dir);
+    const inOrder = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(unlisted.problems).toEqual(inOrder.map((rel) => `${rel} is not part of the snapshot (not in ${SUMS}).`));
+    // Listed with their checksums, each is found and checked: only the one listed with another checksum is wrong.
+    const sumsFile = path.join(dir, ...SUMS.split('/'));
+    const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+    const wrong = 'f'.repeat(64);
+    const lines = names.map((rel, i) => `${i === 1 ? wrong : sha256(rel)}  ${rel}`);
+    await writeFile(sumsFile, `${await readFile(sumsFile, 'utf8')}${lines.join('\n')}\n`);
+    const listed = await verifySnapshot(dir);
+    expect(listed.problems).toEqual([
+      `${names[1]} was changed after the crawl: its SHA-256 is ${sha256(names[1]!)}, but ${SUMS} says ${wrong}. ` +
+        'Restore it, or crawl again.',
+    ]);
   });
 });
 
