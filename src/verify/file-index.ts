@@ -1,15 +1,16 @@
 /**
  * The regular files of the tree verify checks, and the SHA-256 that SHA256SUMS gives each. At 202,951 documents a
  * snapshot holds some 240,000 files: kept as a Map of names and a Map of names to hex checksums (each line of
- * SHA256SUMS kept whole behind its two slices), they were two thirds of verify's memory. Here the names sit in one
- * buffer (UTF-8, in the order of `byCodeUnits`, which is the order verify checks them in), found through an
- * open-addressing table of their numbers; each checksum is 32 bytes of another buffer. Memory is about the size of
- * the names and checksums themselves, outside the JavaScript heap.
+ * SHA256SUMS kept whole behind its two slices), they were two thirds of verify's memory. Here the names are packed
+ * in one buffer (packed-names.ts; in the order of `byCodeUnits`, which is the order verify checks them in), found
+ * through an open-addressing table of their numbers; each checksum is 32 bytes of another buffer. Memory is less
+ * than the size of the names and checksums themselves, outside the JavaScript heap.
  *
  * Paths SHA256SUMS lists that are in the tree but are not regular files (links, pipes: verify reports them and never
  * opens them) are few, and kept in a Map.
  */
 import type { SumsStore } from '../format/read-snapshot.js';
+import { PackedNames } from './packed-names.js';
 
 const SHA256_BYTES = 32;
 
@@ -21,10 +22,7 @@ function hashOf(text: string): number {
 }
 
 export class FileIndex implements SumsStore {
-  /** The names, one after the other. */
-  readonly #names: Buffer;
-  /** Where each name starts in `#names`, and after the last, where it ends. */
-  readonly #starts: Uint32Array;
+  readonly #names: PackedNames;
   /** Slots of the names by hash, each the name's number + 1 (0: empty); a power of two, at least twice the names. */
   readonly #slots: Uint32Array;
   /** The checksum of file `i` at `i * 32`, when `#listed[i]`. */
@@ -35,15 +33,7 @@ export class FileIndex implements SumsStore {
 
   /** The index of `names`, which must be sorted by `byCodeUnits` and distinct. */
   constructor(names: readonly string[]) {
-    this.#starts = new Uint32Array(names.length + 1);
-    let bytes = 0;
-    for (let i = 0; i < names.length; i += 1) {
-      this.#starts[i] = bytes;
-      bytes += Buffer.byteLength(names[i]!, 'utf8');
-    }
-    this.#starts[names.length] = bytes;
-    this.#names = Buffer.allocUnsafe(bytes);
-    for (let i = 0; i < names.length; i += 1) this.#names.write(names[i]!, this.#starts[i]!, 'utf8');
+    this.#names = new PackedNames(names);
     this.#slots = new Uint32Array(2 ** Math.ceil(Math.log2(Math.max(2, names.length * 2))));
     const mask = this.#slots.length - 1;
     for (let i = 0; i < names.length; i += 1) {
@@ -62,7 +52,7 @@ export class FileIndex implements SumsStore {
 
   /** The name of file `i` (0 ≤ i < size), in order. */
   name(i: number): string {
-    return this.#names.toString('utf8', this.#starts[i], this.#starts[i + 1]);
+    return this.#names.at(i);
   }
 
   /** The number of the file named `name`, or -1. */
@@ -70,7 +60,7 @@ export class FileIndex implements SumsStore {
     const mask = this.#slots.length - 1;
     for (let slot = hashOf(name) & mask; this.#slots[slot] !== 0; slot = (slot + 1) & mask) {
       const i = this.#slots[slot]! - 1;
-      if (this.#starts[i + 1]! - this.#starts[i]! >= name.length && this.name(i) === name) return i;
+      if (this.#names.is(i, name)) return i;
     }
     return -1;
   }
