@@ -22,9 +22,11 @@ export class SourceIris {
   readonly #mode: LinkMode;
   readonly #prefix: string;
   /** IRIs of links seen lately: a record's CSV row and its graph node ask for the same ones. */
-  readonly #known = new Memo<string | null>(4096);
+  readonly #known: Memo<string | null>;
 
-  constructor(manifest: Manifest, layout: Layout) {
+  /** `remembered`: how many IRIs to keep in each of the memo's two generations. */
+  constructor(manifest: Manifest, layout: Layout, remembered = 4096) {
+    this.#known = new Memo(remembered);
     this.#root = manifest.source.root;
     this.#layout = layout;
     this.#mode = manifest.options.links as LinkMode;
