@@ -24,6 +24,7 @@ import type { FileIndex } from './file-index.js';
 import { LinkTargets } from './link-targets.js';
 import type { Problems } from './problems.js';
 import { RecordedFindings } from './recorded-findings.js';
+import { RecordPages } from './record-pages.js';
 import { VerifyFindings } from './verify-findings.js';
 
 /** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
@@ -89,7 +90,7 @@ export class TreeCheck {
   readonly #changed = new Set<string>();
   readonly findings: VerifyFindings;
   /** Catalogue record pages checked so far, by the record they are for (docs/catalogue.md). */
-  readonly #recordPages = new Map<string, string>();
+  readonly #recordPages: RecordPages;
   readonly #invariants: InvariantChecker;
   readonly #collections: CollectionRecords;
   readonly #targets: LinkTargets;
@@ -102,6 +103,7 @@ export class TreeCheck {
     manifest: Manifest,
     private readonly problems: Problems,
   ) {
+    this.#recordPages = new RecordPages(files);
     this.#invariants = new InvariantChecker(layout.root, layout.urls);
     this.#collections = new CollectionRecords(layout);
     this.#targets = new LinkTargets(layout, manifest.options);

@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { typedRecordPage } from '../../src/catalogue/names.js';
 import { NotASnapshotError } from '../../src/format/read-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
@@ -207,6 +208,26 @@ describe('verify and file names beyond ASCII', () => {
     expect(listed.problems).toEqual([
       `${names[1]} was changed after the crawl: its SHA-256 is ${sha256(names[1]!)}, but ${SUMS} says ${wrong}. ` +
         'Restore it, or crawl again.',
+    ]);
+  });
+});
+
+describe("verify and the catalogue's record pages", () => {
+  it('names both pages when two are the page of one record', async () => {
+    const dir = await copy();
+    const page = '_catalogue/units/r-2.html';
+    const html = await readFile(path.join(dir, page), 'utf8');
+    const type = /<meta name="[^"]*" content="\[&quot;units&quot;,&quot;([^&]*)&quot;,&quot;2&quot;/.exec(html)?.[1];
+    expect(type).toBeDefined();
+    // The page a record of another type with the same id would have, holding record 2's page, listed with its checksum.
+    const twin = typedRecordPage('units', type!, '2');
+    await writeFile(path.join(dir, twin), html);
+    const sumsFile = path.join(dir, ...SUMS.split('/'));
+    const sha256 = createHash('sha256').update(html).digest('hex');
+    await writeFile(sumsFile, `${await readFile(sumsFile, 'utf8')}${sha256}  ${twin}\n`);
+    const { problems } = await verifySnapshot(dir);
+    expect(problems).toEqual([
+      expect.stringMatching(new RegExp(`^${twin} and ${page} are both the page of ${type} "2" `)),
     ]);
   });
 });
