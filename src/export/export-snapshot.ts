@@ -37,7 +37,7 @@ export function sortedResources(source: ExportSource, collection: string): Resou
  * One collection's records in id order, as sortedResources gives them: read a page at a time when the survey found
  * its pages in that order already (a source lists by id), so that memory holds one page; else sorted in memory.
  */
-export function orderedResources(context: MappingContext, collection: string): Iterable<Resource> {
+function orderedResources(context: MappingContext, collection: string): Iterable<Resource> {
   return context.survey.inOrder.has(collection)
     ? collectionResources(context.source, collection)
     : sortedResources(context.source, collection);
