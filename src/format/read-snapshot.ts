@@ -326,7 +326,8 @@ const MAX_LINE_BYTES = 16 << 10;
 const MAX_PROBLEMS = 20;
 const FIRST_DROPPED = 5;
 const CHUNK_BYTES = 1 << 20;
-const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
+/** A line of SHA256SUMS: the checksum, a space, a space or `*` (binary mode), the path. */
+export const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
 const tooLong = (n: number): string =>
   `${SUMS_PATH} line ${n} is longer than ${MAX_LINE_BYTES} bytes; it is not a checksum line.`;
 

@@ -25,9 +25,12 @@ export class FileIndex implements SumsStore {
   readonly #names: PackedNames;
   /** Slots of the names by hash, each the name's number + 1 (0: empty); a power of two, at least twice the names. */
   readonly #slots: Uint32Array;
-  /** The checksum of file `i` at `i * 32`, when `#listed[i]`. */
-  readonly #sums: Buffer;
+  /** The checksum of file `i` at `i * 32`, when `#listed[i]`; none once forgotten. */
+  #sums: Buffer | undefined;
   readonly #listed: Uint8Array;
+  /** The number of the file SHA256SUMS listed last, and whether each came after the one before. */
+  #lastListed = -1;
+  #listedInOrder = true;
   /** Listed paths that are not regular files of the tree, with their checksums. */
   readonly #others = new Map<string, string>();
 
@@ -82,15 +85,32 @@ export class FileIndex implements SumsStore {
     if (i === -1) {
       this.#others.set(name, sha256);
     } else {
-      this.#sums.write(sha256, i * SHA256_BYTES, SHA256_BYTES, 'hex');
+      this.#sums?.write(sha256, i * SHA256_BYTES, SHA256_BYTES, 'hex');
       this.#listed[i] = 1;
+      if (i < this.#lastListed) this.#listedInOrder = false;
+      this.#lastListed = i;
     }
     return this;
   }
 
-  /** The checksum SHA256SUMS gives file `i` (lowercase hex), or undefined when it does not list it. */
+  /** Whether SHA256SUMS lists file `i`. */
+  isListed(i: number): boolean {
+    return this.#listed[i] === 1;
+  }
+
+  /** Whether SHA256SUMS listed the files in their order (as crawl writes it). */
+  get listedInOrder(): boolean {
+    return this.#listedInOrder;
+  }
+
+  /** Drops the checksums kept (then they are read again: sums-cursor.ts). */
+  forgetSums(): void {
+    this.#sums = undefined;
+  }
+
+  /** The checksum SHA256SUMS gives file `i` (lowercase hex); undefined when it does not list it or it was forgotten. */
   sumOf(i: number): string | undefined {
     if (this.#listed[i] !== 1) return undefined;
-    return this.#sums.toString('hex', i * SHA256_BYTES, (i + 1) * SHA256_BYTES);
+    return this.#sums?.toString('hex', i * SHA256_BYTES, (i + 1) * SHA256_BYTES);
   }
 }

@@ -24,6 +24,7 @@ import { SUMS_PATH, type Manifest } from '../format/manifest.js';
 import { firstLine, NotRegularFileError, readSums, readSnapshotManifest, walkTree } from '../format/read-snapshot.js';
 import { FileIndex } from './file-index.js';
 import { Problems } from './problems.js';
+import { SumsChangedError, SumsCursor } from './sums-cursor.js';
 import { TreeCheck } from './tree-check.js';
 import { byCodeUnits } from '../code-unit-order.js';
 
@@ -72,19 +73,10 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   }
   const files = await checkSums(dir, name, tree, problems, signal);
   for (let i = 0; i < files.size; i += 1) {
-    if (files.sumOf(i) === undefined)
-      problems.add(`${files.name(i)} is not part of the snapshot (not in ${SUMS_PATH}).`);
+    if (!files.isListed(i)) problems.add(`${files.name(i)} is not part of the snapshot (not in ${SUMS_PATH}).`);
   }
   const check = new TreeCheck(dir, layout, files, manifest, problems);
-  for (let i = 0; i < files.size; i += 1) {
-    if ((i + 1) % FILES_PER_TURN === 0) {
-      await nextTurn();
-      throwIfStopped(signal);
-    }
-    const expected = files.sumOf(i);
-    if (expected !== undefined) check.file(files.name(i), expected);
-  }
-  throwIfStopped(signal);
+  await checkFiles(dir, name, files, check, signal);
   check.finish();
   const { findings, omitted } = check.findings.listed();
   return {
@@ -98,6 +90,49 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
     findingsOmitted: omitted,
     recordedErrors: check.findings.recordedErrors,
   };
+}
+
+/**
+ * Checks each file SHA256SUMS lists, in order. When SHA256SUMS lists them in that order (as crawl writes it), their
+ * checksums are read from it again as the files are checked (sums-cursor.ts) rather than kept.
+ */
+async function checkFiles(
+  dir: string,
+  name: string,
+  files: FileIndex,
+  check: TreeCheck,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  let cursor: SumsCursor | undefined;
+  try {
+    if (files.listedInOrder) {
+      cursor = openSumsAgain(dir, name);
+      files.forgetSums();
+    }
+    for (let i = 0; i < files.size; i += 1) {
+      if ((i + 1) % FILES_PER_TURN === 0) {
+        await nextTurn();
+        throwIfStopped(signal);
+      }
+      if (!files.isListed(i)) continue;
+      const file = files.name(i);
+      check.file(file, cursor === undefined ? files.sumOf(i)! : cursor.sumOf(file));
+    }
+  } catch (error) {
+    if (!(error instanceof SumsChangedError)) throw error;
+    throw new VerifyError(`${name}: ${SUMS_PATH} was changed while verify read it. Run verify again.`);
+  } finally {
+    cursor?.close();
+  }
+  throwIfStopped(signal);
+}
+
+function openSumsAgain(dir: string, name: string): SumsCursor {
+  try {
+    return new SumsCursor(path.join(dir, ...SUMS_PATH.split('/')));
+  } catch (error) {
+    throw new VerifyError(`${name}: ${SUMS_PATH} cannot be read again (${firstLine(error)}). Run verify again.`);
+  }
 }
 
 /** The tree's regular files (SHA256SUMS itself left out) and anything else found in it. */

@@ -251,6 +251,18 @@ describe('verify reads SHA256SUMS strictly', () => {
     ]);
   });
 
+  it('checks each file against its checksum whatever the order SHA256SUMS lists them in', async () => {
+    const dir = await copy();
+    await rewriteFile(dir, RECORD, '{"data":null}', false);
+    const inOrder = await verifySnapshot(dir);
+    expect(inOrder.problems[0]).toMatch(new RegExp(`^${RECORD} was changed after the crawl: its SHA-256 is `));
+    // Listed backwards, the checksums are kept rather than read again in step with the check: the same result.
+    const sumsFile = path.join(dir, ...SUMS.split('/'));
+    const lines = (await readFile(sumsFile, 'utf8')).trimEnd().split('\n');
+    await writeFile(sumsFile, `${lines.reverse().join('\n')}\n`);
+    expect(await verifySnapshot(dir)).toEqual(inOrder);
+  });
+
   it('keeps a SHA256SUMS listing 100,000 missing files to a count, and a line of 1 MB to one problem', async () => {
     const dir = await copy();
     const sumsFile = path.join(dir, ...SUMS.split('/'));
