@@ -3,7 +3,8 @@
  * snapshot holds some 240,000 files: kept as a Map of names and a Map of names to hex checksums (each line of
  * SHA256SUMS kept whole behind its two slices), they were two thirds of verify's memory. Here the names are packed
  * in one buffer (packed-names.ts; in the order of `byCodeUnits`, which is the order verify checks them in), found
- * through an open-addressing table of their numbers; each checksum is 32 bytes of another buffer. Memory is less
+ * through an open-addressing table of their numbers; each checksum is 32 bytes of another buffer, until verify finds
+ * that SHA256SUMS lists the files in order and reads them again as it checks (sums-cursor.ts). Memory is less
  * than the size of the names and checksums themselves, outside the JavaScript heap.
  *
  * Paths SHA256SUMS lists that are in the tree but are not regular files (links, pipes: verify reports them and never
