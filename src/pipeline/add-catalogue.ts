@@ -67,6 +67,8 @@ export interface AddCatalogueResult {
   copied: number;
   /** Catalogue pages written; null when the source's root is its host's root (no room for a catalogue). */
   pages: number | null;
+  /** The names of `names` that no collection or field of the snapshot took: a misspelt API name, most likely. */
+  unusedNames: string[];
 }
 
 /** A file of the input's catalogue, which the new one replaces. */
@@ -267,7 +269,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     const changes: CatalogueChanges = !layout.hasCatalogueRoom()
       ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
       : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
-    const pages = buildCatalogue({
+    const built = buildCatalogue({
       changes,
       layout,
       writer,
@@ -282,6 +284,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       },
       ...(names ? { names } : {}),
     });
+    const pages = built === null ? null : built.pages;
     // The manifest as crawl writes it: the names, when any, last.
     const { names: _recorded, ...kept } = raw.options;
     const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
@@ -295,7 +298,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     throwIfStopped(options.signal);
     await publish(paths, before, opened.lock);
     await removeStaging(paths, opened.lock).catch(() => undefined);
-    return { out: paths.out, copied, pages };
+    return { out: paths.out, copied, pages, unusedNames: built?.unusedNames ?? [] };
   } catch (error) {
     writer?.close();
     if (ours) await removeStaging(paths, opened.lock).catch(() => undefined);

@@ -152,7 +152,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     await fetcher.close();
     stopCrawl();
     const stopFinalize = phases.start('finalize');
-    const { manifest, report } = await finishSnapshot(context, opened, fetcher, derived, phases);
+    const { manifest, report, unusedNames } = await finishSnapshot(context, opened, fetcher, derived, phases);
     // The list of files is in SHA256SUMS now.
     writer.close();
     stopFinalize();
@@ -173,6 +173,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       retries: fetcher.stats.retries,
       elapsedMs: context.clock.monotonicMs() - context.startedMs,
       cpu: { totalMs: processCpuMs(), phases: phases.toJSON() },
+      unusedNames,
       ...(manifest.derive ? { derive: manifest.derive } : {}),
     };
   } finally {

@@ -10,7 +10,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { writeCollectionIndex } from '../format/collection-index.js';
 import { writeHostFiles } from '../format/host-files.js';
 import type { CatalogueMode, Layout } from '../format/layout.js';
-import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { buildCatalogue, type BuiltCatalogue } from '../catalogue/build-catalogue.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import {
   formatSums,
@@ -54,8 +54,8 @@ function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
 /** The catalogue failed on something in the snapshot: a fault of cv-snapshot's, with a way to publish without it. */
 class CatalogueBuildError extends CvSnapshotError {}
 
-function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): void {
-  explainCatalogueFault(() => buildCatalogue(input));
+function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): BuiltCatalogue | null {
+  return explainCatalogueFault(() => buildCatalogue(input));
 }
 
 /**
@@ -63,9 +63,9 @@ function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): v
  * catalogue's code, not of the source or the machine: it says so, and how to publish the snapshot (every document is
  * in staging) without it.
  */
-function explainCatalogueFault(build: () => unknown): void {
+function explainCatalogueFault<T>(build: () => T): T {
   try {
-    build();
+    return build();
   } catch (error) {
     if (error instanceof CvSnapshotError || typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
     throw new CatalogueBuildError(
@@ -79,7 +79,7 @@ function explainCatalogueFault(build: () => unknown): void {
 
 export async function finalizeSnapshot(
   input: FinalizeInput,
-): Promise<{ manifest: Manifest; report: ValidationReport }> {
+): Promise<{ manifest: Manifest; report: ValidationReport; unusedNames: string[] }> {
   const { layout, writer, state, options } = input;
   const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
   for (const [collection, pages] of byName(state.pageFiles)) {
@@ -113,12 +113,13 @@ export async function finalizeSnapshot(
     ...(input.derive ? { derive: input.derive.manifest } : {}),
   };
   const phases = input.phases ?? new PhaseTimes();
+  let unusedNames: string[] = [];
   // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
     const stopCatalogue = phases.start('catalogue');
     const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
     manifest.changes = changesMember(changes);
-    buildCatalogueOrExplain({
+    const built = buildCatalogueOrExplain({
       changes,
       layout,
       writer,
@@ -136,6 +137,7 @@ export async function finalizeSnapshot(
       },
       ...(options.names ? { names: options.names } : {}),
     });
+    unusedNames = built?.unusedNames ?? [];
     stopCatalogue();
   }
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
@@ -143,5 +145,5 @@ export async function finalizeSnapshot(
     phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));
   }
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
-  return { manifest, report };
+  return { manifest, report, unusedNames };
 }
