@@ -45,6 +45,8 @@ export interface FinalizeInput {
   derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
   /** Where the catalogue's and the downloads' CPU time is added up. */
   phases?: PhaseTimes;
+  /** Told each stage as it starts, for the progress of a long run (StageLine). */
+  stage?: (text: string) => void;
 }
 
 function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
@@ -81,6 +83,8 @@ export async function finalizeSnapshot(
   input: FinalizeInput,
 ): Promise<{ manifest: Manifest; report: ValidationReport; unusedNames: string[] }> {
   const { layout, writer, state, options } = input;
+  const stage = input.stage ?? (() => undefined);
+  stage(`finalize: the complete collections and the validation report of ${state.documents} documents…`);
   const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
   for (const [collection, pages] of byName(state.pageFiles)) {
     const index = layout.collectionIndex(collection);
@@ -117,8 +121,10 @@ export async function finalizeSnapshot(
   // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
     const stopCatalogue = phases.start('catalogue');
+    if (input.previous !== null) stage('finalize: comparing with the snapshot --out held, for the Changes page…');
     const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
     manifest.changes = changesMember(changes);
+    stage("finalize: the catalogue's pages…");
     const built = buildCatalogueOrExplain({
       changes,
       layout,
@@ -142,8 +148,10 @@ export async function finalizeSnapshot(
   }
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
+    stage("finalize: the catalogue's SKOS and CSV downloads…");
     phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));
   }
+  stage('finalize: SHA256SUMS…');
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
   return { manifest, report, unusedNames };
 }
