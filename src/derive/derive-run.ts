@@ -97,7 +97,7 @@ export function isDerivableLocation(location: ApiLocation): boolean {
 export class DeriveRun {
   readonly index: EntryIndex;
   /** The derivable URLs, kept as bytes (a plan of 200,000 URLs as strings was tens of megabytes of heap). */
-  readonly #planned: UrlList;
+  #planned: UrlList;
   readonly #linkages = new Map<string, string>();
   readonly #samples = new Map<string, string>();
   /** URLs whose fetched text is wanted: samples and links-only relationship documents. */
@@ -116,7 +116,7 @@ export class DeriveRun {
     entriesFile?: string,
   ) {
     this.index = new EntryIndex(urls, new EntryTexts(entriesFile));
-    this.#planned = new UrlList(urls.root);
+    this.#planned = new UrlList();
   }
 
   /** The derive journal's first line. */
@@ -212,6 +212,7 @@ export class DeriveRun {
   /** Lets go of what the run learned (the entries and their file); its accounts stay for the manifest. */
   close(): void {
     this.index.close();
+    this.#planned = new UrlList();
     this.#linkages.clear();
     this.#samples.clear();
     this.#wanted.clear();
@@ -242,7 +243,8 @@ export class DeriveRun {
       group = { collection: derivation.collection, kind: derivation.kind, urls: [], strata: [] };
       groups.set(key, group);
     }
-    group.urls.push(this.#planned.push(url));
+    // The URLs of a group are mostly below its collection's: that part is kept once.
+    group.urls.push(this.#planned.push(url, `${this.index.urls.root}${derivation.collection}/`));
     group.strata.push(derivation.stratum);
     this.#account(derivation.collection, derivation.kind).documents += 1;
   }

@@ -16,14 +16,43 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Numbers by two strings (a collection or type, then an id). */
+class NestedMap {
+  readonly #outer = new Map<string, Map<string, number>>();
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get(first: string, second: string): number | undefined {
+    return this.#outer.get(first)?.get(second);
+  }
+
+  set(first: string, second: string, value: number): void {
+    let inner = this.#outer.get(first);
+    if (inner === undefined) this.#outer.set(first, (inner = new Map<string, number>()));
+    if (!inner.has(second)) this.#size += 1;
+    inner.set(second, value);
+  }
+
+  clear(): void {
+    this.#outer.clear();
+    this.#size = 0;
+  }
+}
+
 /** A text's handle in EntryTexts, or this when two lists hold different entries. */
 const CONFLICT = -1;
 
 export class EntryIndex {
-  /** By `collection\0id` of the entry's own URL: the handle of its text. */
-  readonly #byRecord = new Map<string, number>();
-  /** By `type\0id`: how a linkage finds its target. */
-  readonly #byIdentity = new Map<string, number>();
+  /**
+   * By collection and id of the entry's own URL: the handle of its text. Maps by collection then id, not by a key
+   * made of both: such keys were a string and two concatenations per record, for nothing.
+   */
+  readonly #byRecord = new NestedMap();
+  /** By type and id: how a linkage finds its target. */
+  readonly #byIdentity = new NestedMap();
   readonly #texts: EntryTexts;
   /** The last entry `record` gave, and the last one parsed: a record's documents are derived one after another. */
   #last: { handle: number; entry: ListEntry } | undefined;
@@ -64,15 +93,13 @@ export class EntryIndex {
     const location = this.urls.locate(self);
     if (location.kind !== 'record') return;
     const text = stringifyJson(item);
-    const key = `${location.collection}\u0000${location.id}`;
-    const known = this.#byRecord.get(key);
+    const known = this.#byRecord.get(location.collection, location.id);
     // The same record on two pages (the source changed between them): only identical entries are trusted.
     const handle = known === undefined ? this.#texts.add(text) : this.#same(known, text) ? known : CONFLICT;
-    this.#byRecord.set(key, handle);
-    const identity = `${item.type}\u0000${item.id}`;
-    const other = this.#byIdentity.get(identity);
-    if (other === undefined) this.#byIdentity.set(identity, handle);
-    else if (!this.#same(other, handle === CONFLICT ? null : text)) this.#byIdentity.set(identity, CONFLICT);
+    this.#byRecord.set(location.collection, location.id, handle);
+    const other = this.#byIdentity.get(item.type, item.id);
+    if (other === undefined) this.#byIdentity.set(item.type, item.id, handle);
+    else if (!this.#same(other, handle === CONFLICT ? null : text)) this.#byIdentity.set(item.type, item.id, CONFLICT);
   }
 
   /** Whether the text kept at `handle` is `text` (a conflict is the same as a conflict only). */
@@ -88,7 +115,7 @@ export class EntryIndex {
 
   /** The entry of the record at `collection`/`id`. */
   record(collection: string, id: string): ListEntry | undefined {
-    const handle = this.#byRecord.get(`${collection}\u0000${id}`);
+    const handle = this.#byRecord.get(collection, id);
     if (handle !== undefined && this.#last?.handle === handle) return this.#last.entry;
     const entry = this.#entry(handle);
     if (handle !== undefined) this.#last = { handle, entry: entry! };
@@ -97,7 +124,7 @@ export class EntryIndex {
 
   /** The entry a linkage `{type, id}` points to. */
   target(type: string, id: string): ListEntry | undefined {
-    return this.#entry(this.#byIdentity.get(`${type}\u0000${id}`));
+    return this.#entry(this.#byIdentity.get(type, id));
   }
 
   /** The entry's parsed value (the last one is kept: documents of one record are derived one after another). */
