@@ -397,7 +397,11 @@ export class DeriveRun {
     await this.#fetch(host, full);
   }
 
-  /** Step 4: derives the rest; a document a slot has no source for is fetched. */
+  /**
+   * Step 4: derives the rest; a document a slot has no source for is fetched. The documents of a collection are
+   * taken in URL order across its kinds, so that a record's documents come one after another and its entry is read
+   * and parsed once for all of them (the order documents are stored in changes no byte of the snapshot).
+   */
   async #deriveRest(
     groups: ReadonlyMap<string, KindGroup>,
     sampled: ReadonlySet<string>,
@@ -405,12 +409,16 @@ export class DeriveRun {
     host: DeriveHost,
   ): Promise<void> {
     const leftovers: string[] = [];
+    const collections = new Map<string, Array<{ template: Template; group: KindGroup }>>();
     for (const [key, group] of groups) {
       if (failed.has(key)) continue;
-      const template = templates.get(key)!;
-      const account = this.#account(group.collection, group.kind);
-      for (const index of group.urls) {
-        const url = this.#planned.get(index);
+      const members = collections.get(group.collection) ?? [];
+      members.push({ template: templates.get(key)!, group });
+      collections.set(group.collection, members);
+    }
+    for (const members of collections.values()) {
+      for (const { url, template, group } of this.#inUrlOrder(members)) {
+        const account = this.#account(group.collection, group.kind);
         if (sampled.has(url)) continue;
         const derivation = this.#sourcesOf(url, host);
         const text = derivation.derivable ? fillTemplate(template, derivation.sources) : null;
@@ -425,5 +433,24 @@ export class DeriveRun {
       }
     }
     await this.#fetch(host, leftovers);
+  }
+
+  /** The URLs of a few groups (each in URL order), merged into one URL order. */
+  *#inUrlOrder<T extends { group: KindGroup }>(members: readonly T[]): Generator<T & { url: string }> {
+    const next = members.map(() => 0);
+    const heads = members.map(({ group }) => (group.urls.length > 0 ? this.#planned.get(group.urls[0]!) : null));
+    for (;;) {
+      let first = -1;
+      for (let i = 0; i < heads.length; i += 1) {
+        const head = heads[i] ?? null;
+        if (head !== null && (first === -1 || head < heads[first]!)) first = i;
+      }
+      if (first === -1) return;
+      const member = members[first]!;
+      yield { ...member, url: heads[first]! };
+      next[first]! += 1;
+      const urls = member.group.urls;
+      heads[first] = next[first]! < urls.length ? this.#planned.get(urls[next[first]!]!) : null;
+    }
   }
 }
