@@ -8,7 +8,7 @@
  * stays whole as the previous generation.
  */
 import { closeSync, existsSync, lstatSync } from 'node:fs';
-import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
@@ -41,6 +41,7 @@ import { fileLines, GIVE_A_SNAPSHOT, NotASnapshotError, openSums, readSnapshotFi
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
+import { removeTree } from '../store/remove-tree.js';
 
 /** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
 export class UnsoundSnapshotError extends CvSnapshotError {}
@@ -124,7 +125,7 @@ async function prepareCatalogueStaging(paths: OutputPaths, opened: OpenedStaging
           'cv-snapshot crawl … --resume, discard it with --fresh, or choose another --out.',
       );
     }
-    await rm(paths.stagedTree, { recursive: true, force: true });
+    await removeTree(paths.stagedTree);
   }
   // Not a crawl's settings: crawl --resume refuses this staging directory, crawl --fresh discards it.
   await writeFile(runFile, JSON.stringify({ command: 'catalogue', input }));
