@@ -12,7 +12,7 @@
  * or removed again when this call created it).
  */
 import { constants, createReadStream, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Socket } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
@@ -23,6 +23,7 @@ import { MANIFEST_PATH } from '../format/manifest.js';
 import { ArchiveError } from './archive-error.js';
 import { ByteReader } from './byte-reader.js';
 import { BLOCK_SIZE, isZeroBlock, parseHeader, parsePaxRecords, padding } from './tar-format.js';
+import { removeTree } from '../store/remove-tree.js';
 
 /** Pax headers and GNU long names are read whole; anything larger than this is not a name. */
 const MAX_META_BYTES = 1 << 20;
@@ -396,7 +397,7 @@ export async function extractArchive(file: string, into: string, options: Extrac
   try {
     source = stats?.isFIFO() === true ? pipeStream(file) : createReadStream(file);
   } catch (error) {
-    if (created !== undefined) await rm(created, { recursive: true, force: true });
+    if (created !== undefined) await removeTree(created);
     throw toArchiveError(file, error);
   }
   // pipeline forwards a read error (missing file) into gunzip, whose iterator then throws it.
@@ -413,10 +414,10 @@ export async function extractArchive(file: string, into: string, options: Extrac
   } catch (error) {
     await iterator.return?.();
     if (created !== undefined) {
-      await rm(created, { recursive: true, force: true });
+      await removeTree(created);
     } else {
       const entries = await readdir(target).catch(() => []);
-      await Promise.all(entries.map((entry) => rm(path.join(target, entry), { recursive: true, force: true })));
+      for (const entry of entries) await removeTree(path.join(target, entry));
     }
     throw toArchiveError(file, error);
   } finally {

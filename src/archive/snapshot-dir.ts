@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { throwIfStopped } from '../errors.js';
@@ -14,6 +14,7 @@ import { GIVE_A_SNAPSHOT, kindOf, NotASnapshotError, readRegularFile } from '../
 import { ArchiveError } from './archive-error.js';
 import { removeOnExit } from './exit-cleanup.js';
 import { extractArchive, type ExtractLimits } from './extract.js';
+import { removeTree } from '../store/remove-tree.js';
 
 export interface SnapshotDirOptions {
   /** Stops extraction and `fn` alike (StoppedError); the temporary directory is removed either way. */
@@ -130,7 +131,7 @@ export async function withSnapshotDir<T>(
     await extractArchive(pathOrArchive, temp, { signal, limits: options.limits ?? {} });
     return await fn(await snapshotRoot(temp));
   } finally {
-    await rm(temp, { recursive: true, force: true, maxRetries: 2 });
+    await removeTree(temp);
     forget();
   }
 }

@@ -245,8 +245,15 @@ function writeAssets(writer: TreeWriter, createdAt: string): void {
   );
 }
 
-/** Builds the catalogue into the staged tree; returns the number of pages, or null when the layout has no room. */
-export function buildCatalogue(input: CatalogueInput): number | null {
+/** What building a catalogue made. */
+export interface BuiltCatalogue {
+  pages: number;
+  /** The user's names (`--names`) that no collection or field of the snapshot took (HumanNames.unused). */
+  unusedNames: string[];
+}
+
+/** Builds the catalogue into the staged tree; null when the layout has no room for one. */
+export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
   if (!input.layout.hasCatalogueRoom()) return null;
   const counter = { pages: 0 };
@@ -269,7 +276,7 @@ export function buildCatalogue(input: CatalogueInput): number | null {
   );
   c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
   c.write(FRONT_PAGE, frontHtml(c));
-  return counter.pages;
+  return { pages: counter.pages, unusedNames: c.site.names.unused() };
 }
 
 /**

@@ -52,6 +52,26 @@ function otherFields(change: RecordChange, renamed: boolean): string[] {
   ];
 }
 
+/**
+ * A collection's changed records as the page and the records' notes both tell them: those that gained a successor,
+ * and those with other edits (the fields that the rename, the status change and the successor do not already say).
+ */
+function classified(c: CollectionDiff): {
+  successors: Array<{ change: RecordChange; targets: Target[] }>;
+  edited: Array<{ change: RecordChange; fields: string[] }>;
+} {
+  const renamed = new Set(c.renamed.map((r) => flatKey(r.type, r.id)));
+  const successors: Array<{ change: RecordChange; targets: Target[] }> = [];
+  const edited: Array<{ change: RecordChange; fields: string[] }> = [];
+  for (const change of c.changed) {
+    const targets = successorsOf(change);
+    if (targets.length > 0) successors.push({ change, targets });
+    const fields = otherFields(change, renamed.has(flatKey(change.type, change.id)));
+    if (fields.length > 0) edited.push({ change, fields });
+  }
+  return { successors, edited };
+}
+
 /** A record's page, from the Changes page; null when this snapshot has no page for it. */
 function hrefOf(site: Site, target: Target): string | null {
   const found = site.records.find(target.type, target.id);
@@ -100,20 +120,16 @@ function sections(site: Site, diff: SnapshotDiff): string {
     for (const s of c.statusChanges) {
       items.status.push(`${name(s, s.label)}: from ${statusText(s.old)} to ${statusText(s.new)}`);
     }
-    const renamed = new Set(c.renamed.map((r) => flatKey(r.type, r.id)));
-    for (const change of c.changed) {
-      const successors = successorsOf(change);
-      if (successors.length > 0) {
-        const targets = successors.map((t) => {
-          const found = site.records.find(t.type, t.id);
-          return found ? named(site, found.collection, t, found.label) : `${esc(t.type)} ${esc(t.id)}`;
-        });
-        items.successor.push(`${name(change, change.label)} is replaced by ${targets.join(', ')}`);
-      }
-      const fields = otherFields(change, renamed.has(flatKey(change.type, change.id)));
-      if (fields.length > 0) {
-        items.edited.push(`${name(change, change.label)}: ${fields.map((f) => esc(site.names.field(f))).join(', ')}`);
-      }
+    const { successors, edited } = classified(c);
+    for (const { change, targets } of successors) {
+      const shown = targets.map((t) => {
+        const found = site.records.find(t.type, t.id);
+        return found ? named(site, found.collection, t, found.label) : `${esc(t.type)} ${esc(t.id)}`;
+      });
+      items.successor.push(`${name(change, change.label)} is replaced by ${shown.join(', ')}`);
+    }
+    for (const { change, fields } of edited) {
+      items.edited.push(`${name(change, change.label)}: ${fields.map((f) => esc(site.names.field(f))).join(', ')}`);
     }
   }
   return (
@@ -130,7 +146,7 @@ const capitalised = (text: string): string => text.charAt(0).toUpperCase() + tex
 
 /** How many successors were gained, over every collection. */
 function successorCount(diff: SnapshotDiff): number {
-  return diff.collections.reduce((n, c) => n + c.changed.filter((r) => successorsOf(r).length > 0).length, 0);
+  return diff.collections.reduce((n, c) => n + classified(c).successors.length, 0);
 }
 
 /**
@@ -222,12 +238,10 @@ export function changeNotes(changes: CatalogueChanges, names: HumanNames): Map<s
     for (const r of c.added) note(r, 'new in this snapshot');
     for (const r of c.renamed) note(r, `renamed from “${esc(r.old)}”`);
     for (const s of c.statusChanges) note(s, `status changed from ${statusText(s.old)} to ${statusText(s.new)}`);
-    const renamed = new Set(c.renamed.map((r) => flatKey(r.type, r.id)));
-    for (const change of c.changed) {
-      if (successorsOf(change).length > 0) note(change, 'replaced by a successor');
-      const fields = otherFields(change, renamed.has(flatKey(change.type, change.id)));
-      if (fields.length > 0) note(change, `${fields.map((f) => esc(names.field(f))).join(', ')} changed`);
-    }
+    const { successors, edited } = classified(c);
+    for (const { change } of successors) note(change, 'replaced by a successor');
+    for (const { change, fields } of edited)
+      note(change, `${fields.map((f) => esc(names.field(f))).join(', ')} changed`);
   }
   return notes;
 }

@@ -87,3 +87,22 @@ export function readNamesFile(file: string, flag = '--names'): CatalogueNames {
   }
   return checkNames(value, `${flag} ${file}`);
 }
+
+/** Names of the `--names` file listed by name in the warning; the rest are counted. */
+const LISTED_UNUSED = 10;
+
+/**
+ * The warning for names that nothing took (HumanNames.unused), or '' when there are none: a name for a misspelt API
+ * name would otherwise be left out without a word.
+ */
+export function unusedNamesWarning(unused: readonly string[]): string {
+  if (unused.length === 0) return '';
+  const listed = unused.slice(0, LISTED_UNUSED).join(', ');
+  const more = unused.length > LISTED_UNUSED ? ` and ${unused.length - LISTED_UNUSED} more` : '';
+  const count = unused.length === 1 ? '1 name matches' : `${unused.length} names match`;
+  return (
+    `Warning: --names: ${count} no collection or field of this snapshot, so the catalogue does not use ` +
+    `${unused.length === 1 ? 'it' : 'them'}: ${listed}${more}. Check the spelling against the API names ` +
+    '(each record page shows them).'
+  );
+}

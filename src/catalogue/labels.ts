@@ -94,36 +94,65 @@ function given(map: Readonly<Record<string, string>> | undefined, key: string): 
 
 /** The catalogue's names for people: the user's (`--names`) where given, else derived from the data as above. */
 export class HumanNames {
+  /** The user's names that some collection or field of the snapshot took, as `unused()` names them. */
+  readonly #used = new Set<string>();
+
   constructor(readonly names: CatalogueNames = {}) {}
+
+  #collection(collection: string): string | undefined {
+    const named = given(this.names.collections, collection);
+    if (named !== undefined) this.#used.add(nameKey('collections', collection));
+    return named;
+  }
+
+  #field(name: string): string | undefined {
+    const named = given(this.names.fields, name);
+    if (named !== undefined) this.#used.add(nameKey('fields', name));
+    return named;
+  }
 
   /** A collection's name, from the type of its records unless the user named it. */
   collection(collection: string, type: string | undefined): string {
-    return given(this.names.collections, collection) ?? collectionTitle(collection, type);
+    return this.#collection(collection) ?? collectionTitle(collection, type);
   }
 
   /** Whether the user named the collection (a community variant collection then keeps that name). */
   namesCollection(collection: string): boolean {
-    return given(this.names.collections, collection) !== undefined;
+    return this.#collection(collection) !== undefined;
   }
 
   /** An attribute's name: "Provenance URI". */
   field(name: string): string {
-    return given(this.names.fields, name) ?? fieldTitle(name);
+    return this.#field(name) ?? fieldTitle(name);
   }
 
   /** Whether the user named the field (its page then shows the API name beside it). */
   namesField(name: string): boolean {
-    return given(this.names.fields, name) !== undefined;
+    return this.#field(name) !== undefined;
   }
 
   /** A relationship's name on its record's page: "Successor", "Measured in". */
   relation(name: string): string {
-    return given(this.names.fields, name) ?? relationTitle(name);
+    return this.#field(name) ?? relationTitle(name);
   }
 
   /** A relationship's name on the page of a record it points at: "Successor of", "Unit of". */
   reverse(name: string): string {
-    const named = given(this.names.fields, name);
+    const named = this.#field(name);
     return named === undefined ? reverseTitle(name) : `As ${named}`;
   }
+
+  /**
+   * The user's names that nothing in the pages made so far took (a misspelt API name, a collection the snapshot
+   * lacks), each as `collections."unitz"`, in the order the names were given.
+   */
+  unused(): string[] {
+    const keys = (kind: 'collections' | 'fields') => Object.keys(this.names[kind] ?? {}).map((k) => nameKey(kind, k));
+    return [...keys('collections'), ...keys('fields')].filter((key) => !this.#used.has(key));
+  }
+}
+
+/** A name of the `--names` file as a message shows it: `fields."provenance_uri"`. */
+function nameKey(kind: 'collections' | 'fields', key: string): string {
+  return `${kind}.${JSON.stringify(key)}`;
 }

@@ -5,7 +5,7 @@ import { addCatalogue, type AddCatalogueResult } from '../pipeline/add-catalogue
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { shellWord } from './invocation.js';
-import { readNamesFile } from '../catalogue/human-names.js';
+import { readNamesFile, unusedNamesWarning } from '../catalogue/human-names.js';
 import { file, flag, text } from './options.js';
 import { printableJson, printableLines } from '../safe-text.js';
 
@@ -86,6 +86,8 @@ file system error); 2 the command line is wrong; 130/143 interrupted (--out as i
         `${result.out}: ${result.copied} files copied, ${result.pages} catalogue pages built.\n` +
           `Browse it: open ${shellWord(path.resolve(result.out, 'index.html'))} in a browser.\n`,
       );
+      const warning = unusedNamesWarning(result.unusedNames);
+      if (warning !== '') io.stderr.write(`${printableLines(warning)}\n`);
     }
     return ExitCode.ok;
   },

@@ -8,7 +8,7 @@ import { COLLECTION_INDEX_MODES } from '../format/manifest.js';
 import { CATALOGUE_MODES } from '../format/layout.js';
 import { LINK_MODES } from '../format/rewrite-links.js';
 import { defineCommand, type Io } from './command.js';
-import { readNamesFile } from '../catalogue/human-names.js';
+import { readNamesFile, unusedNamesWarning } from '../catalogue/human-names.js';
 import { choice, decimal, file, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';
 import { printableJson, printableLines } from '../safe-text.js';
@@ -181,6 +181,8 @@ export async function runCrawl(rootUrl: string, options: CrawlValues, io: Io): P
     progress: { stream: io.stderr, mode: progressMode(io.stderr, quiet) },
   });
   io.stdout.write(json ? printableJson(summaryJson(result)) : printableLines(summaryTable(result)));
+  const warning = unusedNamesWarning(result.unusedNames);
+  if (!json && warning !== '') io.stderr.write(`${printableLines(warning)}\n`);
   return 0;
 }
 

@@ -17,6 +17,7 @@ export function summaryJson(result: SnapshotResult): string {
       validation: { errors: result.report.errors, warnings: result.report.warnings },
       collections: result.collections,
       cpu: cpuSummary(result),
+      unusedNames: result.unusedNames,
       ...(result.derive ? { derive: result.derive } : {}),
     },
     null,

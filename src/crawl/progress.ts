@@ -58,3 +58,29 @@ export class ProgressLine {
     if (this.mode === 'tty') this.stream.write('\r\u001b[K');
   }
 }
+
+/**
+ * Where a run is in work that holds the event loop (finalize: the report, the catalogue, SHA256SUMS), which the
+ * interval of ProgressLine cannot draw: a line for each stage, written as it starts, so that a log never ends on a
+ * crawl line for the seconds that finalize takes at 200,000 documents.
+ */
+export class StageLine {
+  #shown = false;
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly mode: ProgressMode,
+  ) {}
+
+  show(text: string): void {
+    if (this.mode === 'off') return;
+    this.#shown = true;
+    this.stream.write(this.mode === 'tty' ? `\r\u001b[K${text}` : `${text}\n`);
+  }
+
+  /** Clears the live line on a terminal; the lines in a log stay. */
+  stop(): void {
+    if (this.mode === 'tty' && this.#shown) this.stream.write('\r\u001b[K');
+    this.#shown = false;
+  }
+}

@@ -17,12 +17,14 @@ import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { UrlSpace } from '../url/url-space.js';
 import { EntryIndex } from './entries.js';
+import { EntryTexts } from './entry-texts.js';
 import { DOCUMENT_KINDS, kindKey, type DocumentKind } from './kinds.js';
 import { learnKind, type Mismatch, type Sample } from './learn.js';
 import { sampleRank, selectSample, type SampleSize } from './sample.js';
 import { derivationOf, type Derivation, type FetchReason } from './sources.js';
 import { describeTemplate, fillTemplate, type Template } from './template.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { UrlList } from './url-list.js';
 
 /** A line of the derive journal: what `--resume` needs to take up a derived crawl where it stopped. */
 export type DeriveRecord =
@@ -63,16 +65,17 @@ export interface KindAccount {
   shape: string | null;
 }
 
-/** What a URL is: a Derivation without its sources. */
-type Planned =
-  | Exclude<Derivation, { derivable: true }>
-  | (Omit<Extract<Derivation, { derivable: true }>, 'sources'> & { derivable: true });
+/** A URL that cannot be derived: what its account counts. */
+type Underivable = Exclude<Derivation, { derivable: true }>;
 
-/** The derivable URLs of one kind in one collection. */
+/**
+ * The derivable URLs of one kind in one collection, as indices in the run's UrlList (in the code-unit order of their
+ * URLs once the plan is made).
+ */
 interface KindGroup {
   collection: string;
   kind: DocumentKind;
-  urls: string[];
+  urls: number[];
   /** Each URL's stratum, until the sample is chosen (then emptied). */
   strata: string[];
 }
@@ -93,6 +96,8 @@ export function isDerivableLocation(location: ApiLocation): boolean {
 
 export class DeriveRun {
   readonly index: EntryIndex;
+  /** The derivable URLs, kept as bytes (a plan of 200,000 URLs as strings was tens of megabytes of heap). */
+  #planned: UrlList;
   readonly #linkages = new Map<string, string>();
   readonly #samples = new Map<string, string>();
   /** URLs whose fetched text is wanted: samples and links-only relationship documents. */
@@ -107,8 +112,11 @@ export class DeriveRun {
     readonly sample: SampleSize,
     /** Writes a line of the derive journal. */
     private readonly record: (line: DeriveRecord) => void,
+    /** Where the list entries' texts are kept (a scratch file); in memory when there is none. */
+    entriesFile?: string,
   ) {
-    this.index = new EntryIndex(urls);
+    this.index = new EntryIndex(urls, new EntryTexts(entriesFile));
+    this.#planned = new UrlList();
   }
 
   /** The derive journal's first line. */
@@ -188,9 +196,9 @@ export class DeriveRun {
 
   /**
    * Steps 2 to 4 over `deferred`, the record, relationship and related URLs the lists led to (all of them, settled
-   * ones included: the sample depends on the whole set).
+   * ones included: the sample depends on the whole set). `deferred` is read once, before anything is fetched.
    */
-  async run(deferred: readonly string[], host: DeriveHost): Promise<void> {
+  async run(deferred: Iterable<string>, host: DeriveHost): Promise<void> {
     // What each URL is, without its sources: those are built again when needed, so that memory holds one entry
     // text per record rather than a copy per document.
     const groups = await this.#plan(deferred, host);
@@ -201,15 +209,44 @@ export class DeriveRun {
     await this.#deriveRest(groups, sampled, checks, host);
   }
 
+  /** Lets go of what the run learned (the entries and their file); its accounts stay for the manifest. */
+  close(): void {
+    this.index.close();
+    this.#planned = new UrlList();
+    this.#linkages.clear();
+    this.#samples.clear();
+    this.#wanted.clear();
+  }
+
   /**
-   * Steps 2 and the grouping: what is not derivable is fetched, and the rest grouped by kind. What each URL is, is
-   * kept only until it is grouped (a map of every deferred URL: tens of megabytes at 200,000 documents), so that the
-   * store phase runs without it.
+   * Step 2 and the grouping: what is not derivable is fetched, and the rest grouped by kind, each group in the
+   * code-unit order of its URLs and the groups in the order of their first URLs (as if every URL were taken in
+   * order). Only the URLs to fetch are kept as strings: a derivable one goes to its group at once, as bytes.
    */
-  async #plan(deferred: readonly string[], host: DeriveHost): Promise<Map<string, KindGroup>> {
-    const derivations = new Map<string, Planned>();
-    await this.#fetchUnderivable(deferred, host, derivations);
-    return this.#groupDerivable(derivations);
+  async #plan(deferred: Iterable<string>, host: DeriveHost): Promise<Map<string, KindGroup>> {
+    const groups = new Map<string, KindGroup>();
+    await this.#fetchUnderivable(deferred, host, groups);
+    const sorted = [...groups].map(([key, group]) => {
+      const strata = new Map(group.urls.map((index, i) => [index, group.strata[i]!]));
+      const urls = this.#planned.sort(group.urls);
+      return [key, { ...group, urls, strata: urls.map((index) => strata.get(index)!) }] as const;
+    });
+    sorted.sort(([, a], [, b]) => byCodeUnits(this.#planned.get(a.urls[0]!), this.#planned.get(b.urls[0]!)));
+    return new Map(sorted);
+  }
+
+  /** Adds a derivable URL to its group, and counts it in its account. */
+  #group(url: string, derivation: Extract<Derivation, { derivable: true }>, groups: Map<string, KindGroup>): void {
+    const key = kindKey(derivation);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { collection: derivation.collection, kind: derivation.kind, urls: [], strata: [] };
+      groups.set(key, group);
+    }
+    // The URLs of a group are mostly below its collection's: that part is kept once.
+    group.urls.push(this.#planned.push(url, `${this.index.urls.root}${derivation.collection}/`));
+    group.strata.push(derivation.stratum);
+    this.#account(derivation.collection, derivation.kind).documents += 1;
   }
 
   /** What the URL's document would be derived from, as the lists and the linkages known so far say. */
@@ -217,74 +254,56 @@ export class DeriveRun {
     return derivationOf(url, host.locate(url), this.index, (relationship) => this.#linkages.get(relationship));
   }
 
-  /** Plans `url` (into `derivations`) from what is known now. */
-  #classify(url: string, host: DeriveHost, derivations: Map<string, Planned>): Planned {
-    const derivation = this.#sourcesOf(url, host);
-    const planned: Planned = derivation.derivable
-      ? { derivable: true, kind: derivation.kind, collection: derivation.collection, stratum: derivation.stratum }
-      : derivation;
-    derivations.set(url, planned);
-    return planned;
-  }
-
-  /** Step 2: fetches what cannot be derived, the links-only relationship documents first, and counts it. */
-  async #fetchUnderivable(
-    deferred: readonly string[],
-    host: DeriveHost,
-    derivations: Map<string, Planned>,
-  ): Promise<void> {
+  /**
+   * Step 2: fetches what cannot be derived, the links-only relationship documents first, and counts it; the rest
+   * goes to `groups`. A related document of a links-only relationship is planned once its relationship document is
+   * read.
+   */
+  async #fetchUnderivable(deferred: Iterable<string>, host: DeriveHost, groups: Map<string, KindGroup>): Promise<void> {
     const unknown: string[] = [];
     const mustFetch: string[] = [];
-    for (const url of [...deferred].sort()) {
-      const derivation = this.#classify(url, host, derivations);
-      if (derivation.derivable) continue;
-      if (derivation.reason === 'linkage-unknown') unknown.push(url);
+    const underivable: Underivable[] = [];
+    for (const url of deferred) {
+      const derivation = this.#sourcesOf(url, host);
+      if (derivation.derivable) this.#group(url, derivation, groups);
+      else if (derivation.reason === 'linkage-unknown') unknown.push(url);
       else {
         if (derivation.reason === 'links-only') this.#wanted.set(url, 'linkage');
         mustFetch.push(url);
+        underivable.push(derivation);
       }
     }
     await this.#fetch(host, mustFetch);
+    const stillUnknown: string[] = [];
     for (const url of unknown) {
-      const derivation = this.#classify(url, host, derivations);
-      if (!derivation.derivable) mustFetch.push(url);
+      const derivation = this.#sourcesOf(url, host);
+      if (derivation.derivable) this.#group(url, derivation, groups);
+      else {
+        stillUnknown.push(url);
+        underivable.push(derivation);
+      }
     }
-    await this.#fetch(
-      host,
-      unknown.filter((url) => !derivations.get(url)!.derivable),
-    );
-    for (const url of mustFetch) {
-      const derivation = derivations.get(url)!;
-      if (derivation.derivable || derivation.collection === null || derivation.kind === null) continue;
+    await this.#fetch(host, stillUnknown);
+    for (const derivation of underivable) {
+      if (derivation.collection === null || derivation.kind === null) continue;
       const account = this.#account(derivation.collection, derivation.kind);
       account.documents += 1;
       this.#fetched(account, derivation.reason);
     }
   }
 
-  /** The derivable URLs by kind and collection, counted in their accounts. */
-  #groupDerivable(derivations: ReadonlyMap<string, Planned>): Map<string, KindGroup> {
-    const groups = new Map<string, KindGroup>();
-    for (const [url, derivation] of derivations) {
-      if (!derivation.derivable) continue;
-      const key = kindKey(derivation);
-      let group = groups.get(key);
-      if (group === undefined)
-        groups.set(key, (group = { collection: derivation.collection, kind: derivation.kind, urls: [], strata: [] }));
-      group.urls.push(url);
-      group.strata.push(derivation.stratum);
-      this.#account(derivation.collection, derivation.kind).documents += 1;
-    }
-    return groups;
-  }
-
-  /** Step 3 begins: selects the seeded sample of the derivable URLs and fetches it. */
+  /** Step 3 begins: selects the seeded sample of the derivable URLs (group by group) and fetches it. */
   async #fetchSample(groups: ReadonlyMap<string, KindGroup>, host: DeriveHost): Promise<Set<string>> {
-    const candidates = [...groups].flatMap(([key, group]) =>
-      group.urls.map((url, i) => ({ url, group: key, stratum: group.strata[i]! })),
-    );
-    for (const group of groups.values()) group.strata = [];
-    const sampled = selectSample(candidates, this.sample, this.seed);
+    const sampled = new Set<string>();
+    for (const [key, group] of groups) {
+      const candidates = group.urls.map((index, i) => ({
+        url: this.#planned.get(index),
+        group: key,
+        stratum: group.strata[i]!,
+      }));
+      for (const url of selectSample(candidates, this.sample, this.seed)) sampled.add(url);
+      group.strata = [];
+    }
     for (const url of sampled) this.#wanted.set(url, 'sample');
     await this.#fetch(host, sampled);
     return sampled;
@@ -304,8 +323,7 @@ export class DeriveRun {
     const second = new Map<string, string>();
     for (const [key, group] of groups) {
       if (!this.#checkKind(key, group, checks, host)) continue;
-      const rest = group.urls.filter((url) => !sampled.has(url));
-      const next = rest.sort((a, b) => sampleRank(this.seed, a) - sampleRank(this.seed, b) || (a < b ? -1 : 1))[0];
+      const next = this.#nextInSample(group, sampled);
       if (next !== undefined) {
         second.set(key, next);
         sampled.add(next);
@@ -317,10 +335,23 @@ export class DeriveRun {
     for (const key of second.keys()) this.#checkKind(key, groups.get(key)!, checks, host);
   }
 
+  /** The group's lowest-ranked URL not sampled yet (ties in code-unit order). */
+  #nextInSample(group: KindGroup, sampled: ReadonlySet<string>): string | undefined {
+    let next: { url: string; rank: number } | undefined;
+    for (const index of group.urls) {
+      const url = this.#planned.get(index);
+      if (sampled.has(url)) continue;
+      const rank = sampleRank(this.seed, url);
+      if (next === undefined || rank < next.rank || (rank === next.rank && url < next.url)) next = { url, rank };
+    }
+    return next?.url;
+  }
+
   /** Checks one kind on the samples read so far (into `checks`); true when it wants another sample. */
   #checkKind(key: string, group: KindGroup, checks: KindChecks, host: DeriveHost): boolean {
     const samples: Sample[] = [];
-    for (const url of group.urls) {
+    for (const index of group.urls) {
+      const url = this.#planned.get(index);
       const text = this.#samples.get(url);
       const derivation = text === undefined ? undefined : this.#sourcesOf(url, host);
       if (text !== undefined && derivation?.derivable) samples.push({ url, text, sources: derivation.sources });
@@ -354,7 +385,8 @@ export class DeriveRun {
       const template = templates.get(key);
       account.shape = template === undefined || failed.has(key) ? null : describeTemplate(template);
       if (failed.has(key)) account.status = 'fetched';
-      for (const url of group.urls) {
+      for (const index of group.urls) {
+        const url = this.#planned.get(index);
         if (sampled.has(url)) this.#fetched(account, 'sample');
         else if (failed.has(key)) {
           this.#fetched(account, unchecked.has(key) ? 'unchecked' : 'mismatch');
@@ -365,7 +397,11 @@ export class DeriveRun {
     await this.#fetch(host, full);
   }
 
-  /** Step 4: derives the rest; a document a slot has no source for is fetched. */
+  /**
+   * Step 4: derives the rest; a document a slot has no source for is fetched. The documents of a collection are
+   * taken in URL order across its kinds, so that a record's documents come one after another and its entry is read
+   * and parsed once for all of them (the order documents are stored in changes no byte of the snapshot).
+   */
   async #deriveRest(
     groups: ReadonlyMap<string, KindGroup>,
     sampled: ReadonlySet<string>,
@@ -373,11 +409,16 @@ export class DeriveRun {
     host: DeriveHost,
   ): Promise<void> {
     const leftovers: string[] = [];
+    const collections = new Map<string, Array<{ template: Template; group: KindGroup }>>();
     for (const [key, group] of groups) {
       if (failed.has(key)) continue;
-      const template = templates.get(key)!;
-      const account = this.#account(group.collection, group.kind);
-      for (const url of group.urls.sort()) {
+      const members = collections.get(group.collection) ?? [];
+      members.push({ template: templates.get(key)!, group });
+      collections.set(group.collection, members);
+    }
+    for (const members of collections.values()) {
+      for (const { url, template, group } of this.#inUrlOrder(members)) {
+        const account = this.#account(group.collection, group.kind);
         if (sampled.has(url)) continue;
         const derivation = this.#sourcesOf(url, host);
         const text = derivation.derivable ? fillTemplate(template, derivation.sources) : null;
@@ -392,5 +433,24 @@ export class DeriveRun {
       }
     }
     await this.#fetch(host, leftovers);
+  }
+
+  /** The URLs of a few groups (each in URL order), merged into one URL order. */
+  *#inUrlOrder<T extends { group: KindGroup }>(members: readonly T[]): Generator<T & { url: string }> {
+    const next = members.map(() => 0);
+    const heads = members.map(({ group }) => (group.urls.length > 0 ? this.#planned.get(group.urls[0]!) : null));
+    for (;;) {
+      let first = -1;
+      for (let i = 0; i < heads.length; i += 1) {
+        const head = heads[i] ?? null;
+        if (head !== null && (first === -1 || head < heads[first]!)) first = i;
+      }
+      if (first === -1) return;
+      const member = members[first]!;
+      yield { ...member, url: heads[first]! };
+      next[first]! += 1;
+      const urls = member.group.urls;
+      heads[first] = next[first]! < urls.length ? this.#planned.get(urls[next[first]!]!) : null;
+    }
   }
 }

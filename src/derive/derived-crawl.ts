@@ -33,14 +33,25 @@ export interface DerivedCrawlOptions {
 /** What a derived document is handed on with in place of a response: nothing was fetched. */
 const DERIVED: FetchedResponse = { status: 200, headers: {}, body: Buffer.alloc(0), attempts: 0 };
 
+/**
+ * The list entries' texts while the run derives, beside the derive journal in the staging directory: a scratch file,
+ * removed when the run ends (the journal holds the lists for --resume).
+ */
+const ENTRIES_FILE = 'derive-entries.bin';
+
 /** How often deriving gives the event loop a turn (signals, the progress line). */
 const YIELD_EVERY = 64;
 
 function openRun(options: DerivedCrawlOptions, urls: UrlSpace, journal: DeriveJournal | null): DeriveRun {
   const file = path.join(options.staging, DERIVE_JOURNAL_FILE);
+  const entries = path.join(options.staging, ENTRIES_FILE);
   if (options.resume === undefined) {
-    const run = new DeriveRun(urls, options.seed ?? randomSeed(), options.sample ?? DEFAULT_SAMPLE, (line) =>
-      journal?.append(line),
+    const run = new DeriveRun(
+      urls,
+      options.seed ?? randomSeed(),
+      options.sample ?? DEFAULT_SAMPLE,
+      (line) => journal?.append(line),
+      entries,
     );
     run.start();
     return run;
@@ -54,7 +65,7 @@ function openRun(options: DerivedCrawlOptions, urls: UrlSpace, journal: DeriveJo
     );
   }
   // The interrupted run's seed and sample size: the sample it began is the one this run completes.
-  const run = new DeriveRun(urls, header.seed, header.sample, (line) => journal?.append(line));
+  const run = new DeriveRun(urls, header.seed, header.sample, (line) => journal?.append(line), entries);
   for (const line of lines.slice(1)) run.replay(line);
   return run;
 }
@@ -63,12 +74,15 @@ export async function derivedCrawl(options: DerivedCrawlOptions): Promise<Derive
   // One URL space for the lists, the derivations and the crawls: each URL is parsed once.
   const urls = options.crawl.urls ?? new UrlSpace(options.crawl.root);
   const journal = new DeriveJournal(path.join(options.staging, DERIVE_JOURNAL_FILE));
+  let run: DeriveRun | undefined;
   try {
-    const run = openRun(options, urls, journal);
+    run = openRun(options, urls, journal);
     options.onStart?.(run);
     await crawlDerived({ ...options, crawl: { ...options.crawl, urls } }, run, urls);
     return run;
   } finally {
+    // What the run learned is not needed past this point (the snapshot's finishing holds its accounts only).
+    run?.close();
     journal.close();
   }
 }
@@ -94,7 +108,10 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: 
   // Step 1: the root and the lists (and anything else that is neither a record nor below one).
   const pending = options.resume ? options.resume.pending.filter((url) => !deferrable(url)) : [root];
   await crawl({ ...base, resume: { seen, pending }, defer: deferrable });
-  const deferred = [...seen].filter(deferrable);
+  // Read once, before anything more is fetched (which adds to `seen`), without a copy of every URL.
+  const deferred = (function* () {
+    for (const url of seen) if (deferrable(url)) yield url;
+  })();
 
   // A derived document's links are discovered as a fetched one's are: the same guards, the same findings.
   const { maxDocuments } = options.crawl;

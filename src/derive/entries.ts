@@ -1,16 +1,13 @@
 /**
  * The list entries of a crawl, by record: what every derived document is built from. An entry is kept as the JSON
  * text `stringifyJson` writes for it (taken before links are rewritten), so a derived document holds the source's
- * member order and numbers, and memory holds one string per record rather than a parsed tree.
+ * member order and numbers; the texts are kept outside the heap (entry-texts.ts), and the maps hold only their handles.
  */
 import { parseJson, stringifyJson } from '../json/parse-json.js';
 import type { UrlSpace } from '../url/url-space.js';
+import { EntryTexts } from './entry-texts.js';
 
 export interface ListEntry {
-  /** The collection whose record URL the entry's `links.self` is (it may differ from the list it came from). */
-  readonly collection: string;
-  readonly type: string;
-  readonly id: string;
   /** The entry as written by stringifyJson; null when two lists hold different entries for one record. */
   readonly text: string | null;
 }
@@ -19,15 +16,58 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Numbers by two strings (a collection or type, then an id). */
+class NestedMap {
+  readonly #outer = new Map<string, Map<string, number>>();
+  #size = 0;
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get(first: string, second: string): number | undefined {
+    return this.#outer.get(first)?.get(second);
+  }
+
+  set(first: string, second: string, value: number): void {
+    let inner = this.#outer.get(first);
+    if (inner === undefined) this.#outer.set(first, (inner = new Map<string, number>()));
+    if (!inner.has(second)) this.#size += 1;
+    inner.set(second, value);
+  }
+
+  clear(): void {
+    this.#outer.clear();
+    this.#size = 0;
+  }
+}
+
+/** A text's handle in EntryTexts, or this when two lists hold different entries. */
+const CONFLICT = -1;
+
 export class EntryIndex {
-  /** By `collection\0id` of the entry's own URL. */
-  readonly #byRecord = new Map<string, ListEntry>();
-  /** By `type\0id`: how a linkage finds its target. */
-  readonly #byIdentity = new Map<string, ListEntry>();
+  /**
+   * By collection and id of the entry's own URL: the handle of its text. Maps by collection then id, not by a key
+   * made of both: such keys were a string and two concatenations per record, for nothing.
+   */
+  readonly #byRecord = new NestedMap();
+  /** By type and id: how a linkage finds its target. */
+  readonly #byIdentity = new NestedMap();
+  readonly #texts: EntryTexts;
+  /** The last entry `record` gave, and the last one parsed: a record's documents are derived one after another. */
+  #last: { handle: number; entry: ListEntry } | undefined;
   #parsed: { text: string; value: Record<string, unknown> } | undefined;
 
-  /** The run's URLs: entries' links are resolved and located there. */
-  constructor(readonly urls: UrlSpace) {}
+  /**
+   * The run's URLs: entries' links are resolved and located there. `texts` keeps the entries' texts (by default in
+   * memory; a derived crawl gives it a scratch file).
+   */
+  constructor(
+    readonly urls: UrlSpace,
+    texts: EntryTexts = new EntryTexts(),
+  ) {
+    this.#texts = texts;
+  }
 
   get size(): number {
     return this.#byRecord.size;
@@ -53,34 +93,52 @@ export class EntryIndex {
     const location = this.urls.locate(self);
     if (location.kind !== 'record') return;
     const text = stringifyJson(item);
-    const key = `${location.collection}\u0000${location.id}`;
-    const known = this.#byRecord.get(key);
+    const known = this.#byRecord.get(location.collection, location.id);
     // The same record on two pages (the source changed between them): only identical entries are trusted.
-    const entry: ListEntry = {
-      collection: location.collection,
-      type: item.type,
-      id: item.id,
-      text: known === undefined || known.text === text ? text : null,
-    };
-    this.#byRecord.set(key, entry);
-    const identity = `${item.type}\u0000${item.id}`;
-    const other = this.#byIdentity.get(identity);
-    this.#byIdentity.set(identity, other === undefined || other.text === entry.text ? entry : { ...entry, text: null });
+    const handle = known === undefined ? this.#texts.add(text) : this.#same(known, text) ? known : CONFLICT;
+    this.#byRecord.set(location.collection, location.id, handle);
+    const other = this.#byIdentity.get(item.type, item.id);
+    if (other === undefined) this.#byIdentity.set(item.type, item.id, handle);
+    else if (!this.#same(other, handle === CONFLICT ? null : text)) this.#byIdentity.set(item.type, item.id, CONFLICT);
+  }
+
+  /** Whether the text kept at `handle` is `text` (a conflict is the same as a conflict only). */
+  #same(handle: number, text: string | null): boolean {
+    if (handle === CONFLICT || text === null) return handle === CONFLICT && text === null;
+    return this.#texts.get(handle) === text;
+  }
+
+  #entry(handle: number | undefined): ListEntry | undefined {
+    if (handle === undefined) return undefined;
+    return { text: handle === CONFLICT ? null : this.#texts.get(handle) };
   }
 
   /** The entry of the record at `collection`/`id`. */
   record(collection: string, id: string): ListEntry | undefined {
-    return this.#byRecord.get(`${collection}\u0000${id}`);
+    const handle = this.#byRecord.get(collection, id);
+    if (handle !== undefined && this.#last?.handle === handle) return this.#last.entry;
+    const entry = this.#entry(handle);
+    if (handle !== undefined) this.#last = { handle, entry: entry! };
+    return entry;
   }
 
   /** The entry a linkage `{type, id}` points to. */
   target(type: string, id: string): ListEntry | undefined {
-    return this.#byIdentity.get(`${type}\u0000${id}`);
+    return this.#entry(this.#byIdentity.get(type, id));
   }
 
   /** The entry's parsed value (the last one is kept: documents of one record are derived one after another). */
   parse(text: string): Record<string, unknown> {
     if (this.#parsed?.text !== text) this.#parsed = { text, value: parseJson(text) as Record<string, unknown> };
     return this.#parsed.value;
+  }
+
+  /** Lets go of the entries (and the texts' file). */
+  close(): void {
+    this.#byRecord.clear();
+    this.#byIdentity.clear();
+    this.#last = undefined;
+    this.#parsed = undefined;
+    this.#texts.close();
   }
 }

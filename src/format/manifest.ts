@@ -127,8 +127,16 @@ export function* formatSums(files: Iterable<[string, string]>): Generator<string
 export function parseSums(text: string): Map<string, string> {
   const sums = new Map<string, string>();
   for (const line of text.split('\n')) {
-    const match = /^([0-9a-f]{64}) [ *](.+)$/.exec(line);
-    if (match) sums.set(match[2]!, match[1]!);
+    const listed = sumsLine(line);
+    if (listed !== null) sums.set(listed.file, listed.sha256);
   }
   return sums;
 }
+
+/** A line of SHA256SUMS, `<sha256>  <path>` (or ` *<path>`): the path and its checksum; null for any other line. */
+export function sumsLine(line: string): { file: string; sha256: string } | null {
+  const match = SUMS_LINE.exec(line);
+  return match === null ? null : { file: match[2]!, sha256: match[1]! };
+}
+
+export const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;

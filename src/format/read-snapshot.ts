@@ -12,7 +12,7 @@ import { CvSnapshotError, throwIfStopped } from '../errors.js';
 import type { z } from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import type { Memo } from '../url/memo.js';
-import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_PATH, type Manifest } from './manifest.js';
+import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_LINE, SUMS_PATH, type Manifest } from './manifest.js';
 
 /** The path given is not a snapshot: missing, a file that is not an archive, a directory without a manifest. */
 export class NotASnapshotError extends CvSnapshotError {}
@@ -326,8 +326,6 @@ const MAX_LINE_BYTES = 16 << 10;
 const MAX_PROBLEMS = 20;
 const FIRST_DROPPED = 5;
 const CHUNK_BYTES = 1 << 20;
-/** A line of SHA256SUMS: the checksum, a space, a space or `*` (binary mode), the path. */
-export const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
 const tooLong = (n: number): string =>
   `${SUMS_PATH} line ${n} is longer than ${MAX_LINE_BYTES} bytes; it is not a checksum line.`;
 
@@ -391,54 +389,71 @@ export async function readSums(
     result.sums.set(file, match[1]!);
   };
 
-  const { fd } = ((): { fd: number } => {
-    const segments = SUMS_PATH.split('/');
-    const meta = path.join(dir, segments[0]!);
-    const stats = lstatSync(meta);
-    if (!stats.isDirectory()) throw new NotRegularFileError(meta, kindOf(stats));
-    return openRegularFile(path.join(dir, ...segments));
-  })();
+  const fd = openSums(dir);
   try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carry = Buffer.alloc(0);
-    let overlong = false;
-    for (;;) {
-      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
-      if (read === 0) break;
-      let bytes = chunk.subarray(0, read);
-      let start = 0;
-      for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a, start)) {
-        const length = carry.length + newline - start;
-        if (overlong || length > MAX_LINE_BYTES) {
-          overlong = false;
-          lineNumber += 1;
-          problem(tooLong(lineNumber));
-        } else {
-          const rest = bytes.subarray(start, newline);
-          line((carry.length > 0 ? Buffer.concat([carry, rest]) : rest).toString('utf8'));
-        }
-        carry = Buffer.alloc(0);
-        start = newline + 1;
+    let read = 0;
+    for (const text of fileLines(fd)) {
+      if (text === null) {
+        lineNumber += 1;
+        problem(tooLong(lineNumber));
+      } else line(text);
+      if (++read % LINES_PER_TURN === 0) {
+        await nextTurn();
+        throwIfStopped(signal);
       }
-      bytes = bytes.subarray(start);
-      if (!overlong) {
-        carry = Buffer.concat([carry, bytes]);
-        if (carry.length > MAX_LINE_BYTES) {
-          overlong = true;
-          carry = Buffer.alloc(0);
-        }
-      }
-      await nextTurn();
-      throwIfStopped(signal);
-    }
-    if (overlong) {
-      lineNumber += 1;
-      problem(tooLong(lineNumber));
-    } else if (carry.length > 0) {
-      line(carry.toString('utf8'));
     }
   } finally {
     closeSync(fd);
   }
   return result;
+}
+
+/** Lines of SHA256SUMS read between two turns of the event loop. */
+const LINES_PER_TURN = 8192;
+
+/** Opens `<dir>/_cv-snapshot/SHA256SUMS` as readRegularFile would; its descriptor, for fileLines. */
+export function openSums(dir: string): number {
+  const segments = SUMS_PATH.split('/');
+  const meta = path.join(dir, segments[0]!);
+  const stats = lstatSync(meta);
+  if (!stats.isDirectory()) throw new NotRegularFileError(meta, kindOf(stats));
+  return openRegularFile(path.join(dir, ...segments)).fd;
+}
+
+/**
+ * The lines of the open file `fd`, read a chunk at a time (memory holds a chunk and a line, whatever the file's
+ * size): each line's text without its newline, or null for a line longer than MAX_LINE_BYTES, which is skipped.
+ */
+export function* fileLines(fd: number): Generator<string | null> {
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let carry = Buffer.alloc(0);
+  let overlong = false;
+  for (;;) {
+    const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+    if (read === 0) break;
+    let bytes = chunk.subarray(0, read);
+    let start = 0;
+    for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a, start)) {
+      const length = carry.length + newline - start;
+      if (overlong || length > MAX_LINE_BYTES) {
+        overlong = false;
+        yield null;
+      } else {
+        const rest = bytes.subarray(start, newline);
+        yield (carry.length > 0 ? Buffer.concat([carry, rest]) : rest).toString('utf8');
+      }
+      carry = Buffer.alloc(0);
+      start = newline + 1;
+    }
+    bytes = bytes.subarray(start);
+    if (!overlong) {
+      carry = Buffer.concat([carry, bytes]);
+      if (carry.length > MAX_LINE_BYTES) {
+        overlong = true;
+        carry = Buffer.alloc(0);
+      }
+    }
+  }
+  if (overlong) yield null;
+  else if (carry.length > 0) yield carry.toString('utf8');
 }

@@ -7,7 +7,8 @@
  * SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
  * stays whole as the previous generation.
  */
-import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { closeSync, existsSync, lstatSync } from 'node:fs';
+import { readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
@@ -25,7 +26,7 @@ import {
   formatSums,
   MANIFEST_PATH,
   manifestSchema,
-  parseSums,
+  sumsLine,
   serializeManifest,
   SUMS_PATH,
   type Manifest,
@@ -34,12 +35,13 @@ import { fileSystemError } from '../store/fs-errors.js';
 import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { publish } from '../store/publish.js';
 import { removeStaging, type OpenedStaging } from '../store/staging.js';
-import { sha256, TreeWriter } from '../store/writer.js';
+import { FileCollisionError, sha256, TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
-import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotFile } from '../format/read-snapshot.js';
+import { fileLines, GIVE_A_SNAPSHOT, NotASnapshotError, openSums, readSnapshotFile } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
+import { removeTree } from '../store/remove-tree.js';
 
 /** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
 export class UnsoundSnapshotError extends CvSnapshotError {}
@@ -66,6 +68,8 @@ export interface AddCatalogueResult {
   copied: number;
   /** Catalogue pages written; null when the source's root is its host's root (no room for a catalogue). */
   pages: number | null;
+  /** The names of `names` that no collection or field of the snapshot took: a misspelt API name, most likely. */
+  unusedNames: string[];
 }
 
 /** A file of the input's catalogue, which the new one replaces. */
@@ -121,7 +125,7 @@ async function prepareCatalogueStaging(paths: OutputPaths, opened: OpenedStaging
           'cv-snapshot crawl … --resume, discard it with --fresh, or choose another --out.',
       );
     }
-    await rm(paths.stagedTree, { recursive: true, force: true });
+    await removeTree(paths.stagedTree);
   }
   // Not a crawl's settings: crawl --resume refuses this staging directory, crawl --fresh discards it.
   await writeFile(runFile, JSON.stringify({ command: 'catalogue', input }));
@@ -138,40 +142,57 @@ export async function addCatalogue(options: AddCatalogueOptions): Promise<AddCat
  * Copies the input's files into the staged tree, each checked against its checksum; returns how many. Its catalogue,
  * manifest and host files are written anew instead. A document stored before stored JSON was escaped
  * (docs/snapshot-format.md#json-that-is-never-markup) is copied with the escapes written, the same JSON value: the
- * catalogue links to it, and a host may serve it as a page.
+ * catalogue links to it, and a host may serve it as a page. SHA256SUMS is read a line at a time as the files are
+ * copied: at 200,000 documents its paths and checksums held in memory were a quarter of the run's peak.
  */
-function copyInput(
-  dir: string,
-  sums: Map<string, string>,
-  layout: Layout,
-  writer: TreeWriter,
-  options: AddCatalogueOptions,
-): number {
+function copyInput(dir: string, layout: Layout, writer: TreeWriter, options: AddCatalogueOptions): number {
   const unsound = (file: string, what: string) =>
     new UnsoundSnapshotError(
       `${file} in ${options.input} ${what}. Run cv-snapshot verify ${options.input} to see every problem; a ` +
         'catalogue is built only for a snapshot whose files match their checksums.',
     );
   let copied = 0;
-  for (const [file, expected] of sums) {
-    if (isCatalogueFile(file, layout) || isHostFile(file) || file === MANIFEST_PATH) continue;
-    let bytes: Buffer;
-    try {
-      // Never through a symbolic link, never out of the snapshot, never a named pipe.
-      bytes = readSnapshotFile(dir, file);
-    } catch (error) {
-      throw unsound(file, `cannot be read (${(error as Error).message})`);
+  const fd = openSums(dir);
+  try {
+    for (const line of fileLines(fd)) {
+      const listed = line === null ? null : sumsLine(line);
+      if (listed === null) continue;
+      const { file, sha256: expected } = listed;
+      if (isCatalogueFile(file, layout) || isHostFile(file) || file === MANIFEST_PATH) continue;
+      let bytes: Buffer;
+      try {
+        // Never through a symbolic link, never out of the snapshot, never a named pipe.
+        bytes = readSnapshotFile(dir, file);
+      } catch (error) {
+        throw unsound(file, `cannot be read (${(error as Error).message})`);
+      }
+      if (copyChecked(writer, file, bytes) !== expected) throw unsound(file, 'does not match its SHA256SUMS');
+      copied++;
+      throwIfStopped(options.signal);
     }
-    // Every file outside the metadata folder is a document.
-    const safe = file.startsWith(`${META_DIR}/`) ? bytes : htmlSafeJsonBytes(bytes);
-    // Hashed once: as it is written when it is copied unchanged.
-    const actual = safe === bytes ? writer.write(file, bytes).sha256 : sha256(bytes);
-    if (actual !== expected) throw unsound(file, 'does not match its SHA256SUMS');
-    if (safe !== bytes) writer.write(file, safe);
-    copied++;
-    throwIfStopped(options.signal);
+  } finally {
+    closeSync(fd);
   }
   return copied;
+}
+
+/**
+ * Writes a file of the input into the staged tree; the SHA-256 of the input's bytes. A path SHA256SUMS lists twice
+ * is copied once (the file is already there: no set of the paths copied is kept), and checked again.
+ */
+function copyChecked(writer: TreeWriter, file: string, bytes: Buffer): string {
+  // Every file outside the metadata folder is a document.
+  const safe = file.startsWith(`${META_DIR}/`) ? bytes : htmlSafeJsonBytes(bytes);
+  try {
+    // Hashed once: as it is written when it is copied unchanged.
+    const actual = writer.write(file, bytes, { exclusive: true }).sha256;
+    if (safe !== bytes) writer.write(file, safe);
+    return actual;
+  } catch (error) {
+    const there = lstatSync(path.join(writer.dir, file), { throwIfNoEntry: false });
+    if (!(error instanceof FileCollisionError) || there?.isFile() !== true) throw error;
+    return sha256(bytes);
+  }
 }
 
 /**
@@ -201,11 +222,10 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
   // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema.
   let raw: Manifest;
   let manifest: Manifest;
-  let sums: Map<string, string>;
   try {
     raw = JSON.parse(readSnapshotFile(dir, MANIFEST_PATH).toString('utf8')) as Manifest;
     manifest = manifestSchema.parse(raw);
-    sums = parseSums(readSnapshotFile(dir, SUMS_PATH).toString('utf8'));
+    closeSync(openSums(dir)); // read as the files are copied (copyInput)
   } catch (error) {
     throw new NotASnapshotError(
       `${options.input} has no readable ${MANIFEST_PATH} and ${SUMS_PATH} (${(error as Error).message}). ` +
@@ -229,8 +249,8 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     await prepareCatalogueStaging(paths, opened, options.input);
     ours = true;
     writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
-    options.progress?.(`Copying the ${sums.size} files of ${options.input}, each checked against SHA256SUMS…`);
-    const copied = copyInput(dir, sums, layout, writer, options);
+    options.progress?.(`Copying the files of ${options.input}, each checked against SHA256SUMS…`);
+    const copied = copyInput(dir, layout, writer, options);
     writeHostFiles(writer, layout);
     // The source's list pages, in page order, as the crawl that made the snapshot stored them.
     const collections = Object.keys(manifest.collections)
@@ -239,7 +259,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         const files: string[] = [];
         for (let n = 1; ; n++) {
           const page = layout.pageOf(layout.collectionUrl(name), n);
-          if (page === null || !sums.has(page.file)) break;
+          if (page === null || !existsSync(path.join(paths.stagedTree, page.file))) break;
           files.push(page.file);
         }
         return [name, files];
@@ -250,7 +270,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     const changes: CatalogueChanges = !layout.hasCatalogueRoom()
       ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
       : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
-    const pages = buildCatalogue({
+    const built = buildCatalogue({
       changes,
       layout,
       writer,
@@ -265,6 +285,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       },
       ...(names ? { names } : {}),
     });
+    const pages = built === null ? null : built.pages;
     // The manifest as crawl writes it: the names, when any, last.
     const { names: _recorded, ...kept } = raw.options;
     const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
@@ -278,7 +299,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     throwIfStopped(options.signal);
     await publish(paths, before, opened.lock);
     await removeStaging(paths, opened.lock).catch(() => undefined);
-    return { out: paths.out, copied, pages };
+    return { out: paths.out, copied, pages, unusedNames: built?.unusedNames ?? [] };
   } catch (error) {
     writer?.close();
     if (ours) await removeStaging(paths, opened.lock).catch(() => undefined);

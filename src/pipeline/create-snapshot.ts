@@ -11,7 +11,7 @@ import { derivedCrawl } from '../derive/derived-crawl.js';
 import { sampleSettings } from '../derive/sample.js';
 import type { Finding } from '../validate/finding.js';
 import { Fetcher } from '../crawl/fetcher.js';
-import { ProgressLine } from '../crawl/progress.js';
+import { ProgressLine, StageLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import { StrictValidationError, UsageError } from '../errors.js';
 import { Layout } from '../format/layout.js';
@@ -152,7 +152,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     await fetcher.close();
     stopCrawl();
     const stopFinalize = phases.start('finalize');
-    const { manifest, report } = await finishSnapshot(context, opened, fetcher, derived, phases);
+    const { manifest, report, unusedNames } = await finishSnapshot(context, opened, fetcher, derived, phases);
     // The list of files is in SHA256SUMS now.
     writer.close();
     stopFinalize();
@@ -173,6 +173,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       retries: fetcher.stats.retries,
       elapsedMs: context.clock.monotonicMs() - context.startedMs,
       cpu: { totalMs: processCpuMs(), phases: phases.toJSON() },
+      unusedNames,
       ...(manifest.derive ? { derive: manifest.derive } : {}),
     };
   } finally {
@@ -368,6 +369,7 @@ async function finishSnapshot(
   derived: DeriveRun | undefined,
   phases: PhaseTimes,
 ): Promise<Awaited<ReturnType<typeof finalizeSnapshot>>> {
+  const stages = options.progress && new StageLine(options.progress.stream, options.progress.mode);
   try {
     await opened.journal.close();
     const derive = derived && {
@@ -385,9 +387,12 @@ async function finishSnapshot(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(derive ? { derive } : {}),
       phases,
+      ...(stages ? { stage: (text: string) => stages.show(text) } : {}),
     });
   } catch (error) {
     throw fileSystemError(error, `Finishing the snapshot in ${paths.staging}`);
+  } finally {
+    stages?.stop();
   }
 }
 

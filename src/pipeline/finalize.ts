@@ -10,7 +10,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { writeCollectionIndex } from '../format/collection-index.js';
 import { writeHostFiles } from '../format/host-files.js';
 import type { CatalogueMode, Layout } from '../format/layout.js';
-import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { buildCatalogue, type BuiltCatalogue } from '../catalogue/build-catalogue.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import {
   formatSums,
@@ -45,6 +45,8 @@ export interface FinalizeInput {
   derive?: { manifest: DeriveManifest; mismatches: NonNullable<ValidationReport['derive']>['mismatches'] };
   /** Where the catalogue's and the downloads' CPU time is added up. */
   phases?: PhaseTimes;
+  /** Told each stage as it starts, for the progress of a long run (StageLine). */
+  stage?: (text: string) => void;
 }
 
 function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
@@ -54,8 +56,8 @@ function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
 /** The catalogue failed on something in the snapshot: a fault of cv-snapshot's, with a way to publish without it. */
 class CatalogueBuildError extends CvSnapshotError {}
 
-function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): void {
-  explainCatalogueFault(() => buildCatalogue(input));
+function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): BuiltCatalogue | null {
+  return explainCatalogueFault(() => buildCatalogue(input));
 }
 
 /**
@@ -63,9 +65,9 @@ function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): v
  * catalogue's code, not of the source or the machine: it says so, and how to publish the snapshot (every document is
  * in staging) without it.
  */
-function explainCatalogueFault(build: () => unknown): void {
+function explainCatalogueFault<T>(build: () => T): T {
   try {
-    build();
+    return build();
   } catch (error) {
     if (error instanceof CvSnapshotError || typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
     throw new CatalogueBuildError(
@@ -79,8 +81,10 @@ function explainCatalogueFault(build: () => unknown): void {
 
 export async function finalizeSnapshot(
   input: FinalizeInput,
-): Promise<{ manifest: Manifest; report: ValidationReport }> {
+): Promise<{ manifest: Manifest; report: ValidationReport; unusedNames: string[] }> {
   const { layout, writer, state, options } = input;
+  const stage = input.stage ?? (() => undefined);
+  stage(`finalize: the complete collections and the validation report of ${state.documents} documents…`);
   const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
   for (const [collection, pages] of byName(state.pageFiles)) {
     const index = layout.collectionIndex(collection);
@@ -113,12 +117,15 @@ export async function finalizeSnapshot(
     ...(input.derive ? { derive: input.derive.manifest } : {}),
   };
   const phases = input.phases ?? new PhaseTimes();
+  let unusedNames: string[] = [];
   // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
     const stopCatalogue = phases.start('catalogue');
+    if (input.previous !== null) stage('finalize: comparing with the snapshot --out held, for the Changes page…');
     const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
     manifest.changes = changesMember(changes);
-    buildCatalogueOrExplain({
+    stage("finalize: the catalogue's pages…");
+    const built = buildCatalogueOrExplain({
       changes,
       layout,
       writer,
@@ -136,12 +143,15 @@ export async function finalizeSnapshot(
       },
       ...(options.names ? { names: options.names } : {}),
     });
+    unusedNames = built?.unusedNames ?? [];
     stopCatalogue();
   }
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
+    stage("finalize: the catalogue's SKOS and CSV downloads…");
     phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));
   }
+  stage('finalize: SHA256SUMS…');
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
-  return { manifest, report };
+  return { manifest, report, unusedNames };
 }

@@ -96,6 +96,8 @@ export interface SnapshotResult {
    * (phases.ts): what `--json` and the bench show per document.
    */
   cpu: { totalMs: number; phases: Partial<Record<PhaseName, number>> };
+  /** The names of `names` that no collection or field of the snapshot took: a misspelt API name, most likely. */
+  unusedNames: string[];
   /** With `derive`: documents derived rather than fetched, and the manifest's account of them. */
   derive?: DeriveManifest;
 }

@@ -129,7 +129,7 @@ async function checkFiles(
 
 function openSumsAgain(dir: string, name: string): SumsCursor {
   try {
-    return new SumsCursor(path.join(dir, ...SUMS_PATH.split('/')));
+    return new SumsCursor(dir);
   } catch (error) {
     throw new VerifyError(`${name}: ${SUMS_PATH} cannot be read again (${firstLine(error)}). Run verify again.`);
   }

@@ -86,6 +86,27 @@ describe('cv-snapshot catalogue', () => {
     await expect(readlink(out)).rejects.toThrow(/ENOENT/);
   });
 
+  it('reads SHA256SUMS in any order, copies a path listed twice once, refuses one with two checksums', async () => {
+    // A SHA256SUMS that sha256sum could have written: the lines reversed, a record listed a second time.
+    const input = await copySnapshot(without, path.join(base, 'listed-twice'));
+    const sums = path.join(input, '_cv-snapshot', 'SHA256SUMS');
+    const lines = (await readFile(sums, 'utf8')).trimEnd().split('\n').reverse();
+    const record = lines.find((line) => line.endsWith('  sms/cv/api/v1/units/1/index.html'))!;
+    await writeFile(sums, `${[...lines, record].join('\n')}\n`);
+    expect((await verifySnapshot(input)).problems).not.toEqual([]); // verify names the repeated line
+    const out = path.join(base, 'from-listed-twice');
+    await addCatalogue({ input, out });
+    expect(await treeHashes(out)).toEqual(expected);
+
+    // The same path with another checksum: one of the two lines cannot match the file.
+    const other = `${'0'.repeat(64)}${record.slice(64)}`;
+    await writeFile(sums, `${[...lines, other].join('\n')}\n`);
+    const refused = path.join(base, 'from-two-checksums');
+    await expect(addCatalogue({ input, out: refused })).rejects.toThrow(
+      /sms\/cv\/api\/v1\/units\/1\/index\.html in .* does not match its SHA256SUMS/,
+    );
+    await expect(readlink(refused)).rejects.toThrow(/ENOENT/);
+  });
   it('never writes over a directory it did not make', async () => {
     const out = path.join(base, 'foreign');
     await mkdir(out);

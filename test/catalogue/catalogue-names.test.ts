@@ -101,6 +101,39 @@ describe('names for people given by the user', () => {
     expect((await verifySnapshot(given)).problems).toEqual([]);
   });
 
+  it('warns of names that no collection or field of the snapshot takes, naming each, and of no other', async () => {
+    // Two misspelt API names beside the two the sample API has (NAMES): `unit` (the collection is `units`) and
+    // `provenance-uri`, and a field name with a control character, shown escaped.
+    const misspelt = path.join(base, 'misspelt.json');
+    const given = {
+      collections: { ...NAMES.collections, unit: 'Units' },
+      fields: { ...NAMES.fields, 'provenance-uri': 'Provenance', 'bell\u0007': 'Bell' },
+    };
+    await writeFile(misspelt, JSON.stringify(given));
+    const expected = ['collections."unit"', 'fields."bell\\u0007"', 'fields."provenance-uri"'];
+
+    const crawled = await runCli(
+      ['crawl', api.rootUrl, '--out', path.join(base, 'misspelt'), '--quiet'].concat(['--names', misspelt]),
+    );
+    expect(crawled.code, crawled.stderr).toBe(0);
+    expect(crawled.stderr).toContain(`3 names match no collection or field of this snapshot`);
+    expect(crawled.stderr).toContain(expected.join(', '));
+    for (const used of ['"units"', '"provenance_uri"']) expect(crawled.stderr).not.toContain(used);
+    const json = await runCli(
+      ['crawl', api.rootUrl, '--out', path.join(base, 'misspelt-json'), '--json'].concat(['--names', misspelt]),
+    );
+    expect(JSON.parse(json.stdout).unusedNames).toEqual(expected);
+
+    const rebuilt = await runCli(
+      ['catalogue', plain, '--out', path.join(base, 'misspelt-catalogue')].concat(['--names', misspelt]),
+    );
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain(expected.join(', '));
+    // Names that all match: not a word.
+    const matched = await runCli(['catalogue', plain, '--out', path.join(base, 'matched'), '--names', namesFile]);
+    expect(matched.stderr).not.toContain('--names');
+  });
+
   it('keeps the names a crawl was started with when it is resumed without them', async () => {
     // A source that fails now and then: without retries the crawl stops and keeps its work for --resume.
     const flaky = await startSampleApi({ records: 3, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
