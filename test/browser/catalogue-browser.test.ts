@@ -813,10 +813,11 @@ describe('the catalogue in a browser', () => {
     expect(await letters.getByRole('link').allTextContents()).toEqual(['A', 'T', 'U', 'W', '#', 'All']);
     await letters.getByRole('link', { name: 'A', exact: true }).click();
     const labels = page.locator('table.records tbody td:nth-child(2) a');
-    expect(await labels.allTextContents()).toEqual(['Åland Islands', 'Ångström']);
+    // The page script redraws the table after the click: waited for, however loaded the machine.
+    await expect.poll(() => labels.allTextContents()).toEqual(['Åland Islands', 'Ångström']);
     expect(new URL(page.url()).searchParams.get('letter')).toBe('A');
     await letters.getByRole('link', { name: 'All' }).click();
-    expect(await labels.count()).toBe(500); // page 1 as it was built
+    await expect.poll(() => labels.count()).toBe(500); // page 1 as it was built
     clean('null');
     await context.close();
   });
