@@ -83,11 +83,17 @@ export function isRecordPage(file: string): boolean {
   return new RegExp(`^${CATALOGUE_DIR}/[^/]+/r-[^/]+\\.html$`).test(file);
 }
 
+/** The record pages checked so far, by record: a Map, or anything that keeps them as one does (verify's). */
+export interface SeenPages {
+  get(record: string): string | undefined;
+  set(record: string, file: string): unknown;
+}
+
 /**
  * What is wrong with a record page (`file`, its text) and the pages checked before it (`seen`: record → page): it
  * names no record, a record whose page has another name, or a record another page is for already. Null when sound.
  */
-export function recordPageProblem(file: string, html: string, seen: Map<string, string>): string | null {
+export function recordPageProblem(file: string, html: string, seen: SeenPages): string | null {
   const claim = readClaim(html);
   const rebuild = 'Rebuild the catalogue (cv-snapshot catalogue <snapshot> --out <dir>), or crawl again.';
   if (claim === null) return `${file} does not say which record it is for (an older catalogue?). ${rebuild}`;

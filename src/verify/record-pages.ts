@@ -1,27 +1,25 @@
 /**
  * The catalogue's record pages verify has checked, by the record each is for: recordPageProblem (catalogue/names.ts)
- * reads and writes them as a Map of record → page file. There is a page per record (38,500 at 202,951 documents), so
- * each page's path is kept as its number in the index of the tree's files rather than as a string of its own (about
- * 4 MB less there). Only what recordPageProblem asks of a Map is answered: `get` and `set`.
+ * reads and writes them by record (SeenPages). There is a page per record (38,500 at 202,951 documents), so each page's
+ * path is kept as its number in the index of the tree's files rather than as a string of its own (about 4 MB less).
  */
+import type { SeenPages } from '../catalogue/names.js';
 import type { FileIndex } from './file-index.js';
 
-export class RecordPages extends Map<string, string> {
+export class RecordPages implements SeenPages {
   /** Record → the number of its page in `files`. */
   readonly #pages = new Map<string, number>();
   /** Pages that are not files of the tree (none, as verify checks only those): kept as they are. */
   readonly #others = new Map<string, string>();
 
-  constructor(private readonly files: FileIndex) {
-    super();
-  }
+  constructor(private readonly files: FileIndex) {}
 
-  override get(record: string): string | undefined {
+  get(record: string): string | undefined {
     const page = this.#pages.get(record);
     return page === undefined ? this.#others.get(record) : this.files.name(page);
   }
 
-  override set(record: string, file: string): this {
+  set(record: string, file: string): this {
     const page = this.files.indexOf(file);
     if (page === -1) this.#others.set(record, file);
     else this.#pages.set(record, page);
