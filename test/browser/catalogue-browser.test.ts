@@ -18,6 +18,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { HOSTILE_ID, startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
@@ -81,34 +82,8 @@ async function startBigSource(): Promise<TestServer> {
   });
 }
 
-/**
- * A source whose one list breaks two rules past the report's cap of 1,000 findings a rule: 1,001 entries with an id
- * that is not numeric and no links.self (one id hostile); and a record `1` whose own document gives the id `one`.
- */
+/** Entries past the report's cap of 1,000 findings a rule: their ids are not numeric (findings-source.ts). */
 const NOT_NUMERIC = 1001;
-const HOSTILE_ID = `x<img src=x onerror="window.pwned=1">`;
-async function startFindingsSource(): Promise<TestServer> {
-  return startServer((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    const one = (id: string) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: 'term one' },
-      links: { self: `${base}units/1/` },
-    });
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') {
-      const odd = Array.from({ length: NOT_NUMERIC }, (_, i) => ({
-        type: 'Unit',
-        id: i === 0 ? HOSTILE_ID : `x${i}`,
-        attributes: { term: `odd ${i}` },
-      }));
-      return sendJson(res, 200, { links: { next: null }, data: [one('1'), ...odd] });
-    }
-    if (req.url === '/api/units/1/') return sendJson(res, 200, { data: one('one') });
-    sendJson(res, 404, { errors: [{ status: '404' }] });
-  });
-}
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript' };
 
@@ -680,7 +655,7 @@ describe('the catalogue in a browser', () => {
   });
 
   it("links the front page's validation summary to the report's findings, by rule, capped, escaped", async () => {
-    const source = await startFindingsSource();
+    const source = await startFindingsSource(NOT_NUMERIC);
     const findingsOut = path.join(suiteRoot, 'findings');
     try {
       await createSnapshot({ rootUrl: `${source.url}/api/`, out: findingsOut, retries: 0 });

@@ -14,6 +14,7 @@ import { startServe } from '../../src/serve/index.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
+import { startFindingsSource } from '../helpers/findings-source.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { startTinySource } from '../helpers/tiny-source.js';
@@ -326,19 +327,7 @@ describe('catalogue of hostile and unusual sources', () => {
 
   it("writes the report's findings as a page, in SHA256SUMS, whose record links verify checks", async () => {
     // Record 1's own document gives the id "one": a record.id finding on the record's URL.
-    const server = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const one = (id: string) => ({
-        type: 'Unit',
-        id,
-        attributes: { term: 'term one' },
-        links: { self: `${base}units/1/` },
-      });
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') return sendJson(res, 200, { links: { next: null }, data: [one('1')] });
-      if (req.url === '/api/units/1/') return sendJson(res, 200, { data: one('one') });
-      sendJson(res, 404, { errors: [{ status: '404' }] });
-    });
+    const server = await startFindingsSource();
     try {
       const out = path.join(await tempDir(), 'out');
       await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, clock: clock() });
