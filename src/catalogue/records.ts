@@ -6,6 +6,7 @@
  */
 import { flatKey } from '../flat-key.js';
 import { recordPage, typedRecordPage } from './names.js';
+import { grown } from '../typed-array.js';
 
 /** A record that points at another one, and under which relationship. */
 export interface Referrer {
@@ -111,11 +112,7 @@ export class CatalogueRecords {
   takePage(type: string, id: string, collection: string): boolean {
     const n = this.#numbers.get(flatKey(type, id));
     if (n === undefined || this.#collections[n] !== collection) return false;
-    if (this.#pages.length < this.#types.length) {
-      const grown = new Uint8Array(this.#types.length);
-      grown.set(this.#pages);
-      this.#pages = grown;
-    }
+    if (this.#pages.length < this.#types.length) this.#pages = grown(this.#pages, this.#types.length);
     if (this.#pages[n] !== 0) return false;
     this.#pages[n] = 1;
     return true;

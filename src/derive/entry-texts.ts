@@ -10,6 +10,7 @@
  * units it went in as.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { grown } from '../typed-array.js';
 
 /** Bytes gathered before they are written: one system call for a few dozen entries. */
 const PENDING_BYTES = 64 * 1024;
@@ -90,12 +91,8 @@ export class EntryTexts {
   }
 
   #grow(): void {
-    const offsets = new Float64Array(this.#offsets.length * 2);
-    offsets.set(this.#offsets);
-    this.#offsets = offsets;
-    const lengths = new Int32Array(this.#lengths.length * 2);
-    lengths.set(this.#lengths);
-    this.#lengths = lengths;
+    this.#offsets = grown(this.#offsets);
+    this.#lengths = grown(this.#lengths);
   }
 
   #flush(): void {

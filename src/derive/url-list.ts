@@ -5,6 +5,7 @@
  * of a group share), found by its index; one with a surrogate (which UTF-8 might not give back as it was) is kept as
  * a string. `get` makes the string again when it is wanted.
  */
+import { grown } from '../typed-array.js';
 
 /** Bytes per piece of the byte store: a piece is never moved once full. */
 const PIECE = 1 << 20;
@@ -81,14 +82,8 @@ export class UrlList {
   }
 
   #grow(): void {
-    const starts = new Float64Array(this.#starts.length * 2);
-    starts.set(this.#starts);
-    this.#starts = starts;
-    const lengths = new Int32Array(this.#lengths.length * 2);
-    lengths.set(this.#lengths);
-    this.#lengths = lengths;
-    const prefixOf = new Uint16Array(this.#prefixOf.length * 2);
-    prefixOf.set(this.#prefixOf);
-    this.#prefixOf = prefixOf;
+    this.#starts = grown(this.#starts);
+    this.#lengths = grown(this.#lengths);
+    this.#prefixOf = grown(this.#prefixOf);
   }
 }
