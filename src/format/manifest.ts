@@ -133,10 +133,10 @@ export function parseSums(text: string): Map<string, string> {
   return sums;
 }
 
+const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
+
 /** A line of SHA256SUMS, `<sha256>  <path>` (or ` *<path>`): the path and its checksum; null for any other line. */
 export function sumsLine(line: string): { file: string; sha256: string } | null {
   const match = SUMS_LINE.exec(line);
   return match === null ? null : { file: match[2]!, sha256: match[1]! };
 }
-
-export const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;

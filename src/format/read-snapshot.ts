@@ -12,7 +12,7 @@ import { CvSnapshotError, throwIfStopped } from '../errors.js';
 import type { z } from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import type { Memo } from '../url/memo.js';
-import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_LINE, SUMS_PATH, type Manifest } from './manifest.js';
+import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_PATH, sumsLine, type Manifest } from './manifest.js';
 
 /** The path given is not a snapshot: missing, a file that is not an archive, a directory without a manifest. */
 export class NotASnapshotError extends CvSnapshotError {}
@@ -362,12 +362,12 @@ export async function readSums(
   const line = (text: string): void => {
     lineNumber += 1;
     if (text === '') return;
-    const match = SUMS_LINE.exec(text);
-    if (match === null) {
+    const listed = sumsLine(text);
+    if (listed === null) {
       problem(`${SUMS_PATH} line ${lineNumber} is not "<sha256>  <path>".`);
       return;
     }
-    const file = match[2]!;
+    const { file } = listed;
     const unsafe = unsafeListedPath(file);
     if (unsafe !== null) {
       problem(`${SUMS_PATH} line ${lineNumber} lists "${file}", which ${unsafe}; it was not read.`);
@@ -386,7 +386,7 @@ export async function readSums(
       problem(`${SUMS_PATH} lists ${file} more than once (again on line ${lineNumber}).`);
       return;
     }
-    result.sums.set(file, match[1]!);
+    result.sums.set(file, listed.sha256);
   };
 
   const fd = openSums(dir);

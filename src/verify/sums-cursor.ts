@@ -5,7 +5,7 @@
  * (fileLines). Lines that name no file verify checks are passed over; readSums has reported what was wrong with them.
  */
 import { closeSync } from 'node:fs';
-import { SUMS_LINE } from '../format/manifest.js';
+import { sumsLine } from '../format/manifest.js';
 import { fileLines, openSums } from '../format/read-snapshot.js';
 
 /** SHA256SUMS no longer lists a file it listed when verify first read it. */
@@ -25,8 +25,8 @@ export class SumsCursor {
   sumOf(name: string): string {
     // Not for-of, which would end the generator on return.
     for (let line = this.#lines.next(); line.done !== true; line = this.#lines.next()) {
-      const match = line.value === null ? null : SUMS_LINE.exec(line.value);
-      if (match?.[2] === name) return match[1]!;
+      const listed = line.value === null ? null : sumsLine(line.value);
+      if (listed?.file === name) return listed.sha256;
     }
     throw new SumsChangedError(name);
   }
