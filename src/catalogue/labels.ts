@@ -94,20 +94,20 @@ function given(map: Readonly<Record<string, string>> | undefined, key: string): 
 
 /** The catalogue's names for people: the user's (`--names`) where given, else derived from the data as above. */
 export class HumanNames {
-  /** The user's names that some collection or field of the snapshot took, as `unused()` names them. */
-  readonly #used = new Set<string>();
+  /** The user's names that some collection or field of the snapshot took, by API name. */
+  readonly #used = { collections: new Set<string>(), fields: new Set<string>() };
 
   constructor(readonly names: CatalogueNames = {}) {}
 
   #collection(collection: string): string | undefined {
     const named = given(this.names.collections, collection);
-    if (named !== undefined) this.#used.add(nameKey('collections', collection));
+    if (named !== undefined) this.#used.collections.add(collection);
     return named;
   }
 
   #field(name: string): string | undefined {
     const named = given(this.names.fields, name);
-    if (named !== undefined) this.#used.add(nameKey('fields', name));
+    if (named !== undefined) this.#used.fields.add(name);
     return named;
   }
 
@@ -147,12 +147,10 @@ export class HumanNames {
    * lacks), each as `collections."unitz"`, in the order the names were given.
    */
   unused(): string[] {
-    const keys = (kind: 'collections' | 'fields') => Object.keys(this.names[kind] ?? {}).map((k) => nameKey(kind, k));
-    return [...keys('collections'), ...keys('fields')].filter((key) => !this.#used.has(key));
+    const unused = (kind: 'collections' | 'fields') =>
+      Object.keys(this.names[kind] ?? {})
+        .filter((key) => !this.#used[kind].has(key))
+        .map((key) => `${kind}.${JSON.stringify(key)}`);
+    return [...unused('collections'), ...unused('fields')];
   }
-}
-
-/** A name of the `--names` file as a message shows it: `fields."provenance_uri"`. */
-function nameKey(kind: 'collections' | 'fields', key: string): string {
-  return `${kind}.${JSON.stringify(key)}`;
 }
