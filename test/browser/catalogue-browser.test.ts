@@ -8,7 +8,6 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import axe from 'axe-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
@@ -18,6 +17,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { HOSTILE_ID, startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
@@ -864,14 +864,8 @@ describe('the catalogue in a browser', () => {
       const { page, context } = await open({ colorScheme, viewport });
       for (const [name, url] of pagesToCheck().filter(([name]) => name !== 'long record')) {
         await page.goto(url!);
-        await page.addScriptTag({ content: axe.source });
-        const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number }>>(
-          'axe.run(document).then((result) => result.violations.map((v) => ' +
-            '({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
-        );
-        for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-          found.push(`${name} (${colorScheme}, ${viewport.width}px): ${v.id} ${v.impact} on ${v.nodes} nodes`);
-        }
+        for (const v of await seriousViolations(page))
+          found.push(`${name} (${colorScheme}, ${viewport.width}px): ${v}`);
       }
       await context.close();
     }

@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import axe from 'axe-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
@@ -14,6 +13,7 @@ import { createClock } from '../../src/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const SEED = 4;
@@ -173,14 +173,8 @@ describe('the Changes page in a browser', () => {
         const { page, context } = await open({ colorScheme, viewport });
         for (const file of files) {
           await page.goto(url(file));
-          await page.addScriptTag({ content: axe.source });
-          const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number }>>(
-            'axe.run(document).then((result) => result.violations.map((v) => ' +
-              '({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
-          );
-          for (const v of violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-            found.push(`${file} (${colorScheme}, ${viewport.width}px): ${v.id} ${v.impact} on ${v.nodes} nodes`);
-          }
+          for (const v of await seriousViolations(page))
+            found.push(`${file} (${colorScheme}, ${viewport.width}px): ${v}`);
         }
         await context.close();
       }
