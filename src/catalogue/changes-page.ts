@@ -174,8 +174,9 @@ function collectionsNote(diff: SnapshotDiff): string {
   const notFetched = diff.summary.records.notFetched;
   if (notFetched > 0) {
     notes.push(
-      `${plural(notFetched, 'record')} could not be compared: one of the snapshots is partial and lacks list ` +
-        'pages (<code>cv-snapshot diff</code> names them).',
+      `${plural(notFetched, 'record')} could not be compared: one of the snapshots is partial, it lacks list ` +
+        'pages or holds a collection whose pages disagreed every time they were fetched (<code>cv-snapshot ' +
+        'diff</code> names them).',
     );
   }
   return notes.length === 0 ? '' : `<p>${notes.join(' ')}</p>\n`;

@@ -86,7 +86,8 @@ export const CRAWL_OPTIONS = {
   allowPartial: flag('allow-partial', {
     description:
       'Publish even when documents cannot be fetched after the retries (the manifest marks the snapshot partial ' +
-      'and lists them), or when the pages of a collection disagree each time they are fetched (the report names it).',
+      'and lists them), or when the pages of a collection disagree each time they are fetched (the manifest marks ' +
+      'the snapshot partial and names the collection under shifted).',
   }),
   links: choice('links', LINK_MODES, {
     default: DEFAULTS.links,

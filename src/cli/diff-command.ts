@@ -35,8 +35,9 @@ Records are matched by type and id, in every collection of either snapshot. For 
 and removed, records changed (each attribute with its old and new value, each relationship whose targets
 changed: compared by type and id, never by link), status changes (PENDING -> ACCEPTED), renamed terms, and the
 record counts. Snapshots with other ports, root URLs or --links modes compare by content alone; the times
-recorded and the tool versions are shown but not compared. A partial snapshot (--allow-partial) lacks list pages:
-records that only the other snapshot holds in those collections are "not fetched", never added or removed.
+recorded and the tool versions are shown but not compared. A partial snapshot (--allow-partial) lacks list pages,
+or holds collections whose pages shifted: records that only the other snapshot holds in those collections are "not
+fetched", never added or removed.
 Archives are extracted into temporary directories, removed afterwards, within the --max-extract-* limits.
 
 Exit codes: 0 compared; 1 diff failed (a snapshot cannot be read: stdout is empty and stderr says why, starting

@@ -1,5 +1,6 @@
 import { ExitCode, StoppedError, UsageError } from '../errors.js';
 import { readFailure } from '../format/read-snapshot.js';
+import { shiftedSentence } from '../format/partial.js';
 import { EXPORT_FORMATS } from '../export/index.js';
 import { exportSnapshotTo, exportSnapshotToFile, type ExportResult } from '../export/index.js';
 import { defineCommand } from './command.js';
@@ -79,6 +80,12 @@ writable); 2 the command line is wrong (also a --collection the snapshot does no
       io.stderr.write(
         `${snapshot} is a partial snapshot: the records on the list pages its manifest names as missing are not ` +
           'in the export. Crawl again to complete it.\n',
+      );
+    }
+    if (result.shifted.length > 0) {
+      io.stderr.write(
+        `${snapshot} is a partial snapshot: ${shiftedSentence(result.shifted)} The export holds each record ` +
+          'once, and may lack some. Crawl again to complete it.\n',
       );
     }
     if (output !== '-') {

@@ -1,5 +1,6 @@
 /** The closing summary of a crawl: a table per collection, or the same figures as JSON for scripts. */
 import type { DeriveManifest } from '../derive/derive-manifest.js';
+import { shiftedSentence } from '../format/partial.js';
 import type { SnapshotResult } from '../pipeline/snapshot-options.js';
 
 export function summaryJson(result: SnapshotResult): string {
@@ -12,8 +13,9 @@ export function summaryJson(result: SnapshotResult): string {
       retries: result.retries,
       seconds: Number((result.elapsedMs / 1000).toFixed(3)),
       resumed: result.resumed,
-      partial: result.missing.length > 0,
+      partial: result.missing.length > 0 || result.shifted.length > 0,
       missing: result.missing,
+      shifted: result.shifted,
       validation: { errors: result.report.errors, warnings: result.report.warnings },
       collections: result.collections,
       cpu: cpuSummary(result),
@@ -78,6 +80,7 @@ export function summaryTable(result: SnapshotResult): string {
             `(listed in the manifest), for example ${result.missing[0]}.`,
         ]
       : []),
+    ...(result.shifted.length > 0 ? [`PARTIAL: ${shiftedSentence(result.shifted)}`] : []),
     result.summary.trimEnd(),
     '',
   ].join('\n');

@@ -8,6 +8,7 @@ import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';
 import { plural } from '../plural.js';
+import { partialSentence, shiftedOf } from '../format/partial.js';
 
 const SHOWN_PROBLEMS = 50;
 
@@ -32,6 +33,7 @@ function verifyJson(snapshot: string, result: VerifyResult, exitCode: number): s
       ? { problemsOmitted: result.problemCount - result.problems.length }
       : {}),
     missing: manifest.missing,
+    shifted: shiftedOf(manifest),
   };
   return `${JSON.stringify(summary, null, 2)}\n`;
 }
@@ -63,7 +65,8 @@ An archive is extracted into a temporary directory that is removed afterwards (a
 special files in the tree are reported, never opened.
 
 Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with
---allow-partial and documents are missing); 1 not a snapshot; 2 bad command line; 130/143 interrupted.`,
+--allow-partial: documents are missing, or the pages of a collection disagreed every time they were fetched); 1 not
+a snapshot; 2 bad command line; 130/143 interrupted.`,
   failure: ({ json }) => ({ json }),
   async run(args, options, io) {
     const { quiet, json } = options;
@@ -79,7 +82,6 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
       if (error instanceof StoppedError) throw error.withDetail('verify stopped before the end; it changed nothing.');
       throw readFailure(error);
     }
-    const { missing } = result.manifest;
     const exitCode = result.manifest.partial
       ? ExitCode.partial
       : result.problemCount > 0
@@ -87,11 +89,7 @@ Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 
         : ExitCode.ok;
     for (const problem of result.problems.slice(0, SHOWN_PROBLEMS)) io.stderr.write(`${printableLines(problem)}\n`);
     if (exitCode === ExitCode.partial) {
-      io.stderr.write(
-        `${snapshot} is a partial snapshot: ${plural(missing.length, 'document')} could not be fetched when it was ` +
-          `made (listed under "missing" in its manifest, for example ${quoteUntrusted(missing[0] ?? 'none')}). ` +
-          'Crawl again to complete it.\n',
-      );
+      io.stderr.write(`${partialSentence(quoteUntrusted(snapshot), result.manifest)}\n`);
     } else if (exitCode === ExitCode.invalid) {
       if (result.problemCount > SHOWN_PROBLEMS) {
         io.stderr.write(`… and ${result.problemCount - SHOWN_PROBLEMS} more problems.\n`);

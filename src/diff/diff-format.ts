@@ -25,9 +25,14 @@ const side = z.object({
   tool: z.string(),
   etag: z.string().nullable(),
   lastModified: z.string().nullable(),
-  /** Made with --allow-partial: documents are missing, so records may be missing too. */
+  /**
+   * Made with --allow-partial: documents are missing, or the pages of a collection disagreed every time they were
+   * fetched (`shifted`), so records may be missing too.
+   */
   partial: z.boolean(),
   records: z.number().int().nonnegative(),
+  /** The collections whose pages disagreed every time they were fetched (the manifest's `shifted`), sorted. */
+  shifted: z.array(z.string()),
 });
 
 /** A record added or removed: its identity and, to read it by, its term (or name) and status. */
@@ -95,9 +100,10 @@ const collectionDiff = z.object({
   statusChanges: z.array(statusChange),
   renamed: z.array(rename),
   /**
-   * Records that only one snapshot holds while the other is partial and lacks list pages of this collection: they
-   * may be on the pages it did not fetch, so they are neither `added` nor `removed`. A collection that a partial
-   * snapshot did not fetch at all is `changed`, not `added` or `removed`, with every record of the other here.
+   * Records that only one snapshot holds while the other is partial and lacks list pages of this collection, or its
+   * pages shifted: they may be on the pages it did not fetch, or on none, so they are neither `added` nor `removed`.
+   * A collection that a partial snapshot did not fetch at all is `changed`, not `added` or `removed`, with every
+   * record of the other here.
    */
   notFetched: z.array(recordRef),
   /** The list pages of this collection that each snapshot's manifest names as missing (empty when complete). */

@@ -14,13 +14,14 @@ import {
   type OpenSnapshot,
 } from './read-records.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { shiftedOf } from '../format/partial.js';
 
 const NO_RECORDS: ReadonlyMap<string, DiffRecord> = new Map();
 
 /**
  * One collection in both snapshots (null: the snapshot lacks it). A record only one snapshot holds is added or
- * removed, unless the other snapshot is incomplete there (partial, with list pages of it missing): then it is
- * not fetched, since it may be on a page that snapshot lacks.
+ * removed, unless the other snapshot is incomplete there (partial, with list pages of it missing, or its pages
+ * shifted): then it is not fetched, since it may be on a page that snapshot lacks.
  */
 function compareCollection(
   name: string,
@@ -80,6 +81,7 @@ function sideOf(snapshot: OpenSnapshot, records: number): DiffSide {
     lastModified: manifest.source.lastModified,
     partial: manifest.partial,
     records,
+    shifted: shiftedOf(manifest),
   };
 }
 

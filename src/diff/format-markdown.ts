@@ -86,9 +86,11 @@ function recordTable(records: RecordRef[]): string[] {
 
 const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} → ${c.records.new ?? '–'} records`;
 
-/** Why a collection's records are listed as not fetched, naming the pages the partial snapshot lacks. */
-function notFetchedText(c: CollectionDiff): string {
-  const side = c.missingPages.new.length > 0 ? 'new' : 'old';
+/** Why a collection's records are listed as not fetched: the pages the partial snapshot lacks, or that shifted. */
+function notFetchedText(diff: SnapshotDiff, c: CollectionDiff): string {
+  const side = c.missingPages.new.length > 0 || diff.new.shifted.includes(c.name) ? 'new' : 'old';
+  const other = side === 'new' ? 'old' : 'new';
+  const verb = side === 'new' ? 'removed' : 'added';
   const pages = c.missingPages[side];
   const shown = pages
     .slice(0, 3)
@@ -97,10 +99,17 @@ function notFetchedText(c: CollectionDiff): string {
   const more = pages.length > 3 ? ` and ${pages.length - 3} more` : '';
   const lacks =
     pages.length > 0 ? `lacks ${pages.length === 1 ? 'the page' : 'the pages'} ${shown}${more}` : 'lacks pages';
+  if (diff[side].shifted.includes(c.name)) {
+    return (
+      `The ${side} snapshot is partial: the pages of this collection disagreed every time they were fetched` +
+      `${pages.length > 0 ? `, and it ${lacks} of it` : ''}, so it may hold some records twice and miss others. ` +
+      `These records are in the ${other} snapshot only, and may be missing from the ${side} one for that reason: ` +
+      `whether they were ${verb} cannot be told.`
+    );
+  }
   return (
     `The ${side} snapshot is partial: it ${lacks} of this collection. These records are in the ` +
-    `${side === 'new' ? 'old' : 'new'} snapshot only, and may be on the pages not fetched: whether they were ` +
-    `${side === 'new' ? 'removed' : 'added'} cannot be told.`
+    `${other} snapshot only, and may be on the pages not fetched: whether they were ${verb} cannot be told.`
   );
 }
 
@@ -113,7 +122,7 @@ function append(lines: string[], more: Iterable<string>, ...after: string[]): vo
   for (const line of after) lines.push(line);
 }
 
-function section(c: CollectionDiff): string[] {
+function section(diff: SnapshotDiff, c: CollectionDiff): string[] {
   const lines = [`## ${escapeText(c.name)}`, ''];
   if (c.change === 'added')
     return [...lines, `New collection with ${c.records.new ?? 0} records (listed in --format json).`, ''];
@@ -121,7 +130,7 @@ function section(c: CollectionDiff): string[] {
     return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
   if (c.notFetched.length > 0) {
-    lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(c), '');
+    lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(diff, c), '');
     append(lines, recordTable(c.notFetched), '');
   }
   if (c.removed.length > 0) {
@@ -182,7 +191,9 @@ function sourceLine(label: string, side: SnapshotDiff['old']): string {
     side.etag !== null ? `ETag ${value(side.etag)}` : null,
   ].filter((s) => s !== null);
   const details = state.length > 0 ? ` (${state.join(', ')})` : '';
-  const partial = side.partial ? ', **partial**' : '';
+  const shifted =
+    side.shifted.length > 0 ? ` (the pages of ${side.shifted.map((name) => value(name)).join(', ')} shifted)` : '';
+  const partial = side.partial ? `, **partial**${shifted}` : '';
   return `- ${label}: ${value(side.root)}, recorded ${side.createdAt}${details}, ${side.records} records${partial}`;
 }
 
@@ -206,8 +217,9 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
   );
   if (notFetched > 0) {
     lines.push(
-      'A partial snapshot (made with --allow-partial) lacks list pages: records that only the other snapshot holds ' +
-        'in those collections are listed as *not fetched*, not as added or removed.',
+      'A partial snapshot (made with --allow-partial) lacks list pages, or holds collections whose pages shifted ' +
+        'while they were fetched: records that only the other snapshot holds in those collections are listed as ' +
+        '*not fetched*, not as added or removed.',
       '',
     );
   }
@@ -228,6 +240,6 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
   lines.push(row(['**total**', diff.old.records, diff.new.records, ...totals], notFetched), '');
   const unchanged = diff.collections.filter((c) => c.change === 'unchanged');
   if (unchanged.length > 0) lines.push(`Unchanged: ${unchanged.map((c) => escapeText(c.name)).join(', ')}.`, '');
-  for (const c of changed) append(lines, section(c));
+  for (const c of changed) append(lines, section(diff, c));
   return `${lines.join('\n').trimEnd()}\n`;
 }

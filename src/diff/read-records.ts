@@ -4,7 +4,8 @@
  * case the page files are read in order.
  *
  * A partial snapshot (made with --allow-partial) lacks list pages: the records on them are not in its collection,
- * though the source may still hold them. Which collections are incomplete so comes from its manifest's `missing`.
+ * though the source may still hold them. Which collections are incomplete so comes from its manifest's `missing`,
+ * and from its `shifted`: a collection whose pages disagreed every time they were fetched may miss records too.
  *
  * Files are read as verify reads them: never through a symbolic link, never a pipe or device, JSON nested too deep
  * refused, numbers kept as the source wrote them.
@@ -14,6 +15,7 @@ import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
+import { shiftedOf } from '../format/partial.js';
 import { DiffError } from './diff-error.js';
 
 /** The parts of a JSON:API resource object that diff compares. */
@@ -93,7 +95,7 @@ function readListDocument(snapshot: OpenSnapshot, collection: string, file: stri
   if (document === undefined) {
     // A partial snapshot (--allow-partial) may lack a page; a collection without pages has no index built from them.
     const pages = snapshot.manifest.collections[collection]?.pages ?? 0;
-    if (snapshot.manifest.partial || pages === 0) return null;
+    if (snapshot.manifest.missing.length > 0 || pages === 0) return null;
     throw new DiffError(`${snapshot.name}: ${file} is missing. Run cv-snapshot verify on it.`);
   }
   // A source's page that is no list (null, an error document) is mirrored as it came, and the report names it:
@@ -159,7 +161,10 @@ function recordKey(type: string, id: string): string {
 export interface CollectionRecords {
   /** Every record read, by `recordKey`. */
   records: Map<string, DiffRecord>;
-  /** The snapshot is partial and lacks list pages of this collection: records absent here prove nothing. */
+  /**
+   * The snapshot is partial and lacks list pages of this collection, or its pages shifted: records absent here
+   * prove nothing.
+   */
   incomplete: boolean;
 }
 
@@ -174,13 +179,13 @@ export async function readCollectionRecords(
   signal?: AbortSignal,
 ): Promise<CollectionRecords> {
   const records = new Map<string, DiffRecord>();
-  let incomplete = snapshot.missingPages.has(collection);
+  let incomplete = snapshot.missingPages.has(collection) || shiftedOf(snapshot.manifest).includes(collection);
   let read = 0;
   for (const file of collectionFiles(snapshot, collection)) {
     throwIfStopped(signal);
     const data = readListDocument(snapshot, collection, file);
     if (data === null) {
-      incomplete ||= snapshot.manifest.partial;
+      incomplete ||= snapshot.manifest.missing.length > 0;
       continue;
     }
     for (const item of data) {

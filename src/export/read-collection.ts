@@ -108,7 +108,7 @@ export function* collectionResources(source: ExportSource, collection: string): 
     if (at === null) continue;
     const document = readJsonFile(source, at.file, MAX_PAGE_BYTES);
     if (document === undefined) {
-      if (!manifest.partial) {
+      if (manifest.missing.length === 0) {
         throw new ExportError(`${source.name}: ${at.file} is missing. Run cv-snapshot verify on it.`);
       }
       continue;

@@ -15,6 +15,7 @@ import { firstLine } from '../format/read-snapshot.js';
 import { ExportError } from './export-error.js';
 import { exportedCollections, exportParts, type ExportFormat } from './export-snapshot.js';
 import { openExportSource } from './read-collection.js';
+import { shiftedOf } from '../format/partial.js';
 import { surveySnapshot } from './survey.js';
 
 export interface ExportOptions extends SnapshotDirOptions {
@@ -27,8 +28,16 @@ export interface ExportOptions extends SnapshotDirOptions {
 
 export interface ExportResult {
   collections: string[];
-  /** The snapshot is partial: the records on the list pages its manifest names as missing are not exported. */
+  /**
+   * The snapshot is partial and lacks documents: the records on the list pages its manifest names as `missing` are
+   * not exported.
+   */
   partial: boolean;
+  /**
+   * The exported collections whose pages disagreed every time they were fetched (the manifest's `shifted`), sorted:
+   * a record may be missing from them (one listed twice is exported once).
+   */
+  shifted: string[];
 }
 
 /**
@@ -87,7 +96,8 @@ export async function exportSnapshotTo(
       const survey = surveySnapshot(source, { signal });
       const plan = { source, survey, collections, format: options.format, language: options.language };
       await drain(exportParts(plan), out, signal);
-      return { collections, partial: source.manifest.partial };
+      const shifted = shiftedOf(source.manifest).filter((name) => collections.includes(name));
+      return { collections, partial: source.manifest.missing.length > 0, shifted };
     },
     options,
   );

@@ -75,10 +75,18 @@ export const manifestSchema = z.object({
      */
     names: namesSchema.optional(),
   }),
-  /** True when documents could not be fetched and the snapshot was published anyway (--allow-partial). */
+  /**
+   * True when the snapshot was published anyway (--allow-partial) although documents could not be fetched
+   * (`missing`) or the pages of a collection disagreed every time they were fetched (`shifted`).
+   */
   partial: z.boolean(),
   /** Canonical URLs of the documents a partial snapshot lacks, sorted. */
   missing: z.array(z.string()),
+  /**
+   * Collections whose pages disagreed every time they were fetched, published as fetched (--allow-partial), sorted:
+   * each may hold some of its records twice and miss others. Absent when none (and in manifests written before).
+   */
+  shifted: z.array(z.string()).optional(),
   /** Documents fetched from the source (the complete collections built from them are not counted). */
   documents: z.number().int().nonnegative(),
   /** Counts per collection, by collection name (sorted). */

@@ -169,6 +169,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       summary: formatSummary(report),
       resumed: opened.resumed,
       missing: manifest.missing,
+      shifted: manifest.shifted ?? [],
       requests: fetcher.stats.requests,
       retries: fetcher.stats.retries,
       elapsedMs: context.clock.monotonicMs() - context.startedMs,
@@ -353,7 +354,7 @@ async function fullCrawl(
   // Pages fetched again are read and stored on this thread, over the files the crawl wrote.
   const storeAgain = { ...opened.store, resuming: true };
   const again = (document: CrawledDocument): void => storeDocument(storeAgain, document);
-  await settleCollections({
+  opened.state.shifted = await settleCollections({
     invariants: opened.invariants,
     allowPartial: options.allowPartial === true,
     addFinding: (finding) => opened.state.addFinding(finding),

@@ -109,8 +109,10 @@ export async function finalizeSnapshot(
     source: { root: layout.root, etag: state.source.etag, lastModified: state.source.lastModified },
     createdAt,
     options,
-    partial: state.missing().length > 0,
+    partial: state.missing().length > 0 || state.shifted.length > 0,
     missing: state.missing(),
+    // Only when a collection shifted: a snapshot without one keeps the bytes it always had.
+    ...(state.shifted.length > 0 ? { shifted: state.shifted } : {}),
     documents: state.documents,
     collections: Object.fromEntries(byName(state.collections)),
     validation: { errors: report.errors, warnings: report.warnings },

@@ -30,6 +30,11 @@ export class RunState {
   discovered = 1;
   /** URLs that could not be fetched (`--allow-partial`) and have not been settled since: few, so kept as a set. */
   readonly #failed = new Set<string>();
+  /**
+   * Collections whose pages disagreed every time they were fetched, published as fetched (`--allow-partial`), sorted:
+   * the snapshot is partial, as when documents are missing.
+   */
+  shifted: string[] = [];
   /** Records of each list page stored, by URL: a page stored again replaces its count. */
   readonly #listRecords = new Map<string, number>();
   /**

@@ -11,6 +11,7 @@ import { ShiftingCollectionError } from '../errors.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker, UnsettledCollection } from '../validate/invariants.js';
 import { finding } from '../validate/rules.js';
+import { byCodeUnits } from '../code-unit-order.js';
 
 /** How many times a collection's pages are fetched again before it counts as shifting. */
 const PAGE_ROUNDS = 3;
@@ -23,7 +24,11 @@ export interface SettleInput {
   addFinding(finding: Finding): void;
 }
 
-export async function settleCollections(input: SettleInput): Promise<void> {
+/**
+ * Settles every collection whose pages disagree. Returns the names of those that shifted every time (sorted), which
+ * --allow-partial publishes as fetched: the manifest marks the snapshot partial and names them.
+ */
+export async function settleCollections(input: SettleInput): Promise<string[]> {
   let shifting = input.invariants.unsettledCollections();
   for (let round = 1; round <= PAGE_ROUNDS && shifting.size > 0; round++) {
     await input.refetch([...shifting.values()].flatMap((collection) => collection.pages));
@@ -36,7 +41,7 @@ export async function settleCollections(input: SettleInput): Promise<void> {
     }
     shifting = still;
   }
-  if (shifting.size === 0) return;
+  if (shifting.size === 0) return [];
   const fetched = PAGE_ROUNDS + 1;
   for (const [name, collection] of shifting) {
     input.addFinding(
@@ -50,8 +55,8 @@ export async function settleCollections(input: SettleInput): Promise<void> {
       ),
     );
   }
-  if (input.allowPartial) return;
-  const names = [...shifting.keys()];
+  const names = [...shifting.keys()].sort(byCodeUnits);
+  if (input.allowPartial) return names;
   const [first] = shifting.values();
   throw new ShiftingCollectionError(
     `The pages of ${names.join(', ')} disagreed each of the ${fetched} times they were fetched, so no consistent ` +

@@ -88,6 +88,11 @@ export interface SnapshotResult {
   resumed: number;
   /** Documents that could not be fetched (with --allow-partial); the snapshot is partial when any. */
   missing: string[];
+  /**
+   * Collections whose pages disagreed every time they were fetched (with --allow-partial), sorted; the snapshot is
+   * partial when any.
+   */
+  shifted: string[];
   requests: number;
   retries: number;
   elapsedMs: number;

@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Layout, META_DIR } from '../../src/format/layout.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
+import type { Manifest } from '../../src/format/manifest.js';
+import type { SnapshotDiff } from '../../src/diff/diff-format.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -198,6 +200,60 @@ describe('pages that shift while they are crawled', () => {
       expect.objectContaining({ url: `${source.root}units/`, message: expect.stringContaining('The pages of units') }),
     ]);
     expect((await report(out)).findings.map((f) => f.rule)).toContain('pagination.duplicate');
+  }, 60_000);
+
+  it('--allow-partial publishes it: the manifest says partial and names it; verify, export, diff say why', async () => {
+    source = await startShiftingSource(4);
+    const dir = await tempDir();
+    const before = path.join(dir, 'before');
+    expect((await runMain(['crawl', source.root, '--out', before, '--quiet'])).code).toBe(0);
+
+    // Page 1 lists record 3 with record 1 or 2 in turn, and page 2 lists 3 and 4: never one view.
+    source.page = (n, request) => (n === 1 ? [request % 2 === 0 ? '1' : '2', '3'] : ['3', '4']);
+    const out = path.join(dir, 'out');
+    const crawled = await runMain(['crawl', source.root, '--out', out, '--allow-partial', '--json']);
+    expect(crawled.code).toBe(0);
+    expect(JSON.parse(crawled.stdout)).toMatchObject({ partial: true, missing: [], shifted: ['units'] });
+    const table = await runMain(['crawl', source.root, '--out', out, '--allow-partial', '--fresh']);
+    expect(table.stdout).toContain(
+      'PARTIAL: the pages of 1 collection (units) disagreed every time they were fetched and it was published as ' +
+        'fetched: it may hold some of its records twice and miss others',
+    );
+    const manifest = JSON.parse(await readFile(path.join(out, META_DIR, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest).toMatchObject({ partial: true, missing: [], shifted: ['units'] });
+    // The source holds four records; the snapshot lists one of them twice and lacks another, as the manifest says.
+    const held = await collection(out, source.root);
+    expect(held.filter((id) => id === '3')).toHaveLength(2);
+    const lacking = source.ids.filter((id) => !held.includes(id));
+    expect(lacking).toHaveLength(1);
+
+    const verified = await runMain(['verify', out]);
+    expect(verified.code).toBe(4);
+    expect(verified.stderr).toContain(
+      `${out} is a partial snapshot: the pages of 1 collection (units) disagreed every time they were fetched`,
+    );
+    expect(verified.stderr).not.toContain('could not be fetched');
+    const verifiedJson = JSON.parse((await runMain(['verify', out, '--json'])).stdout) as Record<string, unknown>;
+    expect(verifiedJson).toMatchObject({ status: 'partial', exitCode: 4, missing: [], shifted: ['units'] });
+
+    const exported = await runMain(['export', out, '--format', 'csv', '--output', path.join(dir, 'units.csv')]);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain(`${out} is a partial snapshot: the pages of 1 collection (units) disagreed`);
+    expect(exported.stderr).not.toContain('list pages its manifest names as missing');
+
+    // The record the shifted snapshot lacks may only have been missed: diff cannot call it removed.
+    const diffed = JSON.parse((await runMain(['diff', before, out, '--format', 'json'])).stdout) as SnapshotDiff;
+    expect(diffed.new).toMatchObject({ partial: true, shifted: ['units'] });
+    // The snapshot before has no `shifted` member, as manifests written before it: it reads as none.
+    const old = JSON.parse(await readFile(path.join(before, META_DIR, 'manifest.json'), 'utf8')) as Manifest;
+    expect(Object.hasOwn(old, 'shifted')).toBe(false);
+    expect(diffed.old).toMatchObject({ partial: false, shifted: [] });
+    const [unitsDiff] = diffed.collections;
+    expect(unitsDiff!.removed).toEqual([]);
+    expect(unitsDiff!.notFetched.map((record) => record.id)).toEqual(lacking);
+    const notes = (await runMain(['diff', before, out])).stdout;
+    expect(notes).toContain('**partial** (the pages of `units` shifted)');
+    expect(notes).toContain('The new snapshot is partial: the pages of this collection disagreed every time');
   }, 60_000);
 
   it('verify finds a record listed twice that the report does not explain', async () => {

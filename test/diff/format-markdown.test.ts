@@ -12,11 +12,13 @@ function side(records: number): SnapshotDiff['old'] {
   return {
     root: 'http://127.0.0.1:1/sms/cv/api/v1/',
     createdAt: '2026-11-26T00:00:00.000Z',
+    tool: 'cv-snapshot 0.0.0',
     etag: null,
     lastModified: null,
     partial: false,
     records,
-  } as SnapshotDiff['old'];
+    shifted: [],
+  };
 }
 
 describe('formatDiffMarkdown', () => {
