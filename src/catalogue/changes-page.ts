@@ -164,7 +164,10 @@ function countsText(diff: SnapshotDiff, short = false): string {
   );
 }
 
-/** The collections only one snapshot has, and the records a partial snapshot could not compare. */
+/**
+ * The collections only one snapshot has, the records a partial snapshot could not compare, and those without a
+ * string type and id, which cannot be matched across snapshots.
+ */
 function collectionsNote(diff: SnapshotDiff): string {
   const names = (change: CollectionDiff['change']) =>
     diff.collections.filter((c) => c.change === change).map((c) => `<code>${esc(c.name)}</code>`);
@@ -177,6 +180,14 @@ function collectionsNote(diff: SnapshotDiff): string {
       `${plural(notFetched, 'record')} could not be compared: one of the snapshots is partial, it lacks list ` +
         'pages or holds a collection whose pages disagreed every time they were fetched (<code>cv-snapshot ' +
         'diff</code> names them).',
+    );
+  }
+  const { uncompared } = diff.summary.records;
+  if (uncompared > 0) {
+    notes.push(
+      `${plural(uncompared, 'record')} without a string type and id could not be compared, so whether ` +
+        `${uncompared === 1 ? 'it' : 'they'} changed cannot be told (<code>cv-snapshot diff</code> counts them ` +
+        'per collection).',
     );
   }
   return notes.length === 0 ? '' : `<p>${notes.join(' ')}</p>\n`;

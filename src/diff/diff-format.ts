@@ -108,6 +108,12 @@ const collectionDiff = z.object({
   notFetched: z.array(recordRef),
   /** The list pages of this collection that each snapshot's manifest names as missing (empty when complete). */
   missingPages: z.object({ old: z.array(z.string()), new: z.array(z.string()) }),
+  /**
+   * Elements of this collection's lists in each snapshot without a string `type` and `id` (0 on a side that lacks
+   * the collection): they cannot be matched across snapshots, so whether they changed cannot be told. Any makes the
+   * collection `changed` and the diff not `identical`.
+   */
+  uncompared: z.object({ old: z.number().int().nonnegative(), new: z.number().int().nonnegative() }),
 });
 export type CollectionDiff = z.infer<typeof collectionDiff>;
 
@@ -119,14 +125,18 @@ export const snapshotDiffSchema = z.object({
   old: side,
   new: side,
   /**
-   * No collection added or removed and no record added, removed, changed or not fetched. The snapshots' times,
-   * roots, link modes and tool versions are not compared: two crawls of the same state are identical.
+   * No collection added or removed, no record added, removed, changed or not fetched, and no element that could not
+   * be compared. The snapshots' times, roots, link modes and tool versions are not compared: two crawls of the same
+   * state are identical.
    */
   identical: z.boolean(),
   summary: z.object({
     collections: tally.extend({ unchanged: z.number().int() }),
-    /** `notFetched`: records listed under a collection's `notFetched`. */
-    records: tally.extend({ notFetched: z.number().int() }),
+    /**
+     * `notFetched`: records listed under a collection's `notFetched`; `uncompared`: elements counted under a
+     * collection's `uncompared`, both snapshots together.
+     */
+    records: tally.extend({ notFetched: z.number().int(), uncompared: z.number().int() }),
     statusChanges: z.number().int(),
     renamed: z.number().int(),
   }),

@@ -44,6 +44,7 @@ function compareCollection(
     renamed: [],
     notFetched: [],
     missingPages,
+    uncompared: { old: before?.uncompared ?? 0, new: after?.uncompared ?? 0 },
   };
   for (const [key, record] of old) {
     if (!now.has(key)) (newIncomplete ? result.notFetched : result.removed).push(recordRef(record));
@@ -67,7 +68,10 @@ function compareCollection(
   }
   const lists = [result.added, result.removed, result.changed, result.statusChanges, result.renamed, result.notFetched];
   for (const list of lists) list.sort(byIdentity);
-  const differs = result.added.length + result.removed.length + result.changed.length + result.notFetched.length > 0;
+  // Elements that cannot be matched may have changed: the collection cannot be called unchanged.
+  const uncompared = result.uncompared.old + result.uncompared.new;
+  const differs =
+    result.added.length + result.removed.length + result.changed.length + result.notFetched.length + uncompared > 0;
   if (result.change === 'unchanged' && (differs || before === null || after === null)) result.change = 'changed';
   return result;
 }
@@ -140,6 +144,7 @@ export async function diffOpenSnapshots(
       removed: sum((d) => d.removed),
       changed: sum((d) => d.changed),
       notFetched: sum((d) => d.notFetched),
+      uncompared: diffs.reduce((n, d) => n + d.uncompared.old + d.uncompared.new, 0),
     },
     statusChanges: sum((d) => d.statusChanges),
     renamed: sum((d) => d.renamed),

@@ -16,6 +16,7 @@ import type {
   SnapshotDiff,
 } from './diff-format.js';
 import { byCodeUnits } from '../code-unit-order.js';
+import { plural } from '../plural.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {
@@ -86,6 +87,17 @@ function recordTable(records: RecordRef[]): string[] {
 
 const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} → ${c.records.new ?? '–'} records`;
 
+/** The elements of a collection's lists that could not be compared, in one sentence; null when none. */
+function uncomparedText(c: CollectionDiff): string | null {
+  const { old, new: now } = c.uncompared;
+  if (old + now === 0) return null;
+  return (
+    `${escapeText(c.name)}: ${plural(old + now, 'record')} without a string type and id could not be compared ` +
+    `(${old} in the old snapshot, ${now} in the new): whether ${old + now === 1 ? 'it' : 'they'} changed cannot ` +
+    'be told.'
+  );
+}
+
 /** Why a collection's records are listed as not fetched: the pages the partial snapshot lacks, or that shifted. */
 function notFetchedText(diff: SnapshotDiff, c: CollectionDiff): string {
   const side = c.missingPages.new.length > 0 || diff.new.shifted.includes(c.name) ? 'new' : 'old';
@@ -129,6 +141,8 @@ function section(diff: SnapshotDiff, c: CollectionDiff): string[] {
   if (c.change === 'removed')
     return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
+  const uncompared = uncomparedText(c);
+  if (uncompared !== null) lines.push(uncompared, '');
   if (c.notFetched.length > 0) {
     lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(diff, c), '');
     append(lines, recordTable(c.notFetched), '');
@@ -205,6 +219,7 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
   }
   const { summary } = diff;
   const notFetched = summary.records.notFetched;
+  const { uncompared } = summary.records;
   const collectionsText =
     summary.collections.added + summary.collections.removed > 0
       ? `; ${summary.collections.added} collections added, ${summary.collections.removed} removed`
@@ -212,9 +227,20 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
   lines.push(
     `${summary.records.added} added, ${summary.records.removed} removed, ${summary.records.changed} changed ` +
       `(${summary.statusChanges} status change${summary.statusChanges === 1 ? '' : 's'}, ${summary.renamed} renamed)` +
-      `${notFetched > 0 ? `, ${notFetched} not fetched` : ''}${collectionsText}.`,
+      `${notFetched > 0 ? `, ${notFetched} not fetched` : ''}` +
+      `${uncompared > 0 ? `, ${uncompared} could not be compared` : ''}${collectionsText}.`,
     '',
   );
+  if (uncompared > 0) {
+    const each = diff.collections.map(uncomparedText).filter((text) => text !== null);
+    lines.push(
+      'Records without a string type and id cannot be matched across snapshots, so they are not compared; a ' +
+        'collection that holds any is listed as changed:',
+      '',
+      ...each.map((text) => `- ${text}`),
+      '',
+    );
+  }
   if (notFetched > 0) {
     lines.push(
       'A partial snapshot (made with --allow-partial) lacks list pages, or holds collections whose pages shifted ' +

@@ -166,12 +166,17 @@ export interface CollectionRecords {
    * prove nothing.
    */
   incomplete: boolean;
+  /**
+   * Elements of the collection's lists without a string `type` and `id`: they cannot be matched across snapshots,
+   * so they are counted, not compared.
+   */
+  uncompared: number;
 }
 
 /**
  * Every record of `collection`, by `recordKey`. Elements without a string type and id cannot be matched across
- * snapshots and are left out (validation reports them). A record listed twice (a source that shifted between
- * pages) counts once, as last seen.
+ * snapshots: they are counted (`uncompared`), never silently left out (validation reports them too). A record
+ * listed twice (a source that shifted between pages) counts once, as last seen.
  */
 export async function readCollectionRecords(
   snapshot: OpenSnapshot,
@@ -180,6 +185,7 @@ export async function readCollectionRecords(
 ): Promise<CollectionRecords> {
   const records = new Map<string, DiffRecord>();
   let incomplete = snapshot.missingPages.has(collection) || shiftedOf(snapshot.manifest).includes(collection);
+  let uncompared = 0;
   let read = 0;
   for (const file of collectionFiles(snapshot, collection)) {
     throwIfStopped(signal);
@@ -193,7 +199,10 @@ export async function readCollectionRecords(
         await new Promise<void>((resolve) => setImmediate(resolve));
         throwIfStopped(signal);
       }
-      if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') continue;
+      if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') {
+        uncompared += 1;
+        continue;
+      }
       records.set(recordKey(item.type, item.id), {
         type: item.type,
         id: item.id,
@@ -204,5 +213,5 @@ export async function readCollectionRecords(
       });
     }
   }
-  return { records, incomplete };
+  return { records, incomplete, uncompared };
 }

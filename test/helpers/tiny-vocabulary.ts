@@ -17,6 +17,8 @@ export interface TinyRecord {
   term: string;
   /** JSON text of `attributes.value`, written as is. */
   value?: string;
+  /** JSON text of the record's `id` in the lists and its document (default: `id` as a string), such as `7`. */
+  idJson?: string;
 }
 
 export interface TinyVocabulary {
@@ -37,7 +39,7 @@ function recordText(base: string, collection: string, record: TinyRecord): strin
   const value = record.value === undefined ? '' : `,"value":${record.value}`;
   const self = JSON.stringify(`${base}${collection}/${record.id}/`);
   return (
-    `{"type":${JSON.stringify(type)},"id":${JSON.stringify(record.id)},` +
+    `{"type":${JSON.stringify(type)},"id":${record.idJson ?? JSON.stringify(record.id)},` +
     `"attributes":{"term":${JSON.stringify(record.term)}${value}},"relationships":{},"links":{"self":${self}}}`
   );
 }
