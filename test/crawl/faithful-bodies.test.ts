@@ -127,7 +127,7 @@ describe('content codings', () => {
       deflate: (b) => zlib.deflateSync(b),
       identity: (b) => b,
     };
-    const bytes = codings.reduce((body, coding) => coders[coding]!(body), Buffer.from(text));
+    const bytes = codings.reduce<Buffer>((body, coding) => coders[coding]!(body), Buffer.from(text));
     res.writeHead(200, {
       'content-type': 'application/vnd.api+json',
       'content-length': bytes.length,
