@@ -18,6 +18,9 @@ import { InFlight, ResponseCollector, type ExchangeFailure, type RawResponse } f
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
 const brotli = promisify(zlib.brotliDecompress);
+/** The content codings a body may come in (`Accept-Encoding` asks for gzip and br; deflate is read too). */
+const CONTENT_CODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
+
 /** Bodies up to this size are decompressed synchronously: cheaper than a thread-pool round trip. */
 const SYNC_DECODE_LIMIT = 256 * 1024;
 
@@ -281,16 +284,35 @@ export class Fetcher {
     }
   }
 
+  /**
+   * The body with its content codings undone. `Content-Encoding` lists them in the order they were applied
+   * (RFC 9110 §8.4: `gzip, br` is gzip, then brotli), so they are undone from the last; each step is held to
+   * --max-bytes. A coding this crawl cannot undo refuses the body before anything is decoded.
+   */
   private async decode(raw: Buffer, encoding: string | undefined): Promise<Buffer> {
-    const name = (encoding ?? 'identity').trim().toLowerCase();
     // No bytes are no bytes in any encoding (a HEAD-like answer): the document reader then says the body is empty.
     if (raw.length === 0) return raw;
+    const codings = (encoding ?? '')
+      .split(',')
+      .map((coding) => coding.trim().toLowerCase())
+      .filter((coding) => coding !== '' && coding !== 'identity');
+    const unknown = codings.find((coding) => !CONTENT_CODINGS.has(coding));
+    if (unknown !== undefined) {
+      const stacked = codings.length > 1 ? ` (of "${codings.join(', ')}")` : '';
+      throw new FinalError(`the response uses the unsupported content encoding "${unknown}"${stacked}`, 'encoding');
+    }
+    let body = raw;
+    for (const coding of codings.reverse()) body = await this.undo(body, coding);
+    return body;
+  }
+
+  private async undo(raw: Buffer, name: string): Promise<Buffer> {
     const limits = { maxOutputLength: this.options.maxBytes };
     const sync = raw.length <= SYNC_DECODE_LIMIT;
     try {
-      if (name === 'gzip' || name === 'x-gzip') return sync ? zlib.gunzipSync(raw, limits) : await gunzip(raw, limits);
       if (name === 'br') return sync ? zlib.brotliDecompressSync(raw, limits) : await brotli(raw, limits);
       if (name === 'deflate') return sync ? zlib.inflateSync(raw, limits) : await inflate(raw, limits);
+      return sync ? zlib.gunzipSync(raw, limits) : await gunzip(raw, limits);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
         const limit = this.options.maxBytes;
@@ -298,8 +320,6 @@ export class Fetcher {
       }
       throw new RetryableError(`the ${name} body could not be decompressed (${(error as Error).message})`);
     }
-    if (name === 'identity' || name === '') return raw;
-    throw new FinalError(`the response uses the unsupported content encoding "${name}"`, 'encoding');
   }
 }
 

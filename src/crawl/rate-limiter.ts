@@ -1,21 +1,53 @@
 /**
  * Spaces requests at most `ratePerSecond` apart; every attempt, retries included, takes a slot
  * (docs/architecture.md#crawling-rules).
+ *
+ * Requests start one after another, each at least an interval after the one before it actually started. Slots are
+ * not booked in advance: timers booked ahead all fire together after the event loop was held up (a large document
+ * parsed, the collector), and the requests waiting on them would go out at once, a burst at the source. A request
+ * whose caller gives up while it waits (an abort) leaves at once, and the ones after it keep their place.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export class RateLimiter {
-  private nextSlot = 0;
   private readonly intervalMs: number;
+  /** When the last request was let go (performance.now()). */
+  #lastStart = -Infinity;
+  /** Settles once the last caller in line has been let go or has given up: the next one waits for it. */
+  #line: Promise<void> = Promise.resolve();
 
   constructor(ratePerSecond: number) {
     this.intervalMs = 1000 / ratePerSecond;
   }
 
   async take(signal?: AbortSignal): Promise<void> {
-    const now = performance.now();
-    const slot = Math.max(now, this.nextSlot);
-    this.nextSlot = slot + this.intervalMs;
-    if (slot > now) await sleep(slot - now, undefined, { signal });
+    const before = this.#line;
+    let done!: () => void;
+    this.#line = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await abortable(before, signal);
+      const wait = this.#lastStart + this.intervalMs - performance.now();
+      if (wait > 0) await sleep(wait, undefined, { signal });
+      this.#lastStart = performance.now();
+      done();
+    } catch (error) {
+      // Given up: the next caller goes once the one ahead of this one has gone, never before it.
+      void before.then(done);
+      throw error;
+    }
   }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
+function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return promise;
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

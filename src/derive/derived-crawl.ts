@@ -9,6 +9,7 @@ import type { FetchedResponse } from '../crawl/fetcher.js';
 import { OutputDirError } from '../errors.js';
 import { Discovery, documentTargets } from '../crawl/discovery.js';
 import { resolveLinks } from '../jsonapi/links.js';
+import type { ListSettler } from '../pipeline/settle-collections.js';
 import { parseJson } from '../json/parse-json.js';
 import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
@@ -28,6 +29,11 @@ export interface DerivedCrawlOptions {
   sample?: SampleSize;
   /** Called with the run as soon as it exists, so progress can show what it derived. */
   onStart?(run: DeriveRun): void;
+  /**
+   * Fetches again the lists whose pages disagree, before anything is derived from them: a page that shifted while
+   * it was crawled lists a record twice and another not at all, and a record no list holds would be missing.
+   */
+  lists: ListSettler;
 }
 
 /** What a derived document is handed on with in place of a response: nothing was fetched. */
@@ -97,17 +103,24 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: 
     settled = new Set([...seen].filter((url) => !unsettled.has(url)));
   }
   const deferrable = (url: string): boolean => isDerivableLocation(urls.locate(url));
+  const observed =
+    (store: CrawlerOptions['onDocument']): CrawlerOptions['onDocument'] =>
+    (document: CrawledDocument) => {
+      run.observe(document.url, document.location, document.json);
+      return store(document);
+    };
   const base: CrawlerOptions = {
     ...options.crawl,
-    onDocument: (document: CrawledDocument) => {
-      run.observe(document.url, document.location, document.json);
-      return options.crawl.onDocument(document);
-    },
+    onDocument: observed((document) => options.crawl.onDocument(document)),
   };
 
-  // Step 1: the root and the lists (and anything else that is neither a record nor below one).
+  // Step 1: the root and the lists (and anything else that is neither a record nor below one), settled.
   const pending = options.resume ? options.resume.pending.filter((url) => !deferrable(url)) : [root];
   await crawl({ ...base, resume: { seen, pending }, defer: deferrable });
+  const again = observed(options.lists.again);
+  await options.lists.settle((pages) =>
+    crawl({ ...base, onDocument: again, resume: { seen, pending: pages }, defer: deferrable }),
+  );
   // Read once, before anything more is fetched (which adds to `seen`), without a copy of every URL.
   const deferred = (function* () {
     for (const url of seen) if (deferrable(url)) yield url;

@@ -36,7 +36,7 @@ import { PhaseTimes, processCpuMs } from './phases.js';
 import { previousSnapshot } from './changes-since.js';
 import { finalizeSnapshot } from './finalize.js';
 import { prepareOutput } from './prepare-output.js';
-import { settleCollections } from './settle-collections.js';
+import { settleCollections, type ListSettler } from './settle-collections.js';
 import { checkSourceUnchanged } from './source-state.js';
 import { parseHeaders } from './request-headers.js';
 import { RunState } from './run-state.js';
@@ -318,6 +318,7 @@ async function crawlSource(
         sample: context.sample.sample,
         ...(context.sample.seed !== undefined ? { seed: context.sample.seed } : {}),
         onStart: (started) => (derive.run = started),
+        lists: listSettler(options, opened),
       });
     } else {
       await fullCrawl(context, opened, crawlOptions, pool, resume);
@@ -351,15 +352,28 @@ async function fullCrawl(
     : {};
   const seen = resume?.seen ?? new UrlSet(root);
   await crawl({ ...crawlOptions, ...elsewhere, ...(resume ? { resume } : { seen }) });
-  // Pages fetched again are read and stored on this thread, over the files the crawl wrote.
+  const lists = listSettler(options, opened);
+  await lists.settle((pending) => crawl({ ...crawlOptions, onDocument: lists.again, resume: { seen, pending } }));
+}
+
+/**
+ * Fetching again the lists whose pages disagree (settle-collections.ts), for the full and the derived crawl alike:
+ * `again` stores a page fetched again on this thread, over the file the crawl wrote; `settle` runs the rounds with
+ * the crawl's `refetch` and records the collections that never agreed (--allow-partial).
+ */
+function listSettler(options: SnapshotOptions, opened: OpenedRun): ListSettler {
   const storeAgain = { ...opened.store, resuming: true };
-  const again = (document: CrawledDocument): void => storeDocument(storeAgain, document);
-  opened.state.shifted = await settleCollections({
-    invariants: opened.invariants,
-    allowPartial: options.allowPartial === true,
-    addFinding: (finding) => opened.state.addFinding(finding),
-    refetch: (pending) => crawl({ ...crawlOptions, onDocument: again, resume: { seen, pending } }),
-  });
+  return {
+    again: (document: CrawledDocument): void => storeDocument(storeAgain, document),
+    settle: async (refetch) => {
+      opened.state.shifted = await settleCollections({
+        invariants: opened.invariants,
+        allowPartial: options.allowPartial === true,
+        addFinding: (finding) => opened.state.addFinding(finding),
+        refetch,
+      });
+    },
+  };
 }
 
 /** Closes the journal and writes what comes after the documents: report, manifest, catalogue, sums. */

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
@@ -114,6 +115,75 @@ describe('character sets', () => {
         'it declares the character set "x-klingon", which cannot be decoded.',
     );
     expect(server.requests.filter((u) => u === '/api/units/1/')).toHaveLength(1);
+  });
+});
+
+describe('content codings', () => {
+  /** Answers with the text in the codings listed, applied in that order, as Content-Encoding names them. */
+  const sendCoded = (res: http.ServerResponse, text: string, codings: string[], header = codings.join(', ')) => {
+    const coders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: (b) => zlib.gzipSync(b),
+      br: (b) => zlib.brotliCompressSync(b),
+      deflate: (b) => zlib.deflateSync(b),
+      identity: (b) => b,
+    };
+    const bytes = codings.reduce((body, coding) => coders[coding]!(body), Buffer.from(text));
+    res.writeHead(200, {
+      'content-type': 'application/vnd.api+json',
+      'content-length': bytes.length,
+      'content-encoding': header,
+    });
+    res.end(bytes);
+  };
+
+  it('stacked ones are undone from the last, and the stored document is the text the source coded', async () => {
+    const stacks: Record<string, string[]> = {
+      '1': ['gzip', 'br'],
+      '2': ['gzip', 'gzip'],
+      '3': ['deflate', 'identity', 'gzip'],
+      '4': ['br'],
+    };
+    const server = await recordSource(
+      Object.fromEntries(
+        Object.entries(stacks).map(([id, codings]) => [
+          id,
+          (res: http.ServerResponse, self: string) => sendCoded(res, recordText(self, id, `term ${id}`), codings),
+        ]),
+      ),
+    );
+    const out = path.join(await tempDir(), 'out');
+    await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    for (const id of Object.keys(stacks)) expect(await stored(out, id), id).toBe(`term ${id}`);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+
+  it('one that cannot be undone is named, with the stack it came in, before anything is decoded', async () => {
+    const server = await recordSource({
+      '1': (res, self) => sendCoded(res, recordText(self, '1', 'x'), ['gzip'], 'gzip, compress'),
+    });
+    const error = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out: path.join(await tempDir(), 'out'),
+      retries: 3,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrawlStoppedError);
+    expect((error as Error).message).toContain(
+      `${server.url}/api/units/1/ could not be fetched: the response uses the unsupported content encoding ` +
+        '"compress" (of "gzip, compress")',
+    );
+    expect(server.requests.filter((u) => u === '/api/units/1/')).toHaveLength(1);
+  });
+
+  it('each step is held to --max-bytes: a body compressed twice cannot grow past it', async () => {
+    const big = JSON.stringify({ data: { units: 'x'.repeat(300_000) } });
+    const server = await serve((req, res) => sendCoded(res, big, ['gzip', 'gzip']));
+    const error = await createSnapshot({
+      rootUrl: `${server.url}/api/`,
+      out: path.join(await tempDir(), 'out'),
+      retries: 0,
+      maxBytes: 100_000,
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain('over the --max-bytes limit of 100000');
   });
 });
 

@@ -363,6 +363,53 @@ describe('a page fetched again replaces its findings', () => {
   });
 });
 
+describe('crawl --derive and pages that shift', () => {
+  it('a record shuffled onto two pages: the lists are settled before anything is derived from them', async () => {
+    source = await startShiftingSource(6);
+    source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: source.root, out, derive: true, verifySeed: 1 });
+    // Derived, not fetched: most records came from the lists.
+    expect(result.derive!.derived).toBeGreaterThan(0);
+    expect(await collection(out, source.root)).toEqual(source.ids);
+    // Record 3, which page 2 did not list the first time, has its document, made from the page fetched again.
+    const record = JSON.parse(await readFile(path.join(out, 'api', 'units', '3', 'index.html'), 'utf8')) as {
+      data: { attributes: { term: string } };
+    };
+    expect(record.data.attributes.term).toBe('unit3');
+    expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
+    expect(result.documents).toBe(1 + 3 + 6);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+
+  it('pages that never agree: refused as in a full crawl, or published as partial (--allow-partial)', async () => {
+    source = await startShiftingSource(4);
+    const out = path.join(await tempDir(), 'out');
+    expect((await runCli(['crawl', source.root, '--out', out, '--quiet'])).code).toBe(0);
+    const previous = await treeHashes(out);
+
+    source.page = (n, request) => (n === 1 ? [request % 2 === 0 ? '1' : '2', '3'] : ['3', '4']);
+    const failed = await runCli(['crawl', source.root, '--out', out, '--quiet', '--derive']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('The pages of units disagreed each of the 4 times they were fetched');
+    expect(await treeHashes(out)).toEqual(previous);
+
+    const partial = await runCli([
+      'crawl',
+      source.root,
+      '--out',
+      out,
+      '--derive',
+      '--fresh',
+      '--allow-partial',
+      '--json',
+    ]);
+    expect(partial.code).toBe(0);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ partial: true, shifted: ['units'] });
+    expect((await report(out)).findings.map((f) => f.rule)).toContain('pagination.shifted');
+  }, 60_000);
+});
+
 describe('--resume after the source moved on', () => {
   it('refuses to mix two states, with the command that starts afresh', async () => {
     source = await startShiftingSource(9);

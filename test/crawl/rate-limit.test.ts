@@ -1,0 +1,96 @@
+/**
+ * `--rate`: requests start at most that many a second, each at least an interval after the one before, also when the
+ * event loop was held up meanwhile (timers booked ahead would all fire together after it: a burst at the source).
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/crawl/rate-limiter.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** Node's timers count from the loop's cached time, which may be up to a millisecond behind. */
+const TIMER_SLACK_MS = 2;
+
+function gaps(times: number[]): number[] {
+  return times.slice(1).map((time, i) => time - times[i]!);
+}
+
+/** Holds the event loop up, as parsing a large document does. */
+function holdUp(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+}
+
+describe('RateLimiter', () => {
+  it('spaces requests an interval apart after the event loop was held up, without a burst', async () => {
+    const limiter = new RateLimiter(20);
+    const starts: number[] = [];
+    const takes = Array.from({ length: 6 }, () => limiter.take().then(() => starts.push(performance.now())));
+    await takes[0];
+    holdUp(300);
+    await Promise.all(takes);
+    expect(starts).toHaveLength(6);
+    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(50 - TIMER_SLACK_MS);
+  });
+
+  it('lets a caller that gives up leave at once; the ones behind it keep their place and their spacing', async () => {
+    const limiter = new RateLimiter(10);
+    await limiter.take();
+    const events: string[] = [];
+    const controller = new AbortController();
+    const second = limiter.take().then(() => events.push('second'));
+    const third = limiter.take(controller.signal).catch((error: unknown) => {
+      events.push('third gave up');
+      throw error;
+    });
+    let fourthAt = 0;
+    const fourth = limiter.take().then(() => {
+      events.push('fourth');
+      fourthAt = performance.now();
+    });
+    controller.abort();
+    await expect(third).rejects.toThrow();
+    const secondAt = await second.then(() => performance.now());
+    await fourth;
+    expect(events).toEqual(['third gave up', 'second', 'fourth']);
+    expect(fourthAt - secondAt).toBeGreaterThanOrEqual(100 - TIMER_SLACK_MS);
+  });
+
+  it('refuses with the reason when the signal has already aborted', async () => {
+    const limiter = new RateLimiter(1);
+    await limiter.take();
+    await expect(limiter.take(AbortSignal.abort(new Error('stopped')))).rejects.toThrow('stopped');
+  });
+});
+
+describe('crawl --rate', () => {
+  it('the source sees the requests an interval apart', async () => {
+    const arrivals: number[] = [];
+    const server = await startServer((req, res) => {
+      arrivals.push(performance.now());
+      const base = `http://${req.headers.host}/api/`;
+      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+      if (req.url === '/api/units/') {
+        const ids = ['1', '2', '3', '4'];
+        const record = (id: string) => ({ type: 'Unit', id, attributes: {}, links: { self: `${base}units/${id}/` } });
+        return sendJson(res, 200, { data: ids.map(record), meta: { pagination: { page: 1, pages: 1, count: 4 } } });
+      }
+      const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
+      if (id === undefined) return sendJson(res, 404, { errors: [{ status: '404' }] });
+      return sendJson(res, 200, { data: { type: 'Unit', id, attributes: {}, links: { self: `${base}units/${id}/` } } });
+    });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, rate: 10, concurrency: 4 });
+      expect(result.documents).toBe(6);
+      expect(arrivals).toHaveLength(6);
+      // Sent 100 ms apart; on the way a request may be held up a little and the next one not.
+      for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(70);
+    } finally {
+      await server.close();
+    }
+  });
+});
