@@ -361,6 +361,19 @@ describe('a page fetched again replaces its findings', () => {
     await createSnapshot({ rootUrl: source.root, out, resume: true });
     expect(await findingsOf(out)).toEqual(once);
   });
+
+  it('crawl --derive settles its lists the same way: the findings count once', async () => {
+    source = await startShiftingSource(4);
+    faulty(source);
+    const dir = await tempDir();
+    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'once'), derive: true, verifySeed: 1 });
+    const once = await findingsOf(path.join(dir, 'once'));
+    expect(once.rules).toHaveProperty(['record.self', 'errors'], 1);
+
+    shuffleOnce(source);
+    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'shifted'), derive: true, verifySeed: 1 });
+    expect(await findingsOf(path.join(dir, 'shifted'))).toEqual(once);
+  });
 });
 
 describe('crawl --derive and pages that shift', () => {
