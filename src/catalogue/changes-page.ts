@@ -166,7 +166,7 @@ function countsText(diff: SnapshotDiff, short = false): string {
 
 /**
  * The collections only one snapshot has, the records a partial snapshot could not compare, and those without a
- * string type and id, which cannot be matched across snapshots.
+ * string type and id that are not the same in both, which cannot be matched record by record.
  */
 function collectionsNote(diff: SnapshotDiff): string {
   const names = (change: CollectionDiff['change']) =>
@@ -182,12 +182,12 @@ function collectionsNote(diff: SnapshotDiff): string {
         'diff</code> names them).',
     );
   }
-  const { uncompared } = diff.summary.records;
-  if (uncompared > 0) {
+  const { unmatched } = diff.summary.records;
+  if (unmatched > 0) {
     notes.push(
-      `${plural(uncompared, 'record')} without a string type and id could not be compared, so whether ` +
-        `${uncompared === 1 ? 'it' : 'they'} changed cannot be told (<code>cv-snapshot diff</code> counts them ` +
-        'per collection).',
+      `${plural(unmatched, 'record')} without a string type and id could not be compared record by record, and ` +
+        'are not the same in both snapshots: what changed in them cannot be told (<code>cv-snapshot diff</code> ' +
+        'counts them per collection).',
     );
   }
   return notes.length === 0 ? '' : `<p>${notes.join(' ')}</p>\n`;

@@ -37,9 +37,9 @@ changed: compared by type and id, never by link), status changes (PENDING -> ACC
 record counts. Snapshots with other ports, root URLs or --links modes compare by content alone; the times
 recorded and the tool versions are shown but not compared. A partial snapshot (--allow-partial) lacks list pages,
 or holds collections whose pages shifted: records that only the other snapshot holds in those collections are "not
-fetched", never added or removed. A list element without a string type and id cannot be matched across
-snapshots: each collection counts them ("could not be compared"), and any makes the snapshots differ, since
-whether it changed cannot be told (--exit-code exits 1).
+fetched", never added or removed. List elements without a string type and id cannot be matched record by
+record: each collection counts them and compares them as a whole; when they are not the same in both, the
+collection has changed (--exit-code exits 1), though what changed in them cannot be told.
 Archives are extracted into temporary directories, removed afterwards, within the --max-extract-* limits.
 
 Exit codes: 0 compared; 1 diff failed (a snapshot cannot be read: stdout is empty and stderr says why, starting

@@ -110,10 +110,15 @@ const collectionDiff = z.object({
   missingPages: z.object({ old: z.array(z.string()), new: z.array(z.string()) }),
   /**
    * Elements of this collection's lists in each snapshot without a string `type` and `id` (0 on a side that lacks
-   * the collection): they cannot be matched across snapshots, so whether they changed cannot be told. Any makes the
-   * collection `changed` and the diff not `identical`.
+   * the collection): they cannot be matched record by record, so they are compared as a whole (without `links` and
+   * `meta`, relationships by their targets). `same`: both snapshots hold exactly the same ones; when not, the
+   * collection is `changed` and the diff not `identical`, though what changed in them cannot be told.
    */
-  uncompared: z.object({ old: z.number().int().nonnegative(), new: z.number().int().nonnegative() }),
+  unmatched: z.object({
+    old: z.number().int().nonnegative(),
+    new: z.number().int().nonnegative(),
+    same: z.boolean(),
+  }),
 });
 export type CollectionDiff = z.infer<typeof collectionDiff>;
 
@@ -125,18 +130,18 @@ export const snapshotDiffSchema = z.object({
   old: side,
   new: side,
   /**
-   * No collection added or removed, no record added, removed, changed or not fetched, and no element that could not
-   * be compared. The snapshots' times, roots, link modes and tool versions are not compared: two crawls of the same
-   * state are identical.
+   * No collection added or removed, no record added, removed, changed or not fetched, and the same `unmatched`
+   * elements in each collection. The snapshots' times, roots, link modes and tool versions are not compared: two
+   * crawls of the same state are identical.
    */
   identical: z.boolean(),
   summary: z.object({
     collections: tally.extend({ unchanged: z.number().int() }),
     /**
-     * `notFetched`: records listed under a collection's `notFetched`; `uncompared`: elements counted under a
-     * collection's `uncompared`, both snapshots together.
+     * `notFetched`: records listed under a collection's `notFetched`; `unmatched`: elements counted under the
+     * `unmatched` of the collections where they are not the same, both snapshots together.
      */
-    records: tally.extend({ notFetched: z.number().int(), uncompared: z.number().int() }),
+    records: tally.extend({ notFetched: z.number().int(), unmatched: z.number().int() }),
     statusChanges: z.number().int(),
     renamed: z.number().int(),
   }),

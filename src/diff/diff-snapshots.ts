@@ -44,7 +44,7 @@ function compareCollection(
     renamed: [],
     notFetched: [],
     missingPages,
-    uncompared: { old: before?.uncompared ?? 0, new: after?.uncompared ?? 0 },
+    unmatched: unmatchedOf(before?.unmatched ?? [], after?.unmatched ?? []),
   };
   for (const [key, record] of old) {
     if (!now.has(key)) (newIncomplete ? result.notFetched : result.removed).push(recordRef(record));
@@ -68,13 +68,19 @@ function compareCollection(
   }
   const lists = [result.added, result.removed, result.changed, result.statusChanges, result.renamed, result.notFetched];
   for (const list of lists) list.sort(byIdentity);
-  // Elements that cannot be matched may have changed: the collection cannot be called unchanged.
-  const uncompared = result.uncompared.old + result.uncompared.new;
+  // Elements that cannot be matched and are not the same in both may have changed: the collection is not unchanged.
   const differs =
-    result.added.length + result.removed.length + result.changed.length + result.notFetched.length + uncompared > 0;
+    result.added.length + result.removed.length + result.changed.length + result.notFetched.length > 0 ||
+    !result.unmatched.same;
   if (result.change === 'unchanged' && (differs || before === null || after === null)) result.change = 'changed';
   return result;
 }
+/** The elements without a string type and id on each side (their hashes, sorted): counted, and the same or not. */
+function unmatchedOf(old: readonly string[], now: readonly string[]): CollectionDiff['unmatched'] {
+  const same = old.length === now.length && old.every((hash, i) => hash === now[i]);
+  return { old: old.length, new: now.length, same };
+}
+
 function sideOf(snapshot: OpenSnapshot, records: number): DiffSide {
   const { manifest } = snapshot;
   return {
@@ -144,7 +150,7 @@ export async function diffOpenSnapshots(
       removed: sum((d) => d.removed),
       changed: sum((d) => d.changed),
       notFetched: sum((d) => d.notFetched),
-      uncompared: diffs.reduce((n, d) => n + d.uncompared.old + d.uncompared.new, 0),
+      unmatched: diffs.reduce((n, d) => n + (d.unmatched.same ? 0 : d.unmatched.old + d.unmatched.new), 0),
     },
     statusChanges: sum((d) => d.statusChanges),
     renamed: sum((d) => d.renamed),

@@ -46,6 +46,36 @@ function canonical(container: object, key: string): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** A relationships object with only each relationship's `data`: its links depend on where the snapshot was made. */
+function linkageOnly(container: object, key: string): string {
+  const relationships = (container as Record<string, unknown>)[key];
+  if (!isObject(relationships)) return canonical(container, key);
+  const names = Object.keys(relationships).sort();
+  const each = names.map((name) => {
+    const relationship = relationships[name];
+    const targets = isObject(relationship) ? canonical(relationship, 'data') : canonical(relationships, name);
+    return `${JSON.stringify(name)}:${targets}`;
+  });
+  return `{${each.join(',')}}`;
+}
+
+/**
+ * A canonical form of the list element `list[index]` that has no string type and id, to compare it as a whole: as
+ * records compare, without its `links` and `meta` and with its relationships' targets only, so that two snapshots
+ * of one state made at other addresses or with other `--links` hold the same.
+ */
+export function elementText(list: readonly unknown[], index: number): string {
+  const item = list[index];
+  if (!isObject(item)) return canonical(list, String(index));
+  const keys = Object.keys(item)
+    .filter((key) => key !== 'links' && key !== 'meta')
+    .sort();
+  const each = keys.map(
+    (key) => `${JSON.stringify(key)}:${key === 'relationships' ? linkageOnly(item, key) : canonical(item, key)}`,
+  );
+  return `{${each.join(',')}}`;
+}
+
 /** Whether `a[aKey]` and `b[bKey]` hold the same JSON value. */
 export function sameMember(a: object, aKey: string, b: object, bKey: string): boolean {
   return canonical(a, aKey) === canonical(b, bKey);

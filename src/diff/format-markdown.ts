@@ -87,14 +87,21 @@ function recordTable(records: RecordRef[]): string[] {
 
 const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} → ${c.records.new ?? '–'} records`;
 
-/** The elements of a collection's lists that could not be compared, in one sentence; null when none. */
-function uncomparedText(c: CollectionDiff): string | null {
-  const { old, new: now } = c.uncompared;
+/** The elements of a collection's lists without a string type and id, in one sentence; null when none. */
+function unmatchedText(c: CollectionDiff): string | null {
+  const { old, new: now, same } = c.unmatched;
   if (old + now === 0) return null;
+  const name = escapeText(c.name);
+  if (same) {
+    return (
+      `${name}: ${plural(old, 'record')} without a string type and id in each snapshot could not be compared ` +
+      'record by record; compared as a whole, they are the same in both.'
+    );
+  }
   return (
-    `${escapeText(c.name)}: ${plural(old + now, 'record')} without a string type and id could not be compared ` +
-    `(${old} in the old snapshot, ${now} in the new): whether ${old + now === 1 ? 'it' : 'they'} changed cannot ` +
-    'be told.'
+    `${name}: ${plural(old + now, 'record')} without a string type and id could not be compared record by record ` +
+    `(${old} in the old snapshot, ${now} in the new), and they are not the same in both: what changed in them ` +
+    'cannot be told.'
   );
 }
 
@@ -141,8 +148,8 @@ function section(diff: SnapshotDiff, c: CollectionDiff): string[] {
   if (c.change === 'removed')
     return [...lines, `Collection removed; it held ${c.records.old ?? 0} records (listed in --format json).`, ''];
   lines.push(`${countsText(c)}.`, '');
-  const uncompared = uncomparedText(c);
-  if (uncompared !== null) lines.push(uncompared, '');
+  const unmatched = unmatchedText(c);
+  if (unmatched !== null) lines.push(unmatched, '');
   if (c.notFetched.length > 0) {
     lines.push(`### Not fetched (${c.notFetched.length})`, '', notFetchedText(diff, c), '');
     append(lines, recordTable(c.notFetched), '');
@@ -213,13 +220,14 @@ function sourceLine(label: string, side: SnapshotDiff['old']): string {
 
 export function formatDiffMarkdown(diff: SnapshotDiff): string {
   const lines = ['# Vocabulary changes', '', sourceLine('Old', diff.old), sourceLine('New', diff.new), ''];
+  const unmatched = diff.collections.map(unmatchedText).filter((text) => text !== null);
   if (diff.identical) {
     lines.push(`No differences: the same ${diff.new.records} records in ${diff.collections.length} collections.`);
+    if (unmatched.length > 0) lines.push('', ...unmatched.map((text) => `- ${text}`));
     return `${lines.join('\n')}\n`;
   }
   const { summary } = diff;
   const notFetched = summary.records.notFetched;
-  const { uncompared } = summary.records;
   const collectionsText =
     summary.collections.added + summary.collections.removed > 0
       ? `; ${summary.collections.added} collections added, ${summary.collections.removed} removed`
@@ -228,16 +236,15 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
     `${summary.records.added} added, ${summary.records.removed} removed, ${summary.records.changed} changed ` +
       `(${summary.statusChanges} status change${summary.statusChanges === 1 ? '' : 's'}, ${summary.renamed} renamed)` +
       `${notFetched > 0 ? `, ${notFetched} not fetched` : ''}` +
-      `${uncompared > 0 ? `, ${uncompared} could not be compared` : ''}${collectionsText}.`,
+      `${summary.records.unmatched > 0 ? `, ${summary.records.unmatched} not compared` : ''}${collectionsText}.`,
     '',
   );
-  if (uncompared > 0) {
-    const each = diff.collections.map(uncomparedText).filter((text) => text !== null);
+  if (unmatched.length > 0) {
     lines.push(
-      'Records without a string type and id cannot be matched across snapshots, so they are not compared; a ' +
-        'collection that holds any is listed as changed:',
+      'Records without a string type and id cannot be matched across snapshots: they are compared as a whole, and a ' +
+        'collection whose such records are not the same in both is listed as changed.',
       '',
-      ...each.map((text) => `- ${text}`),
+      ...unmatched.map((text) => `- ${text}`),
       '',
     );
   }

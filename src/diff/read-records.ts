@@ -10,6 +10,7 @@
  * Files are read as verify reads them: never through a symbolic link, never a pipe or device, JSON nested too deep
  * refused, numbers kept as the source wrote them.
  */
+import { createHash } from 'node:crypto';
 import { throwIfStopped } from '../errors.js';
 import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
@@ -17,6 +18,7 @@ import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../fo
 import { locate } from '../url/api-location.js';
 import { shiftedOf } from '../format/partial.js';
 import { DiffError } from './diff-error.js';
+import { elementText } from './exact-values.js';
 
 /** The parts of a JSON:API resource object that diff compares. */
 export interface DiffRecord {
@@ -167,15 +169,16 @@ export interface CollectionRecords {
    */
   incomplete: boolean;
   /**
-   * Elements of the collection's lists without a string `type` and `id`: they cannot be matched across snapshots,
-   * so they are counted, not compared.
+   * Elements of the collection's lists without a string `type` and `id`, which cannot be matched across snapshots:
+   * the SHA-256 of each one's canonical text (`elementText`), sorted, to compare them as a whole.
    */
-  uncompared: number;
+  unmatched: string[];
 }
 
 /**
  * Every record of `collection`, by `recordKey`. Elements without a string type and id cannot be matched across
- * snapshots: they are counted (`uncompared`), never silently left out (validation reports them too). A record
+ * snapshots: they are counted and compared as a whole (`unmatched`), never silently left out (validation reports
+ * them too). A record
  * listed twice (a source that shifted between pages) counts once, as last seen.
  */
 export async function readCollectionRecords(
@@ -185,7 +188,7 @@ export async function readCollectionRecords(
 ): Promise<CollectionRecords> {
   const records = new Map<string, DiffRecord>();
   let incomplete = snapshot.missingPages.has(collection) || shiftedOf(snapshot.manifest).includes(collection);
-  let uncompared = 0;
+  const unmatched: string[] = [];
   let read = 0;
   for (const file of collectionFiles(snapshot, collection)) {
     throwIfStopped(signal);
@@ -194,13 +197,13 @@ export async function readCollectionRecords(
       incomplete ||= snapshot.manifest.missing.length > 0;
       continue;
     }
-    for (const item of data) {
+    for (const [index, item] of data.entries()) {
       if (++read % RECORDS_PER_CHECK === 0) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         throwIfStopped(signal);
       }
       if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') {
-        uncompared += 1;
+        unmatched.push(createHash('sha256').update(elementText(data, index)).digest('hex'));
         continue;
       }
       records.set(recordKey(item.type, item.id), {
@@ -213,5 +216,5 @@ export async function readCollectionRecords(
       });
     }
   }
-  return { records, incomplete, uncompared };
+  return { records, incomplete, unmatched: unmatched.sort() };
 }

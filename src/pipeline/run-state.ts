@@ -6,11 +6,13 @@ import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker } from '../validate/invariants.js';
-import { FindingTally, type ValidationReport } from '../validate/report.js';
+import { countsByRule, FindingTally, type SeverityCounts, type ValidationReport } from '../validate/report.js';
 import type { JournalEntry, JournalSource } from '../store/journal.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { CollectionCounts } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
+
+const NO_FINDINGS: readonly Finding[] = [];
 
 export class RunState {
   readonly collections = new Map<string, CollectionCounts>();
@@ -37,6 +39,11 @@ export class RunState {
   shifted: string[] = [];
   /** Records of each list page stored, by URL: a page stored again replaces its count. */
   readonly #listRecords = new Map<string, number>();
+  /**
+   * The findings each stored list page reported, counted by rule, by URL (pages without findings have none here): a
+   * page fetched again, because its collection shifted, replaces them, in a live crawl and in a replay alike.
+   */
+  readonly #pageFindings = new Map<string, Map<string, SeverityCounts>>();
   /**
    * Every URL known and every URL settled: kept only while a journal is replayed for --resume, to tell the
    * continued crawl where to start. A live crawl does not need them (the crawler has its own set of URLs seen).
@@ -71,14 +78,17 @@ export class RunState {
     if (finding.rule === 'fetch.failed' && this.#resume === undefined) this.#commit(finding.url, true);
   }
 
-  /** Counts the staged findings of `url`; those of an earlier failure only when it was not settled since. */
-  #commit(url: string, failed: boolean): void {
+  /**
+   * Counts the staged findings of `url`; those of an earlier failure only when it was not settled since. Returns
+   * the findings counted.
+   */
+  #commit(url: string, failed: boolean): readonly Finding[] {
     const staged = this.#staged.get(url);
-    if (staged === undefined) return;
+    if (staged === undefined) return NO_FINDINGS;
     this.#staged.delete(url);
-    for (const finding of staged.values()) {
-      if (failed || finding.rule !== 'fetch.failed') this.#tally.add(finding);
-    }
+    const counted = [...staged.values()].filter((finding) => failed || finding.rule !== 'fetch.failed');
+    for (const finding of counted) this.#tally.add(finding);
+    return counted;
   }
 
   /** The report of every finding (the crawl is over: findings still staged are counted too). */
@@ -94,7 +104,13 @@ export class RunState {
       return;
     }
     this.#failed.delete(entry.url);
-    this.#commit(entry.url, false);
+    // A list page fetched again, because its collection shifted while it was crawled, replaces what it reported.
+    const earlier = entry.t === 'doc' ? this.#pageFindings.get(entry.url) : undefined;
+    if (earlier !== undefined) {
+      this.#tally.remove(entry.url, earlier);
+      this.#pageFindings.delete(entry.url);
+    }
+    const findings = this.#commit(entry.url, false);
     this.discovered += entry.discovered.length;
     if (this.#resume !== undefined) {
       const { seen, settled } = this.#resume;
@@ -122,6 +138,7 @@ export class RunState {
       if (before === undefined) counts.pages += 1;
       counts.records += (entry.records ?? 0) - (before ?? 0);
       this.#listRecords.set(entry.url, entry.records ?? 0);
+      if (findings.length > 0) this.#pageFindings.set(entry.url, countsByRule(findings));
       const pages = this.pageFiles.get(location.collection) ?? new Map<number, string>();
       pages.set(location.page, entry.file.path);
       this.pageFiles.set(location.collection, pages);

@@ -76,6 +76,23 @@ export class FindingTally {
     if (entry.kept.length >= 2 * this.listedPerRule) this.#cut(entry.kept);
   }
 
+  /**
+   * Takes back findings of `url` that were added: `counts` of them by rule, as `countsByRule` gives them (a document
+   * fetched again replaces what it reported). The ones listed go; one that a cut had left out is not listed again.
+   */
+  remove(url: string, counts: ReadonlyMap<string, SeverityCounts>): void {
+    for (const [rule, { errors, warnings }] of counts) {
+      const entry = this.#rules.get(rule);
+      if (entry === undefined) continue;
+      entry.errors -= errors;
+      entry.warnings -= warnings;
+      this.errors -= errors;
+      this.warnings -= warnings;
+      entry.kept = entry.kept.filter((finding) => finding.url !== url);
+      if (entry.errors + entry.warnings === 0) this.#rules.delete(rule);
+    }
+  }
+
   #cut(kept: Finding[]): void {
     kept.sort(compareFindings);
     if (kept.length > this.listedPerRule) kept.length = this.listedPerRule;
@@ -116,6 +133,18 @@ export function buildReport(
   const tally = new FindingTally(listedPerRule);
   for (const finding of findings) tally.add(finding);
   return tally.report(undescribedTypes);
+}
+
+/** `findings` counted by rule and severity: what `FindingTally.remove` takes back. */
+export function countsByRule(findings: Iterable<Finding>): Map<string, SeverityCounts> {
+  const counts = new Map<string, SeverityCounts>();
+  for (const { rule, severity } of findings) {
+    let count = counts.get(rule);
+    if (count === undefined) counts.set(rule, (count = { errors: 0, warnings: 0 }));
+    if (severity === 'error') count.errors += 1;
+    else count.warnings += 1;
+  }
+  return counts;
 }
 
 /** Findings per piece of `reportJson`: a few hundred kilobytes, written at once. */

@@ -87,13 +87,13 @@ describe('diff of a partial snapshot', () => {
     expect(byName.get('things')).toMatchObject({ change: 'changed', removed: [], records: { old: 2, new: null } });
     expect(ids(byName.get('things')!.notFetched)).toEqual(['1', '2']);
     expect(ids(byName.get('parts')!.removed)).toEqual(['2']);
-    expect(diff.summary.records).toEqual({ added: 0, removed: 1, changed: 0, notFetched: 4, uncompared: 0 });
+    expect(diff.summary.records).toEqual({ added: 0, removed: 1, changed: 0, notFetched: 4, unmatched: 0 });
     expect(diff.summary.collections).toMatchObject({ added: 0, removed: 0 });
     expect(diff.identical).toBe(false);
 
     const reverse = (await diffJson(partial, complete)).diff;
     expect(ids(reverse.collections.find((c) => c.name === 'units')!.notFetched)).toEqual(['3', '4']);
-    expect(reverse.summary.records).toEqual({ added: 1, removed: 0, changed: 0, notFetched: 4, uncompared: 0 });
+    expect(reverse.summary.records).toEqual({ added: 1, removed: 0, changed: 0, notFetched: 4, unmatched: 0 });
   });
 
   it('says so in the release notes, and lists no removals that did not happen', async () => {

@@ -192,7 +192,7 @@ describe('diff between release 0 and the next release', () => {
           .map((x) => `${x.collection}/${x.id}`),
       ).size,
       notFetched: 0,
-      uncompared: 0,
+      unmatched: 0,
     });
     expect(diff.summary.statusChanges).toBe(1);
     expect(diff.summary.renamed).toBe(1);

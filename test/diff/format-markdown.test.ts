@@ -29,7 +29,7 @@ describe('formatDiffMarkdown', () => {
       new: side(RECORDS),
       identical: false,
       summary: {
-        records: { added: RECORDS, removed: 0, changed: 0, notFetched: 0, uncompared: 0 },
+        records: { added: RECORDS, removed: 0, changed: 0, notFetched: 0, unmatched: 0 },
         statusChanges: 0,
         renamed: 0,
         collections: { added: 0, removed: 0 },
@@ -45,7 +45,7 @@ describe('formatDiffMarkdown', () => {
           renamed: [],
           statusChanges: [],
           notFetched: [],
-          uncompared: { old: 0, new: 0 },
+          unmatched: { old: 0, new: 0, same: true },
         },
       ],
     } as unknown as SnapshotDiff;

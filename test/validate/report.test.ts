@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/validate/finding.js';
-import { buildReport, FindingTally, formatSummary, reportJson } from '../../src/validate/report.js';
+import { buildReport, countsByRule, FindingTally, formatSummary, reportJson } from '../../src/validate/report.js';
 import { ROOT } from '../helpers/validate-fixtures.js';
 
 function f(url: string, pointer: string, rule: Finding['rule'], severity: Finding['severity'] = 'error'): Finding {
@@ -98,6 +98,19 @@ describe('a report of very many findings', () => {
     );
     expect(report.findings.filter((x) => x.rule === 'link.dead')).toHaveLength(30);
     expect(JSON.stringify(buildReport([...outside, ...dead].reverse(), {}, 40))).toBe(JSON.stringify(report));
+  });
+
+  it('takes back what a document reported: the report is the one of the findings it keeps', () => {
+    const page = `${ROOT}actioncategories/`;
+    const ofPage = FINDINGS.filter((finding) => finding.url === page);
+    const tally = new FindingTally();
+    for (const finding of FINDINGS) tally.add(finding);
+    tally.remove(page, countsByRule(ofPage));
+    const others = FINDINGS.filter((finding) => finding.url !== page);
+    // No rule left with nothing in it: the same bytes as a report that never had the page's findings.
+    expect(JSON.stringify(tally.report())).toBe(JSON.stringify(buildReport(others)));
+    for (const finding of ofPage) tally.add(finding);
+    expect(JSON.stringify(tally.report())).toBe(JSON.stringify(buildReport(FINDINGS)));
   });
 
   it('is written in pieces that make exactly the pretty-printed JSON', () => {
