@@ -28,8 +28,9 @@ export const serveCommand = defineCommand({
   },
   details: `
 The only line on stdout is the API root URL on this server, for scripts to read; the request log (one line per
-request, unless --quiet) goes to stderr. Read-only: GET, HEAD and OPTIONS; other methods get 405. Stop it with
-Ctrl-C.
+request, unless --quiet) goes to stderr, and so does, as it starts, why the snapshot is partial when it is (made
+with --allow-partial: it answers 404 for the documents it lacks). Read-only: GET, HEAD and OPTIONS; other methods
+get 405. Stop it with Ctrl-C.
 
 Example:
   cv-snapshot serve cv-mirror --port 8080
@@ -43,6 +44,7 @@ Example:
       ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${printableLines(line)}\n`) }),
     });
     io.stdout.write(`${server.url}\n`);
+    if (server.partial !== null) io.stderr.write(`${server.partial}\n`);
     if (!io.signal.aborted) await once(io.signal, 'abort');
     await server.close();
     return 0;

@@ -14,7 +14,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CvSnapshotError } from '../errors.js';
-import { printable, printableLines } from '../safe-text.js';
+import { printable, printableLines, quoteUntrusted } from '../safe-text.js';
+import { partialSentence } from '../format/partial.js';
 import { Layout } from '../format/layout.js';
 import { MANIFEST_PATH, manifestSchema, type Manifest } from '../format/manifest.js';
 import { readSnapshotFile } from '../format/read-snapshot.js';
@@ -50,6 +51,12 @@ export interface ServeHandle {
   /** The API root on this server, e.g. `http://127.0.0.1:3000/sms/cv/api/v1/`. */
   readonly url: string;
   readonly origin: string;
+  /**
+   * Why the snapshot is partial (made with --allow-partial: documents missing, or collections whose pages shifted),
+   * in the sentence `verify` prints; null when it is complete. A partial snapshot is served as it is: 404 for the
+   * documents it lacks.
+   */
+  readonly partial: string | null;
   /** Stops taking connections, lets requests in flight finish (at most `graceMs`), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -152,6 +159,9 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
   return {
     url: `${origin}${snapshot.layout.rootPath()}`,
     origin,
+    partial: snapshot.manifest.partial
+      ? partialSentence(quoteUntrusted(options.dir ?? 'out'), snapshot.manifest)
+      : null,
     close: (graceMs = 2000) => (closing ??= closeServer(server, graceMs)),
   };
 }

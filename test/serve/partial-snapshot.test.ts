@@ -1,0 +1,67 @@
+/**
+ * A partial snapshot (--allow-partial) is served as it is, 404 for what it lacks, and `serve` says why it is
+ * partial as it starts, so that whoever hosts it knows before a client finds out.
+ */
+import { once } from 'node:events';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startServe } from '../../src/serve/server.js';
+import { startCli } from '../helpers/cli.js';
+import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const serve = serversClosedAfterEach();
+
+/** A snapshot of a source of two units, whose second record fails every time it is asked for when `failing`. */
+async function snapshotOf(failing: boolean): Promise<{ out: string; root: string }> {
+  const source = await serve((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
+    if (req.url === '/api/units/') return sendJson(res, 200, unitList(base, ['1', '2']));
+    const id = /^\/api\/units\/(\d)\/$/.exec(req.url ?? '')?.[1];
+    if (id === undefined || (failing && id === '2')) return sendJson(res, 500, { errors: [{ status: '500' }] });
+    sendJson(res, 200, { data: { type: 'Unit', id, attributes: {}, links: { self: `${base}units/${id}/` } } });
+  });
+  const out = path.join(await tempDir(), 'out');
+  const root = `${source.url}/api/`;
+  await createSnapshot({ rootUrl: root, out, allowPartial: true, retries: 0 });
+  return { out, root };
+}
+
+describe('serving a partial snapshot', () => {
+  it('answers 404 for what it lacks and tells why it is partial; a complete one says nothing of it', async () => {
+    const { out, root } = await snapshotOf(true);
+    const server = await startServe({ dir: out, port: 0 });
+    try {
+      expect(server.partial).toBe(
+        `${out} is a partial snapshot: 1 document could not be fetched when it was made (listed under "missing" in ` +
+          `its manifest, for example ${root}units/2/). Crawl again to complete it.`,
+      );
+      expect((await fetch(`${server.url}units/2/`)).status).toBe(404);
+      expect((await fetch(`${server.url}units/1/`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const complete = await startServe({ dir: (await snapshotOf(false)).out, port: 0 });
+    expect(complete.partial).toBeNull();
+    await complete.close();
+  });
+
+  it('serve prints it on stderr as it starts, with --quiet too', async () => {
+    const { out } = await snapshotOf(true);
+    const { child, firstLine } = await startCli(['serve', out, '--port', '0', '--quiet']);
+    try {
+      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/$/);
+      let stderr = '';
+      while (!stderr.includes('Crawl again')) {
+        const [chunk] = (await once(child.stderr!, 'data')) as [Buffer];
+        stderr += chunk.toString();
+      }
+      expect(stderr).toContain(`${out} is a partial snapshot: 1 document could not be fetched`);
+    } finally {
+      child.kill('SIGINT');
+      await once(child, 'exit');
+    }
+  });
+});
