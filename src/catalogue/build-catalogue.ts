@@ -5,6 +5,8 @@
  * in memory at a time. Deterministic: collections by name, records in the source's order, no time but the snapshot's
  * `createdAt`.
  */
+import { shiftedSentence } from '../format/partial.js';
+import { plural } from '../plural.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { flatKey } from '../flat-key.js';
@@ -36,7 +38,16 @@ export interface CatalogueInput {
   collections: Array<[string, string[]]>;
   /** How the snapshot wrote its links: the prefix of a rewritten link (`/`, the base URL), null for `original`. */
   linkPrefix: string | null;
-  about: { root: string; createdAt: string; tool: string; errors: number; warnings: number };
+  about: {
+    root: string;
+    createdAt: string;
+    tool: string;
+    errors: number;
+    warnings: number;
+    /** Documents the snapshot lacks (--allow-partial), and collections published although their pages shifted. */
+    missing: number;
+    shifted: string[];
+  };
   /** The user's names for collections and fields (`--names`), in place of the derived ones. */
   names?: CatalogueNames;
   /** What the Changes page shows: the comparison with the snapshot before (src/pipeline/changes-since.ts). */
@@ -457,6 +468,21 @@ function frontOrder(c: Catalogue): string[] {
   return names.filter((name) => !placed.has(name)).flatMap((name) => [name, ...(variantsOf.get(name) ?? [])]);
 }
 
+/** For a partial snapshot (--allow-partial), what it lacks, first on the front page; nothing for a complete one. */
+function partialNote(about: CatalogueInput['about']): string {
+  const reasons: string[] = [];
+  if (about.missing > 0) {
+    reasons.push(
+      `${plural(about.missing, 'document')} could not be fetched when it was made and ` +
+        `${about.missing === 1 ? 'is' : 'are'} not in it (the <a href="${FINDINGS_PAGE}">validation findings</a> ` +
+        `${about.missing === 1 ? 'name it' : 'name them'})`,
+    );
+  }
+  if (about.shifted.length > 0) reasons.push(esc(shiftedSentence(about.shifted).slice(0, -1)));
+  if (reasons.length === 0) return '';
+  return `<p class="partial"><strong>A partial snapshot:</strong> ${reasons.join('; and ')}.</p>\n`;
+}
+
 function frontHtml(c: Catalogue): string {
   const { about } = c.input;
   const rows = frontOrder(c)
@@ -476,6 +502,7 @@ function frontHtml(c: Catalogue): string {
     .join('');
   const when = snapshotTime(about.createdAt);
   const body =
+    partialNote(about) +
     SEARCH_RESULTS +
     `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
     `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +

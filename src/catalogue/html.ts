@@ -127,6 +127,7 @@ header.site { display: flex; flex-wrap: wrap; align-items: center; justify-conte
 .variant { margin: 0 0 0.75rem; }
 time { white-space: nowrap; }
 .changed { margin: 0 0 0.75rem; padding-left: 0.6rem; border-left: 3px solid var(--pending); }
+.partial { margin: 0.75rem 0; padding-left: 0.6rem; border-left: 3px solid var(--error); }
 ul.changes li { margin-bottom: 0.4rem; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }

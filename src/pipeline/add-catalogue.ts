@@ -7,6 +7,7 @@
  * SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
  * stays whole as the previous generation.
  */
+import { shiftedOf } from '../format/partial.js';
 import { closeSync, existsSync, lstatSync } from 'node:fs';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -282,6 +283,8 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         tool: `${manifest.tool.name} ${manifest.tool.version}`,
         errors: manifest.validation.errors,
         warnings: manifest.validation.warnings,
+        missing: manifest.missing.length,
+        shifted: shiftedOf(manifest),
       },
       ...(names ? { names } : {}),
     });

@@ -2,6 +2,7 @@
  * Finalize (docs/architecture.md#the-pipeline): once every document is written, build what depends on all of them — the
  * complete collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
+import { shiftedOf } from '../format/partial.js';
 import type { Clock } from '../clock.js';
 import type { DeriveManifest } from '../derive/derive-manifest.js';
 import type { InvariantChecker } from '../validate/invariants.js';
@@ -142,6 +143,8 @@ export async function finalizeSnapshot(
         tool: `${TOOL_NAME} ${TOOL_VERSION}`,
         errors: report.errors,
         warnings: report.warnings,
+        missing: manifest.missing.length,
+        shifted: shiftedOf(manifest),
       },
       ...(options.names ? { names: options.names } : {}),
     });

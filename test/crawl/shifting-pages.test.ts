@@ -225,6 +225,11 @@ describe('pages that shift while they are crawled', () => {
     );
     const manifest = JSON.parse(await readFile(path.join(out, META_DIR, 'manifest.json'), 'utf8')) as Manifest;
     expect(manifest).toMatchObject({ partial: true, missing: [], shifted: ['units'] });
+    // The catalogue's front page says so first.
+    const front = await readFile(path.join(out, 'index.html'), 'utf8');
+    expect(front).toContain(
+      '<p class="partial"><strong>A partial snapshot:</strong> the pages of 1 collection (units) disagreed every time',
+    );
     // The source holds four records; the snapshot lists one of them twice and lacks another, as the manifest says.
     const held = await collection(out, source.root);
     expect(held.filter((id) => id === '3')).toHaveLength(2);

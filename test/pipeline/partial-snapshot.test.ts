@@ -1,10 +1,14 @@
 /**
- * A partial snapshot (--allow-partial) is served as it is, 404 for what it lacks, and `serve` says why it is
- * partial as it starts, so that whoever hosts it knows before a client finds out.
+ * A partial snapshot (--allow-partial) tells whoever uses it what it lacks: `serve` serves it as it is, 404 for the
+ * documents it lacks, and says why it is partial as it starts, so that whoever hosts it knows before a client finds
+ * out; the catalogue's front page says it first, in a real headless Chromium, opened from the disk.
  */
 import { once } from 'node:events';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../scripts/browser.mjs';
+import { seriousViolations } from '../helpers/axe.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/server.js';
 import { startCli } from '../helpers/cli.js';
@@ -64,4 +68,31 @@ describe('serving a partial snapshot', () => {
       await once(child, 'exit');
     }
   });
+});
+
+describe('the catalogue of a partial snapshot', () => {
+  it('says first on its front page what the snapshot lacks, linking to the findings that name it', async () => {
+    const { out, root } = await snapshotOf(true);
+    const complete = await snapshotOf(false);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
+      const note = page.locator('main p.partial');
+      expect(await note.isVisible()).toBe(true);
+      expect(await note.innerText()).toBe(
+        'A partial snapshot: 1 document could not be fetched when it was made and is not in it (the validation ' +
+          'findings name it).',
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+      await note.getByRole('link', { name: 'validation findings' }).click();
+      expect(await page.locator('main').innerText()).toContain(`${root}units/2/`);
+
+      await page.goto(pathToFileURL(path.join(complete.out, 'index.html')).href);
+      expect(await page.locator('main h2').first().innerText()).toBe('Collections');
+      expect(await page.locator('p.partial').count()).toBe(0);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
