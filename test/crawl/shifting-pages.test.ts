@@ -137,22 +137,28 @@ async function report(out: string): Promise<Report> {
 }
 
 describe('pages that shift while they are crawled', () => {
-  it('a record shuffled onto two pages: the pages are fetched again and the collection is the real one', async () => {
-    source = await startShiftingSource(4);
-    // The first answer of page 2 lists record 2 again (an unordered queryset) and never record 3.
-    source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
-    const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: source.root, out });
-    expect(await collection(out, source.root)).toEqual(source.ids);
-    // Record 3, which no page listed the first time, is in the snapshot.
-    const record = JSON.parse(await readFile(path.join(out, 'api', 'units', '3', 'index.html'), 'utf8')) as {
-      data: { attributes: { term: string } };
-    };
-    expect(record.data.attributes.term).toBe('unit3');
-    expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
-    expect(result.documents).toBe(1 + 2 + 4);
-    expect((await verifySnapshot(out)).problems).toEqual([]);
-  });
+  // crawl --derive settles its lists before it derives anything from them: a record no page listed at first is
+  // derived from the page fetched again.
+  for (const derive of [false, true]) {
+    const how = derive ? 'crawl --derive' : 'crawl';
+    it(`a record shuffled onto two pages (${how}): fetched again, the collection is the real one`, async () => {
+      source = await startShiftingSource(4);
+      // The first answer of page 2 lists record 2 again (an unordered queryset) and never record 3.
+      source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
+      const out = path.join(await tempDir(), 'out');
+      const result = await createSnapshot({ rootUrl: source.root, out, ...(derive ? { derive, verifySeed: 1 } : {}) });
+      if (derive) expect(result.derive!.derived).toBeGreaterThan(0);
+      expect(await collection(out, source.root)).toEqual(source.ids);
+      // Record 3, which no page listed the first time, is in the snapshot.
+      const record = JSON.parse(await readFile(path.join(out, 'api', 'units', '3', 'index.html'), 'utf8')) as {
+        data: { attributes: { term: string } };
+      };
+      expect(record.data.attributes.term).toBe('unit3');
+      expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
+      expect(result.documents).toBe(1 + 2 + 4);
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+    });
+  }
 
   it('pages fetched again replace the first ones in the journal: --resume counts each page once', async () => {
     source = await startShiftingSource(4);
@@ -319,89 +325,65 @@ describe('a page fetched again replaces its findings', () => {
     return { errors, warnings, rules, findings, validation: manifest.validation };
   }
 
-  it('in one crawl: the findings of a page that shifted once are those of a crawl of the settled source', async () => {
-    source = await startShiftingSource(4);
-    faulty(source);
+  /** The faulty source crawled once before it shifts: in `dir`, with the findings every later crawl must count. */
+  async function baseline(options: Partial<Parameters<typeof createSnapshot>[0]> = {}) {
+    const shifting = await startShiftingSource(4);
+    source = shifting; // closed after the test
+    faulty(shifting);
     const dir = await tempDir();
-    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'once') });
-    const once = await findingsOf(path.join(dir, 'once'));
+    await createSnapshot({ ...options, rootUrl: shifting.root, out: path.join(dir, 'once') });
+    return { shifting, dir, once: await findingsOf(path.join(dir, 'once')) };
+  }
+
+  it('in one crawl: the findings of a page that shifted once are those of a crawl of the settled source', async () => {
+    const { shifting, dir, once } = await baseline();
     expect(once.rules).toHaveProperty(['record.self', 'errors'], 1);
 
-    shuffleOnce(source);
-    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'shifted') });
+    shuffleOnce(shifting);
+    await createSnapshot({ rootUrl: shifting.root, out: path.join(dir, 'shifted') });
     expect(await findingsOf(path.join(dir, 'shifted'))).toEqual(once);
   });
 
   it('interrupted, then resumed: the report and the manifest count what one uninterrupted crawl counts', async () => {
-    source = await startShiftingSource(4);
-    faulty(source);
-    const dir = await tempDir();
-    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'once') });
-    const once = await findingsOf(path.join(dir, 'once'));
+    const { shifting, dir, once } = await baseline();
 
     // Interrupted once both pages are stored (page 2 shuffled) and record 4 is asked for, before the pages settle.
-    shuffleOnce(source);
+    shuffleOnce(shifting);
     const out = path.join(dir, 'resumed');
-    source.holdRecord = '/api/units/4/';
+    shifting.holdRecord = '/api/units/4/';
     const controller = new AbortController();
-    void source.held.then(() => controller.abort('SIGINT'));
-    await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal })).rejects.toThrow(
+    void shifting.held.then(() => controller.abort('SIGINT'));
+    await expect(createSnapshot({ rootUrl: shifting.root, out, signal: controller.signal })).rejects.toThrow(
       /Interrupted/,
     );
-    source.release();
-    const resumed = await createSnapshot({ rootUrl: source.root, out, resume: true });
+    shifting.release();
+    const resumed = await createSnapshot({ rootUrl: shifting.root, out, resume: true });
     expect(resumed.resumed).toBeGreaterThan(0);
     expect(await findingsOf(out)).toEqual(once);
   });
 
   it('failed after the pages settled, then resumed: a page journaled twice counts as its second answer', async () => {
-    source = await startShiftingSource(4);
-    faulty(source);
-    const dir = await tempDir();
-    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'once') });
-    const once = await findingsOf(path.join(dir, 'once'));
+    const { shifting, dir, once } = await baseline();
 
-    shuffleOnce(source);
+    shuffleOnce(shifting);
     const out = path.join(dir, 'resumed');
     // --strict refuses (the source lacks the collections of spec 2.2) and keeps the finished work for --resume.
-    await expect(createSnapshot({ rootUrl: source.root, out, strict: true })).rejects.toThrow(/--resume/);
-    await createSnapshot({ rootUrl: source.root, out, resume: true });
+    await expect(createSnapshot({ rootUrl: shifting.root, out, strict: true })).rejects.toThrow(/--resume/);
+    await createSnapshot({ rootUrl: shifting.root, out, resume: true });
     expect(await findingsOf(out)).toEqual(once);
   });
 
   it('crawl --derive settles its lists the same way: the findings count once', async () => {
-    source = await startShiftingSource(4);
-    faulty(source);
-    const dir = await tempDir();
-    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'once'), derive: true, verifySeed: 1 });
-    const once = await findingsOf(path.join(dir, 'once'));
+    const { shifting, dir, once } = await baseline({ derive: true, verifySeed: 1 });
     expect(once.rules).toHaveProperty(['record.self', 'errors'], 1);
 
-    shuffleOnce(source);
-    await createSnapshot({ rootUrl: source.root, out: path.join(dir, 'shifted'), derive: true, verifySeed: 1 });
+    shuffleOnce(shifting);
+    await createSnapshot({ rootUrl: shifting.root, out: path.join(dir, 'shifted'), derive: true, verifySeed: 1 });
     expect(await findingsOf(path.join(dir, 'shifted'))).toEqual(once);
   });
 });
 
 describe('crawl --derive and pages that shift', () => {
-  it('a record shuffled onto two pages: the lists are settled before anything is derived from them', async () => {
-    source = await startShiftingSource(6);
-    source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
-    const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: source.root, out, derive: true, verifySeed: 1 });
-    // Derived, not fetched: most records came from the lists.
-    expect(result.derive!.derived).toBeGreaterThan(0);
-    expect(await collection(out, source.root)).toEqual(source.ids);
-    // Record 3, which page 2 did not list the first time, has its document, made from the page fetched again.
-    const record = JSON.parse(await readFile(path.join(out, 'api', 'units', '3', 'index.html'), 'utf8')) as {
-      data: { attributes: { term: string } };
-    };
-    expect(record.data.attributes.term).toBe('unit3');
-    expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
-    expect(result.documents).toBe(1 + 3 + 6);
-    expect((await verifySnapshot(out)).problems).toEqual([]);
-  });
-
   it('pages that never agree: refused as in a full crawl, or published as partial (--allow-partial)', async () => {
     source = await startShiftingSource(4);
     const out = path.join(await tempDir(), 'out');
