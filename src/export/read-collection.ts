@@ -49,7 +49,7 @@ const MAX_PAGE_BYTES = 256 << 20;
  */
 const REMEMBERED = 4096;
 /**
- * The same for an export of one format, which asks for each related document and most links once: memos of
+ * The same for an export of one format, which asks for each links-only successor and most links once: memos of
  * thousands would only keep what was read long enough for the collector to move it to the old generation (3 MB more
  * peak RSS at 202,951 documents), for no saved read.
  */
@@ -151,9 +151,8 @@ export function linksOnlyData(
   relationship: Record<string, unknown>,
 ): unknown {
   const stored = { collection: record.collection, id: record.resource.id, self: selfOf(record.resource) };
-  const key = [stored.collection, stored.id, stored.self ?? '', name, linkOf(relationship, 'self')]
-    .concat(linkOf(relationship, 'related'))
-    .join('\u0000');
+  const links = [linkOf(relationship, 'self'), linkOf(relationship, 'related')];
+  const key = [stored.collection, stored.id, stored.self ?? '', name, ...links].join('\u0000');
   let known = source.linksOnly.get(key);
   if (known === undefined) {
     const answer = source.reader.read(stored, name, relationship);
