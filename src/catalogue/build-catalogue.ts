@@ -22,7 +22,7 @@ import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools }
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
 import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
-import { linksOnlyTargets } from './stored.js';
+import { linksOnlyReader, linksOnlyTargets } from './stored.js';
 import { CatalogueRecords } from './records.js';
 import { isObject, linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
@@ -134,6 +134,7 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
   const communities = new Map<string, { type: string; id: string }>();
   /** Where the relationships given with links only lead (RecordSite.linksOnly). */
   const linksOnly = new Map<string, unknown>();
+  const reader = linksOnlyReader(input);
   for (const [collection, files] of input.collections) {
     const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false, letters: new Set() };
     info.set(collection, count);
@@ -155,7 +156,7 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
         }
         // Relationships given with links only: read here, once, so that their targets' pages list who points at them.
         if (records.find(resource.type, resource.id)!.collection === collection) {
-          for (const [name, data] of linksOnlyTargets(input, collection, resource)) {
+          for (const [name, data] of linksOnlyTargets(reader, collection, resource)) {
             // Most lead nowhere (`data: null`): only the others are kept (record-page.ts reads a missing one as that).
             if (data !== null) linksOnly.set(flatKey(resource.type, resource.id, name), data);
             for (const target of linkages(data)) records.addReference(target.type, target.id, self, name);

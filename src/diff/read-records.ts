@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { throwIfStopped } from '../errors.js';
 import { Layout } from '../format/layout.js';
+import { LinksOnlyReader, storedLinkPrefix, type StoredRecord } from '../format/links-only.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
@@ -36,6 +37,8 @@ export interface OpenSnapshot {
   layout: Layout;
   /** List pages of each collection that a partial snapshot lacks (its manifest's `missing`), by collection. */
   missingPages: Map<string, string[]>;
+  /** Where the relationships the lists give with links only lead. */
+  linksOnly: LinksOnlyReader;
 }
 
 /** A collection file is read whole; V8's strings hold at most about 512 MiB. */
@@ -65,7 +68,15 @@ function missingListPages(manifest: Manifest): Map<string, string[]> {
  * crawl's staged tree, compared with the snapshot before it at finalize); otherwise it is read from the tree.
  */
 export function openSnapshot(name: string, dir: string, manifest = readSnapshotManifest(dir, name)): OpenSnapshot {
-  return { name, dir, manifest, layout: new Layout(manifest.source.root), missingPages: missingListPages(manifest) };
+  const layout = new Layout(manifest.source.root);
+  return {
+    name,
+    dir,
+    manifest,
+    layout,
+    missingPages: missingListPages(manifest),
+    linksOnly: new LinksOnlyReader(dir, layout, storedLinkPrefix(manifest)),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -106,53 +117,31 @@ function readListDocument(snapshot: OpenSnapshot, collection: string, file: stri
   return Array.isArray(data) ? (data as unknown[]) : [];
 }
 
-/** A stored relationship document read for a links-only relationship is at most this large. */
-const MAX_RELATIONSHIP_BYTES = 1 << 20;
-
-/**
- * The `data` of a record's stored relationship document (`<record>/relationships/<name>`, where spec 2.4 puts it),
- * or undefined when the snapshot does not hold it or it says nothing readable.
- */
-function storedLinkage(snapshot: OpenSnapshot, collection: string, id: string, name: string): unknown {
-  const { layout } = snapshot;
-  let file: string;
-  try {
-    const placement = layout.place(
-      `${layout.collectionUrl(collection)}${encodeURIComponent(id)}/relationships/${encodeURIComponent(name)}`,
-    );
-    if (!placement.ok) return undefined;
-    file = placement.file;
-  } catch {
-    return undefined; // a name that makes no URL
-  }
-  try {
-    const document = readSnapshotJson(snapshot.dir, file, MAX_RELATIONSHIP_BYTES);
-    return isObject(document) && 'data' in document ? document.data : undefined;
-  } catch {
-    return undefined; // not stored (a partial snapshot), or not a document: compared as given, links only
-  }
-}
-
 /**
  * A record's relationships, each one the list gives with links only (spec 2.4: `successor`) completed with the `data`
- * of its stored relationship document, so that a successor set in a new release is seen. Without that document the
- * relationship stays as given and compares as having no data.
+ * its stored documents give (src/format/links-only.ts: the relationship document first), so that a successor set in
+ * a new release is seen. Where the snapshot holds none of them (or none that can be read safely) the relationship
+ * stays as given and compares as having no data.
  */
 function withStoredLinkage(
   snapshot: OpenSnapshot,
-  collection: string,
-  id: string,
+  record: StoredRecord,
   relationships: Record<string, unknown>,
 ): Record<string, unknown> {
   let completed = relationships;
   for (const [name, relationship] of Object.entries(relationships)) {
     if (!isObject(relationship) || 'data' in relationship) continue;
-    const data = storedLinkage(snapshot, collection, id, name);
+    const { data } = snapshot.linksOnly.read(record, name, relationship);
     if (data === undefined) continue;
     if (completed === relationships) completed = { ...relationships };
     completed[name] = { ...relationship, data };
   }
   return completed;
+}
+
+/** A list entry's `links.self`, or null. */
+function selfOf(item: Record<string, unknown>): string | null {
+  return isObject(item.links) && typeof item.links.self === 'string' ? item.links.self : null;
 }
 
 /** `type` + `id`: what identifies a record across snapshots. */
@@ -211,7 +200,7 @@ export async function readCollectionRecords(
         id: item.id,
         attributes: isObject(item.attributes) ? item.attributes : {},
         relationships: isObject(item.relationships)
-          ? withStoredLinkage(snapshot, collection, item.id, item.relationships)
+          ? withStoredLinkage(snapshot, { collection, id: item.id, self: selfOf(item) }, item.relationships)
           : {},
       });
     }

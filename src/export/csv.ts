@@ -71,7 +71,12 @@ export function csvRow(context: MappingContext, columns: CsvColumns, collection:
     // Own members only: a column named `constructor` must not read Object.prototype's.
     ...columns.attributes.map((name) => cell(Object.hasOwn(attributes, name) ? attributes[name] : null)),
     ...columns.relationships.map((name) =>
-      relationshipTargets(context, name, Object.hasOwn(relationships, name) ? relationships[name] : null).join(' '),
+      relationshipTargets(
+        context,
+        { collection, resource },
+        name,
+        Object.hasOwn(relationships, name) ? relationships[name] : null,
+      ).join(' '),
     ),
   ]);
 }

@@ -38,7 +38,7 @@ export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest)
     try {
       const resources = sortedResources(source, collection);
       const context = { source, survey, language: undefined };
-      // Turtle and JSON-LD are one graph: its nodes are made once (a successor's related document read once).
+      // Turtle and JSON-LD are one graph: its nodes are made once (a successor's stored documents read once).
       const nodes = [...collectionNodes(context, collection, resources)];
       files = (Object.keys(EXTENSIONS) as ExportFormat[]).map((format) => {
         const plan = { ...context, collections: [collection], format };

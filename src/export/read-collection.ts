@@ -5,6 +5,7 @@
  * snapshots made with `--collection-index first-page` read the same.
  */
 import { Layout } from '../format/layout.js';
+import { LinksOnlyReader, storedLinkPrefix } from '../format/links-only.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { ExportError } from './export-error.js';
@@ -29,24 +30,26 @@ export interface ExportSource {
   iris: SourceIris;
   /** Directories of the snapshot already found to be directories (readSnapshotFile). */
   checked: Memo<true>;
+  /** The reader of the documents that say where a relationship given with links only leads. */
+  reader: LinksOnlyReader;
   /**
-   * The `data` of related documents read lately, by link: a collection's graph nodes and then its CSV rows read the
-   * same ones.
+   * What `reader` answered lately, by record and relationship: a collection's graph nodes and then its CSV rows ask
+   * for the same ones (the catalogue's downloads).
    */
-  related: Memo<{ data: unknown }>;
+  linksOnly: Memo<{ data: unknown }>;
 }
 
-/** A list page is small (one page of the source); a stored related document too. */
+/** A list page is small (one page of the source). */
 const MAX_PAGE_BYTES = 256 << 20;
-const MAX_RELATED_BYTES = 16 << 20;
 
 /**
- * Directories remembered as checked, related documents and IRIs of links (two generations of this many each): about
- * a collection's records, whose graph nodes and then CSV rows ask for the same (the catalogue's downloads).
+ * Directories remembered as checked, answers of the links-only reader and IRIs of links (two generations of this many
+ * each): about a collection's records, whose graph nodes and then CSV rows ask for the same (the catalogue's
+ * downloads).
  */
 const REMEMBERED = 4096;
 /**
- * The same for an export of one format, which asks for each related document and most links once: memos of
+ * The same for an export of one format, which asks for each links-only successor and most links once: memos of
  * thousands would only keep what was read long enough for the collector to move it to the old generation (3 MB more
  * peak RSS at 202,951 documents), for no saved read.
  */
@@ -60,14 +63,16 @@ export function openExportSource(name: string, dir: string): ExportSource {
 /** The snapshot in `dir`, whose manifest is `manifest` (read, or being written by a crawl). */
 export function exportSource(name: string, dir: string, manifest: Manifest, remembered = REMEMBERED): ExportSource {
   const layout = new Layout(manifest.source.root);
+  const checked = new Memo<true>(remembered);
   return {
     name,
     dir,
     manifest,
     layout,
     iris: new SourceIris(manifest, layout, remembered),
-    checked: new Memo(remembered),
-    related: new Memo(remembered),
+    checked,
+    reader: new LinksOnlyReader(dir, layout, storedLinkPrefix(manifest), checked),
+    linksOnly: new Memo(remembered),
   };
 }
 
@@ -123,18 +128,38 @@ export function* collectionResources(source: ExportSource, collection: string): 
   }
 }
 
-/** The `data` of the related document the snapshot stored for `link` (a relationship's `links.related`). */
-export function relatedData(source: ExportSource, link: string): unknown {
-  let known = source.related.get(link);
-  if (known === undefined) source.related.set(link, (known = { data: readRelatedData(source, link) }));
-  return known.data;
+/** A record's `links.self` as its list entry stores it, or null. */
+function selfOf(resource: Resource): string | null {
+  return isObject(resource.links) && typeof resource.links.self === 'string' ? resource.links.self : null;
 }
 
-function readRelatedData(source: ExportSource, link: string): unknown {
-  const url = source.iris.of(link);
-  if (url === null) return undefined;
-  const placement = source.layout.place(url);
-  if (!placement.ok) return undefined;
-  const document = readJsonFile(source, placement.file, MAX_RELATED_BYTES);
-  return isObject(document) ? document.data : undefined;
+/** A string member of a relationship's links, or '' (for a memo key: '' leads nowhere, as a non-string does). */
+function linkOf(relationship: Record<string, unknown>, key: string): string {
+  const links = isObject(relationship.links) ? relationship.links : {};
+  return typeof links[key] === 'string' ? links[key] : '';
+}
+
+/**
+ * Where the relationship `name` of `resource` in `collection`, given with links only, leads: the `data` its stored
+ * documents give (src/format/links-only.ts), or undefined where the snapshot holds none of them. A document the
+ * snapshot holds but that cannot be read safely stops the export, as any such file does.
+ */
+export function linksOnlyData(
+  source: ExportSource,
+  record: { collection: string; resource: Resource },
+  name: string,
+  relationship: Record<string, unknown>,
+): unknown {
+  const stored = { collection: record.collection, id: record.resource.id, self: selfOf(record.resource) };
+  const links = [linkOf(relationship, 'self'), linkOf(relationship, 'related')];
+  const key = [stored.collection, stored.id, stored.self ?? '', name, ...links].join('\u0000');
+  let known = source.linksOnly.get(key);
+  if (known === undefined) {
+    const answer = source.reader.read(stored, name, relationship);
+    if (answer.unusable !== null) {
+      throw new ExportError(`${source.name}: ${answer.unusable}. Run cv-snapshot verify on it.`);
+    }
+    source.linksOnly.set(key, (known = { data: answer.data }));
+  }
+  return known.data;
 }

@@ -1,9 +1,9 @@
 /**
  * A collection as a `skos:ConceptScheme` and a record as a `skos:Concept` (docs/vocabulary-export.md): the mapping
- * itself, read from the tables of vocabulary.ts. Everything here is pure except the successor, which may be read
- * from the related document the snapshot stored.
+ * itself, read from the tables of vocabulary.ts. Everything here is pure except a successor given with links only,
+ * which is read from the documents the snapshot stored of it.
  */
-import { isObject, relatedData, type ExportSource, type Resource } from './read-collection.js';
+import { isObject, linksOnlyData, type ExportSource, type Resource } from './read-collection.js';
 import { sortStatements, wellFormed, type RdfNode, type RdfObject } from './rdf-node.js';
 import { schemeTitle } from './scheme-title.js';
 import type { Survey } from './survey.js';
@@ -64,14 +64,19 @@ function linkageIri(context: MappingContext, linkage: unknown): string | null {
   return collection === undefined ? null : context.source.iris.recordFallback(collection, linkage.id);
 }
 
-/** The IRIs a relationship points at; a successor without `data` is read from its stored related document. */
-export function relationshipTargets(context: MappingContext, name: string, relationship: unknown): string[] {
+/**
+ * The IRIs a relationship of `record` points at; a successor given with links only (no `data`) leads where the
+ * documents the snapshot stored of it say (the relationship document first: src/format/links-only.ts).
+ */
+export function relationshipTargets(
+  context: MappingContext,
+  record: { collection: string; resource: Resource },
+  name: string,
+  relationship: unknown,
+): string[] {
   if (!isObject(relationship)) return [];
   let data = relationship.data;
-  if (data === undefined && name === SUCCESSOR && isObject(relationship.links)) {
-    const related = relationship.links.related;
-    data = typeof related === 'string' ? relatedData(context.source, related) : undefined;
-  }
+  if (!('data' in relationship) && name === SUCCESSOR) data = linksOnlyData(context.source, record, name, relationship);
   const items = Array.isArray(data) ? data : [data];
   return items.flatMap((item) => {
     const iri = linkageIri(context, item);
@@ -123,7 +128,7 @@ export function conceptNode(context: MappingContext, collection: string, resourc
   for (const [name, relationship] of Object.entries(resource.relationships)) {
     const property = RELATIONSHIPS.get(name);
     if (property === undefined) continue;
-    const targets = relationshipTargets(context, name, relationship);
+    const targets = relationshipTargets(context, { collection, resource }, name, relationship);
     for (const iri of targets) statements.push([property, { iri }]);
     if (name === SUCCESSOR && targets.length > 0) {
       statements.push(['owl:deprecated', { text: 'true', datatype: 'xsd:boolean' }]);

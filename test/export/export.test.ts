@@ -264,8 +264,9 @@ describe('export', () => {
   it('marks a record whose stored successor names another as replaced by it and deprecated', async () => {
     const copy = await copySnapshot(out, path.join(await tempDir(), 'successor'));
     const [old, next] = stored.filter(({ collection }) => collection === 'licenses').map(({ record }) => record);
-    const related = path.join(copy, ROOT_PATH, 'licenses', old!.id, 'successor', 'index.html');
-    await writeFile(related, JSON.stringify({ data: next }));
+    // Its relationship document, read first (src/format/links-only.ts), names the successor as the service does.
+    const relationship = path.join(copy, ROOT_PATH, 'licenses', old!.id, 'relationships', 'successor');
+    await writeFile(relationship, JSON.stringify({ data: { type: next!.type, id: next!.id } }));
     const quads = parseTurtle(await exported(copy, 'turtle', '--collection', 'licenses'));
     const has = new Set(quads.map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`));
     expect(has.has(`${iriOf(old!)} http://purl.org/dc/terms/isReplacedBy ${iriOf(next!)}`)).toBe(true);

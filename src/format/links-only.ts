@@ -1,0 +1,155 @@
+/**
+ * Where a relationship that a list entry gives with links only leads (spec 2.4's `successor`: `links.self` and
+ * `links.related`, no `data`), read from the documents the snapshot stored. The one reader of them: the catalogue
+ * (its record pages and "Successor of"), `diff` (a successor set in a new release) and `export` (`dct:isReplacedBy`,
+ * in the catalogue's downloads too) each ask it, and each does its own with the answer.
+ *
+ * The documents tried, in this order; the first one stored whose JSON has a `data` member answers:
+ *
+ * 1. the relationship document beside the record's own URI (its `links.self`): `<record>/relationships/<name>`;
+ * 2. the relationship's own `links.self`, where the source said its relationship document is;
+ * 3. the relationship document beside the URI built from the collection: `<collection>/<id>/relationships/<name>`;
+ * 4. the relationship's own `links.related`;
+ * 5. the related document beside the record's own URI: `<record>/<name>/`.
+ *
+ * A relationship document's `data` is the linkage; a related document's is the target itself (or a list of them):
+ * either names where the relationship leads by type and id.
+ *
+ * Every file is read as `verify` reads one (read-snapshot.ts): never through a symbolic link, never a pipe, socket
+ * or device, at most MAX_LINKS_ONLY_BYTES, JSON nested too deep refused. Such a document is passed over like one the
+ * snapshot does not hold, and the answer names the first one met (`unusable`): the catalogue and `diff` go on with
+ * what the others say, `export` refuses the tree as it refuses any file it cannot read.
+ */
+import type { Manifest } from './manifest.js';
+import type { Layout } from './layout.js';
+import { readSnapshotJson, UnusableFileError } from './read-snapshot.js';
+import { linkPrefix, type LinkMode } from './rewrite-links.js';
+import { Memo } from '../url/memo.js';
+
+/**
+ * Above this size a stored relationship or related document is not read: the export's limit for a related
+ * document, the largest any reader of them had, so that no answer a consistent snapshot gave before is lost.
+ */
+const MAX_LINKS_ONLY_BYTES = 16 << 20;
+
+/** Directories remembered as checked (two generations of this many): a record's documents share most of theirs. */
+const CHECKED_DIRS = 4096;
+
+/** A record's URI as clients store it (its own links.self), and the one built from the collection that keeps it. */
+export interface RecordUris {
+  uri: string;
+  built: string;
+}
+
+/** A record as a list page stores it: its collection, its id, and its `links.self` (null when it has none). */
+export interface StoredRecord {
+  collection: string;
+  id: string;
+  self: string | null;
+}
+
+/** What the stored documents say of one relationship given with links only. */
+export interface LinksOnlyAnswer {
+  /** The `data` of the first document that has one (null: it leads nowhere); undefined when none does. */
+  data: unknown;
+  /**
+   * The first document tried that the snapshot holds but that cannot be read safely: its file and why ("… is a
+   * symbolic link, never opened"), to end a sentence; null when there was none.
+   */
+  unusable: string | null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The prefix of the snapshot's rewritten links (`/`, the base URL), null for `original` links. */
+export function storedLinkPrefix(manifest: Manifest): string | null {
+  const { links, baseUrl } = manifest.options;
+  return links === 'original' ? null : linkPrefix(links as LinkMode, baseUrl ?? undefined);
+}
+
+/**
+ * The source URL a stored link stands for (links are rewritten as the snapshot was asked to, `prefix`: see
+ * storedLinkPrefix), or null when it is no http(s) URL.
+ */
+function sourceUrlOf(layout: Layout, prefix: string | null, link: string): string | null {
+  let url = link;
+  if (prefix !== null && link.startsWith(prefix)) {
+    try {
+      url = layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
+    } catch {
+      return null;
+    }
+  }
+  return /^https?:\/\/[^\s"'<>]+$/i.test(url) ? url : null;
+}
+
+/** A record's URIs: its own (its `links.self`) where that is a URL, and the one built from its collection. */
+export function recordUris(layout: Layout, prefix: string | null, record: StoredRecord): RecordUris {
+  const built = `${layout.collectionUrl(record.collection)}${encodeURIComponent(record.id)}/`;
+  const own = record.self === null ? null : sourceUrlOf(layout, prefix, record.self);
+  return { uri: own ?? built, built };
+}
+
+/** The reader of one stored tree (a finished snapshot, or a crawl's staged one). */
+export class LinksOnlyReader {
+  readonly #dir: string;
+  readonly #layout: Layout;
+  readonly #prefix: string | null;
+  readonly #checked: Memo<true>;
+
+  /**
+   * `prefix`: how the tree's links were rewritten (storedLinkPrefix). `checked`: the directories the caller has
+   * already found to be directories (readSnapshotFile), to share with its other reads.
+   */
+  constructor(dir: string, layout: Layout, prefix: string | null, checked = new Memo<true>(CHECKED_DIRS)) {
+    this.#dir = dir;
+    this.#layout = layout;
+    this.#prefix = prefix;
+    this.#checked = checked;
+  }
+
+  /**
+   * Where the relationship `name` of `record`, given with links only as `relationship` (the list entry's member),
+   * leads.
+   */
+  read(record: StoredRecord, name: string, relationship: Record<string, unknown>): LinksOnlyAnswer {
+    const at = recordUris(this.#layout, this.#prefix, record);
+    const links = isObject(relationship.links) ? relationship.links : {};
+    const own = (key: string): string | null =>
+      typeof links[key] === 'string' ? sourceUrlOf(this.#layout, this.#prefix, links[key]) : null;
+    const tried = [
+      `${at.uri}relationships/${encodeURIComponent(name)}`,
+      own('self'),
+      `${at.built}relationships/${encodeURIComponent(name)}`,
+      own('related'),
+      `${at.uri}${encodeURIComponent(name)}/`,
+    ];
+    let unusable: string | null = null;
+    for (const url of tried) {
+      const file = url === null ? null : this.#fileOf(url);
+      if (file === null) continue;
+      let document: unknown;
+      try {
+        document = readSnapshotJson(this.#dir, file, MAX_LINKS_ONLY_BYTES, this.#checked);
+      } catch (error) {
+        if (!(error instanceof UnusableFileError)) throw error;
+        unusable ??= `${file} ${error.message}`;
+        continue;
+      }
+      if (isObject(document) && 'data' in document) return { data: document.data, unusable };
+    }
+    return { data: undefined, unusable };
+  }
+
+  /** Where the snapshot stores the document at `url`, or null (a source's link may be anything). */
+  #fileOf(url: string): string | null {
+    try {
+      const placement = this.#layout.place(url);
+      return placement.ok ? placement.file : null;
+    } catch {
+      return null;
+    }
+  }
+}
