@@ -20,7 +20,10 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { StoppedError, throwIfStopped } from '../errors.js';
+import { z } from 'zod';
 import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../format/manifest.js';
+import { partialSentence } from '../format/partial.js';
+import { quoteUntrusted } from '../safe-text.js';
 import {
   NotASnapshotError,
   NotRegularFileError,
@@ -46,6 +49,11 @@ export interface PackResult {
    * a directory none of whose files are listed is named once, with a trailing slash.
    */
   leftOut: string[];
+  /**
+   * Why the snapshot is partial (made with --allow-partial: documents missing, or collections whose pages shifted),
+   * in the sentence `verify` prints; null when it is complete. It is packed as it is.
+   */
+  partial: string | null;
 }
 
 export interface PackOptions {
@@ -80,10 +88,20 @@ const READ_WHOLE_LIMIT = 1 << 18;
 /** Small headers and files are batched into chunks of about this size before gzip. */
 const BATCH_BYTES = 1 << 16;
 
-/** The snapshot's one recorded time, in whole seconds: every entry's mtime. */
-function recordedSeconds(root: string, name: string): number {
-  // Only the two fields pack needs are read, so pack works with every manifest version that keeps them.
-  const { createdAt } = readManifestWith(root, name, manifestSchema.pick({ format: true, createdAt: true }));
+/**
+ * Only the fields pack needs are read, so pack works with every manifest version that keeps them: the time, and
+ * whether the snapshot is partial (absent from no manifest crawl wrote, but not needed to pack one).
+ */
+const PACKED_MANIFEST = manifestSchema.pick({ format: true, createdAt: true }).extend({
+  partial: z.boolean().optional(),
+  missing: z.array(z.string()).optional(),
+  shifted: z.array(z.string()).optional(),
+});
+
+/** The snapshot's one recorded time, in whole seconds (every entry's mtime), and why it is partial if it is. */
+function readPackedManifest(root: string, name: string): { seconds: number; partial: string | null } {
+  const manifest = readManifestWith(root, name, PACKED_MANIFEST);
+  const { createdAt } = manifest;
   const ms = Date.parse(createdAt);
   const seconds = Math.floor(ms / 1000);
   if (!Number.isFinite(ms) || seconds < 0 || seconds > MAX_OCTAL_11) {
@@ -93,7 +111,11 @@ function recordedSeconds(root: string, name: string): number {
         'the snapshot again (SOURCE_DATE_EPOCH, when set, must be within that range).',
     );
   }
-  return seconds;
+  const partial =
+    manifest.partial === true
+      ? partialSentence(quoteUntrusted(name), { missing: manifest.missing ?? [], shifted: manifest.shifted })
+      : null;
+  return { seconds, partial };
 }
 
 /** What the tree holds, checked against SHA256SUMS: the archive's entries, and what is left out. */
@@ -281,7 +303,7 @@ export async function packSnapshot(dir: string, outputOrOptions?: string | PackO
   const { signal } = options;
   const root = await snapshotDir(dir);
   const target = path.resolve(options.output ?? `${path.resolve(dir)}.tar.gz`);
-  const mtime = recordedSeconds(root, dir);
+  const { seconds: mtime, partial } = readPackedManifest(root, dir);
   await checkOutput(target, root, options.force === true);
   const { entries, leftOut } = await listSnapshot(root, dir, signal);
 
@@ -303,7 +325,7 @@ export async function packSnapshot(dir: string, outputOrOptions?: string | PackO
     // pack (and verify) notices, never an old archive that a new sidecar vouches for.
     await rename(temp, target);
     await rename(tempSidecar, `${target}.sha256`);
-    return { output: target, sha256, bytes: finisher.bytes, leftOut };
+    return { output: target, sha256, bytes: finisher.bytes, leftOut, partial };
   } catch (error) {
     await Promise.all([rm(temp, { force: true }), rm(tempSidecar, { force: true })]);
     if (error instanceof ArchiveError || error instanceof StoppedError) throw error;

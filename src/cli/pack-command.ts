@@ -34,15 +34,16 @@ export const packCommand = defineCommand({
     }),
     json: flag('json', {
       description:
-        'Print the result as JSON: {"archive", "sha256", "bytes", "checksumFile", "leftOut"} (on failure: ' +
-        '{"error": {"message", "exitCode"}}).',
+        'Print the result as JSON: {"archive", "sha256", "bytes", "checksumFile", "leftOut", "partial"} (on ' +
+        'failure: {"error": {"message", "exitCode"}}).',
     }),
   },
   details: `
 The archive holds exactly the snapshot: the files its _cv-snapshot/SHA256SUMS lists, that file itself, and their
 directories. Each file is checked against its checksum as it is packed; a file that is missing or changed, or a
 listed path that is a symbolic link or special file, stops pack with nothing written. Anything else in the
-directory (a .git/, a .env) is left out of the archive and named on stderr.
+directory (a .git/, a .env) is left out of the archive and named on stderr. A partial snapshot (made with
+--allow-partial) is packed as it is, and stderr says why it is partial, as verify does.
 
 The archive's bytes depend only on the snapshot's files: packing the same snapshot again gives the same SHA-256,
 whatever the time zone, locale, file order, mtimes or permissions. Entries are sorted by path, every mtime is the
@@ -73,6 +74,7 @@ snapshot, or the output cannot be written); 2 the command line is wrong; 130/143
       throw readFailure(error);
     }
     if (result.leftOut.length > 0) io.stderr.write(printableLines(leftOutWarning(dir, result.leftOut)));
+    if (result.partial !== null) io.stderr.write(`${result.partial} The archive holds it as it is.\n`);
     if (json) {
       const summary = {
         archive: result.output,
@@ -80,6 +82,7 @@ snapshot, or the output cannot be written); 2 the command line is wrong; 130/143
         bytes: result.bytes,
         checksumFile: `${result.output}.sha256`,
         leftOut: result.leftOut,
+        partial: result.partial !== null,
       };
       io.stdout.write(`${printableJson(JSON.stringify(summary, null, 2))}\n`);
     } else {

@@ -1,7 +1,8 @@
 /**
  * A partial snapshot (--allow-partial) tells whoever uses it what it lacks: `serve` serves it as it is, 404 for the
  * documents it lacks, and says why it is partial as it starts, so that whoever hosts it knows before a client finds
- * out; the catalogue's front page says it first, in a real headless Chromium, opened from the disk.
+ * out; `pack` packs it as it is and says so; the catalogue's front page says it first, in a real headless Chromium,
+ * opened from the disk.
  */
 import { once } from 'node:events';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { launchBrowser } from '../../scripts/browser.mjs';
 import { seriousViolations } from '../helpers/axe.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/server.js';
-import { startCli } from '../helpers/cli.js';
+import { runMain, startCli } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -67,6 +68,31 @@ describe('serving a partial snapshot', () => {
       child.kill('SIGINT');
       await once(child, 'exit');
     }
+  });
+});
+
+describe('packing a partial snapshot', () => {
+  it('packs it as it is and says why it is partial; a complete one says nothing of it', async () => {
+    const { out, root } = await snapshotOf(true);
+    const packed = await runMain(['pack', out, '--output', path.join(path.dirname(out), 'partial.tar.gz')]);
+    expect(packed.code).toBe(0);
+    expect(packed.stderr).toBe(
+      `${out} is a partial snapshot: 1 document could not be fetched when it was made (listed under "missing" in ` +
+        `its manifest, for example ${root}units/2/). Crawl again to complete it. The archive holds it as it is.\n`,
+    );
+    const json = await runMain(['pack', out, '--output', path.join(path.dirname(out), 'again.tar.gz'), '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ partial: true });
+
+    const complete = (await snapshotOf(false)).out;
+    const whole = await runMain([
+      'pack',
+      complete,
+      '--output',
+      path.join(path.dirname(complete), 'x.tar.gz'),
+      '--json',
+    ]);
+    expect(whole.stderr).toBe('');
+    expect(JSON.parse(whole.stdout)).toMatchObject({ partial: false });
   });
 });
 
