@@ -159,6 +159,7 @@ describe('--json', () => {
       bytes: (await stat(output)).size,
       checksumFile: `${output}.sha256`,
       leftOut: [],
+      partial: false,
     });
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout)).toEqual({ error: { message: expect.stringContaining('nowhere'), exitCode: 1 } });
