@@ -13,6 +13,7 @@ import { flatKey } from '../flat-key.js';
 import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
+import type { StoredLinks } from '../format/rewrite-links.js';
 import type { TreeWriter } from '../store/writer.js';
 import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
 import type { CatalogueNames } from './human-names.js';
@@ -36,8 +37,8 @@ export interface CatalogueInput {
   writer: TreeWriter;
   /** Every collection with its stored list page files, in page order. */
   collections: Array<[string, string[]]>;
-  /** How the snapshot wrote its links: the prefix of a rewritten link (`/`, the base URL), null for `original`. */
-  linkPrefix: string | null;
+  /** How the snapshot wrote its links (`--links`), to read them back. */
+  links: StoredLinks;
   about: {
     root: string;
     createdAt: string;
@@ -225,7 +226,7 @@ function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalog
       layout,
       writer,
       records,
-      linkPrefix: input.linkPrefix,
+      links: input.links,
       titles,
       names,
       linksOnly,

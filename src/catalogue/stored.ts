@@ -5,6 +5,7 @@
  */
 import type { Layout } from '../format/layout.js';
 import { LinksOnlyReader, recordUris as storedRecordUris, type RecordUris } from '../format/links-only.js';
+import type { StoredLinks } from '../format/rewrite-links.js';
 import type { TreeWriter } from '../store/writer.js';
 import { isObject, type Resource } from './resource.js';
 
@@ -15,13 +16,13 @@ export const MAX_SHOWN_JSON = 256 * 1024;
 export interface TreeSite {
   layout: Layout;
   writer: TreeWriter;
-  /** The prefix of a rewritten link (`/`, the base URL), null for `original` links. */
-  linkPrefix: string | null;
+  /** How the snapshot wrote its links (`--links`), to read them back. */
+  links: StoredLinks;
 }
 
 /** The reader of the documents that say where a links-only relationship leads, for the tree of `site`. */
 export function linksOnlyReader(site: TreeSite): LinksOnlyReader {
-  return new LinksOnlyReader(site.writer.dir, site.layout, site.linkPrefix);
+  return new LinksOnlyReader(site.writer.dir, site.layout, site.links);
 }
 
 /** Where the snapshot stores the document at `url`, or null. */
@@ -36,7 +37,7 @@ export function storedFile(site: TreeSite, url: string): string | null {
 
 /** A record's URI as clients store it (its own links.self), and the one built from the collection that keeps it. */
 export function recordUris(site: TreeSite, collection: string, resource: Resource): RecordUris {
-  return storedRecordUris(site.layout, site.linkPrefix, { collection, id: resource.id, self: resource.self });
+  return storedRecordUris(site.layout, site.links, { collection, id: resource.id, self: resource.self });
 }
 
 /**

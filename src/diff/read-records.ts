@@ -13,7 +13,8 @@
 import { createHash } from 'node:crypto';
 import { throwIfStopped } from '../errors.js';
 import { Layout } from '../format/layout.js';
-import { LinksOnlyReader, storedLinkPrefix, type StoredRecord } from '../format/links-only.js';
+import { LinksOnlyReader, type StoredRecord } from '../format/links-only.js';
+import { StoredLinks } from '../format/rewrite-links.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
@@ -75,7 +76,7 @@ export function openSnapshot(name: string, dir: string, manifest = readSnapshotM
     manifest,
     layout,
     missingPages: missingListPages(manifest),
-    linksOnly: new LinksOnlyReader(dir, layout, storedLinkPrefix(manifest)),
+    linksOnly: new LinksOnlyReader(dir, layout, StoredLinks.of(layout, manifest.options)),
   };
 }
 

@@ -5,7 +5,8 @@
  * snapshots made with `--collection-index first-page` read the same.
  */
 import { Layout } from '../format/layout.js';
-import { LinksOnlyReader, storedLinkPrefix } from '../format/links-only.js';
+import { LinksOnlyReader } from '../format/links-only.js';
+import { StoredLinks } from '../format/rewrite-links.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { ExportError } from './export-error.js';
@@ -64,14 +65,15 @@ export function openExportSource(name: string, dir: string): ExportSource {
 export function exportSource(name: string, dir: string, manifest: Manifest, remembered = REMEMBERED): ExportSource {
   const layout = new Layout(manifest.source.root);
   const checked = new Memo<true>(remembered);
+  const links = StoredLinks.of(layout, manifest.options);
   return {
     name,
     dir,
     manifest,
     layout,
-    iris: new SourceIris(manifest, layout, remembered),
+    iris: new SourceIris(manifest.source.root, layout, links, remembered),
     checked,
-    reader: new LinksOnlyReader(dir, layout, storedLinkPrefix(manifest), checked),
+    reader: new LinksOnlyReader(dir, layout, links, checked),
     linksOnly: new Memo(remembered),
   };
 }

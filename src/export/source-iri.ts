@@ -1,11 +1,10 @@
 /**
- * The source's own URL of a link the snapshot stored: crawl may have rewritten it (`--links relative` or `absolute`,
- * src/format/rewrite-links.ts), and the manifest's options say how, so the rewriting is undone through the layout.
- * `format=api` (a rendering hint of the live service, not part of an identifier) is dropped.
+ * The source's own URL of a link the snapshot stored, as an IRI: crawl may have rewritten it (`--links relative` or
+ * `absolute`), and StoredLinks (src/format/rewrite-links.ts) undoes that; a link it did not rewrite is resolved
+ * against the API root. `format=api` (a rendering hint of the live service, not part of an identifier) is dropped.
  */
 import type { Layout } from '../format/layout.js';
-import type { Manifest } from '../format/manifest.js';
-import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
+import type { StoredLinks } from '../format/rewrite-links.js';
 import { Memo } from '../url/memo.js';
 
 /** Characters an IRI may not hold (RFC 3987; Turtle's IRIREF), percent-encoded wherever they occur. */
@@ -19,18 +18,16 @@ function percentEncode(char: string): string {
 export class SourceIris {
   readonly #root: string;
   readonly #layout: Layout;
-  readonly #mode: LinkMode;
-  readonly #prefix: string;
+  readonly #links: StoredLinks;
   /** IRIs of links seen lately: a record's CSV row and its graph node ask for the same ones. */
   readonly #known: Memo<string | null>;
 
-  /** `remembered`: how many IRIs to keep in each of the memo's two generations. */
-  constructor(manifest: Manifest, layout: Layout, remembered = 4096) {
+  /** `root`: the API root; `remembered`: how many IRIs to keep in each of the memo's two generations. */
+  constructor(root: string, layout: Layout, links: StoredLinks, remembered = 4096) {
     this.#known = new Memo(remembered);
-    this.#root = manifest.source.root;
+    this.#root = root;
     this.#layout = layout;
-    this.#mode = manifest.options.links as LinkMode;
-    this.#prefix = linkPrefix(this.#mode, manifest.options.baseUrl ?? undefined);
+    this.#links = links;
   }
 
   /** The source URL `link` stands for, as an IRI; null when it is not an http(s) URL. */
@@ -41,12 +38,9 @@ export class SourceIris {
   }
 
   #iri(link: string): string | null {
-    let url: URL;
-    try {
-      url = new URL(this.#sourceUrl(link));
-    } catch {
-      return null;
-    }
+    const source = this.#links.sourceUrlOf(link);
+    if (source === null || !URL.canParse(source, this.#root)) return null;
+    const url = new URL(source, this.#root);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.searchParams.has('format')) {
       url.searchParams.delete('format');
@@ -65,13 +59,5 @@ export class SourceIris {
   /** The IRI of a record that has no usable `links.self`: where the API (spec 2.1) puts it. */
   recordFallback(collection: string, id: string): string {
     return `${this.#layout.collectionUrl(collection)}${encodeURIComponent(id)}/`.replace(NOT_IN_IRI, percentEncode);
-  }
-
-  #sourceUrl(link: string): string {
-    if (this.#mode === 'absolute' && link.startsWith(this.#prefix)) link = `/${link.slice(this.#prefix.length)}`;
-    if (this.#mode !== 'original' && link.startsWith('/') && !link.startsWith('//') && !/[?#]/.test(link)) {
-      return this.#layout.sourceUrlOfServedPath(link);
-    }
-    return new URL(link, this.#root).href;
   }
 }

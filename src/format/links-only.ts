@@ -20,10 +20,9 @@
  * snapshot does not hold, and the answer names the first one met (`unusable`): the catalogue and `diff` go on with
  * what the others say, `export` refuses the tree as it refuses any file it cannot read.
  */
-import type { Manifest } from './manifest.js';
 import type { Layout } from './layout.js';
 import { readSnapshotJson, UnusableFileError } from './read-snapshot.js';
-import { linkPrefix, type LinkMode } from './rewrite-links.js';
+import type { StoredLinks } from './rewrite-links.js';
 import { Memo } from '../url/memo.js';
 
 /**
@@ -63,32 +62,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The prefix of the snapshot's rewritten links (`/`, the base URL), null for `original` links. */
-export function storedLinkPrefix(manifest: Manifest): string | null {
-  const { links, baseUrl } = manifest.options;
-  return links === 'original' ? null : linkPrefix(links as LinkMode, baseUrl ?? undefined);
-}
-
-/**
- * The source URL a stored link stands for (links are rewritten as the snapshot was asked to, `prefix`: see
- * storedLinkPrefix), or null when it is no http(s) URL.
- */
-function sourceUrlOf(layout: Layout, prefix: string | null, link: string): string | null {
-  let url = link;
-  if (prefix !== null && link.startsWith(prefix)) {
-    try {
-      url = layout.sourceUrlOfServedPath(`/${link.slice(prefix.length)}`);
-    } catch {
-      return null;
-    }
-  }
-  return /^https?:\/\/[^\s"'<>]+$/i.test(url) ? url : null;
+/** The source URL a stored link stands for (StoredLinks.sourceUrlOf), or null when it is no http(s) URL. */
+function sourceUrlOf(links: StoredLinks, link: string): string | null {
+  const url = links.sourceUrlOf(link);
+  return url !== null && /^https?:\/\/[^\s"'<>]+$/i.test(url) ? url : null;
 }
 
 /** A record's URIs: its own (its `links.self`) where that is a URL, and the one built from its collection. */
-export function recordUris(layout: Layout, prefix: string | null, record: StoredRecord): RecordUris {
+export function recordUris(layout: Layout, links: StoredLinks, record: StoredRecord): RecordUris {
   const built = `${layout.collectionUrl(record.collection)}${encodeURIComponent(record.id)}/`;
-  const own = record.self === null ? null : sourceUrlOf(layout, prefix, record.self);
+  const own = record.self === null ? null : sourceUrlOf(links, record.self);
   return { uri: own ?? built, built };
 }
 
@@ -96,17 +79,17 @@ export function recordUris(layout: Layout, prefix: string | null, record: Stored
 export class LinksOnlyReader {
   readonly #dir: string;
   readonly #layout: Layout;
-  readonly #prefix: string | null;
+  readonly #links: StoredLinks;
   readonly #checked: Memo<true>;
 
   /**
-   * `prefix`: how the tree's links were rewritten (storedLinkPrefix). `checked`: the directories the caller has
-   * already found to be directories (readSnapshotFile), to share with its other reads.
+   * `links`: how the tree's links were rewritten. `checked`: the directories the caller has already found to be
+   * directories (readSnapshotFile), to share with its other reads.
    */
-  constructor(dir: string, layout: Layout, prefix: string | null, checked = new Memo<true>(CHECKED_DIRS)) {
+  constructor(dir: string, layout: Layout, links: StoredLinks, checked = new Memo<true>(CHECKED_DIRS)) {
     this.#dir = dir;
     this.#layout = layout;
-    this.#prefix = prefix;
+    this.#links = links;
     this.#checked = checked;
   }
 
@@ -115,10 +98,10 @@ export class LinksOnlyReader {
    * leads.
    */
   read(record: StoredRecord, name: string, relationship: Record<string, unknown>): LinksOnlyAnswer {
-    const at = recordUris(this.#layout, this.#prefix, record);
+    const at = recordUris(this.#layout, this.#links, record);
     const links = isObject(relationship.links) ? relationship.links : {};
     const own = (key: string): string | null =>
-      typeof links[key] === 'string' ? sourceUrlOf(this.#layout, this.#prefix, links[key]) : null;
+      typeof links[key] === 'string' ? sourceUrlOf(this.#links, links[key]) : null;
     const tried = [
       `${at.uri}relationships/${encodeURIComponent(name)}`,
       own('self'),

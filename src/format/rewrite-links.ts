@@ -27,10 +27,61 @@ export type LinkRewriter = (
 ) => string | undefined;
 
 /** The link prefix of a mode: `/` for relative links, the base URL for absolute ones. */
-export function linkPrefix(mode: LinkMode, baseUrl?: string): string {
+function linkPrefix(mode: LinkMode, baseUrl?: string): string {
   if (mode !== 'absolute') return '/';
   if (baseUrl === undefined) throw new Error('--links absolute needs --base-url');
   return baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+}
+
+/**
+ * The inverse of the rewriting, the one place that undoes it: how a snapshot's links were written (`prefix`) and the
+ * source URL a stored link stands for. Its readers: verify (link targets), export (IRIs), the catalogue and `diff`
+ * (through the links-only reader). `serve` builds its own links from the root instead (src/serve/server.ts).
+ */
+export class StoredLinks {
+  /** The prefix of the rewritten links (`/`, the base URL with a trailing `/`); null for `original` links. */
+  readonly prefix: string | null;
+  readonly #layout: Layout;
+
+  /** `--links absolute` without a base URL throws (linkPrefix), as the crawl refuses it. */
+  constructor(layout: Layout, mode: LinkMode, baseUrl?: string | null) {
+    this.#layout = layout;
+    this.prefix = mode === 'original' ? null : linkPrefix(mode, baseUrl ?? undefined);
+  }
+
+  /** How the links of the snapshot whose manifest has these options were written. */
+  static of(layout: Layout, options: { links: string; baseUrl: string | null }): StoredLinks {
+    return new StoredLinks(layout, options.links as LinkMode, options.baseUrl);
+  }
+
+  /**
+   * The served path (`/…`) a stored link names when the crawl rewrote it (it begins with the prefix); null for a link
+   * the crawl left as the source had it (every link of `original`, and links that leave the snapshot).
+   */
+  servedPathOf(link: string): string | null {
+    return this.prefix !== null && link.startsWith(this.prefix) ? `/${link.slice(this.prefix.length)}` : null;
+  }
+
+  /**
+   * The source URL of a link the crawl rewrote (Layout.sourceUrlOfServedPath: page paths back to `?page[number]=n`);
+   * undefined for one it did not rewrite. Throws InvalidUrlError when the path stands for no URL.
+   */
+  rewrittenSourceUrl(link: string): string | undefined {
+    const servedPath = this.servedPathOf(link);
+    return servedPath === null ? undefined : this.#layout.sourceUrlOfServedPath(servedPath);
+  }
+
+  /**
+   * The source URL any stored link stands for: a rewritten one read back through the layout (null when it stands for
+   * no URL), any other as the source wrote it (callers resolve or refuse what is not an absolute URL).
+   */
+  sourceUrlOf(link: string): string | null {
+    try {
+      return this.rewrittenSourceUrl(link) ?? link;
+    } catch {
+      return null;
+    }
+  }
 }
 
 /** The absolute source URL a link leaves the snapshot as; undefined when the link is already that. */

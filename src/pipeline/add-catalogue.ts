@@ -17,7 +17,7 @@ import { buildCatalogue } from '../catalogue/build-catalogue.js';
 import { checkNames, type CatalogueNames } from '../catalogue/human-names.js';
 import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
-import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
+import { StoredLinks } from '../format/rewrite-links.js';
 import { createClock } from '../clock.js';
 import { CvSnapshotError, OutputDirError, throwIfStopped } from '../errors.js';
 import { isHostFile, writeHostFiles } from '../format/host-files.js';
@@ -266,7 +266,6 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
         return [name, files];
       });
     options.progress?.('Building the catalogue…');
-    const { links, baseUrl } = manifest.options;
     const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
     const changes: CatalogueChanges = !layout.hasCatalogueRoom()
       ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
@@ -275,7 +274,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       changes,
       layout,
       writer,
-      linkPrefix: links === 'original' ? null : linkPrefix(links as LinkMode, baseUrl ?? undefined),
+      links: StoredLinks.of(layout, manifest.options),
       collections,
       about: {
         root,

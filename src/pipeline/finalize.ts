@@ -23,7 +23,7 @@ import {
   type CollectionIndexMode,
   type Manifest,
 } from '../format/manifest.js';
-import { linkPrefix, type LinkMode } from '../format/rewrite-links.js';
+import { StoredLinks, type LinkMode } from '../format/rewrite-links.js';
 import { PhaseTimes } from './phases.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
@@ -86,13 +86,13 @@ export async function finalizeSnapshot(
   const { layout, writer, state, options } = input;
   const stage = input.stage ?? (() => undefined);
   stage(`finalize: the complete collections and the validation report of ${state.documents} documents…`);
-  const prefix = linkPrefix(options.links, options.baseUrl ?? undefined);
+  const links = new StoredLinks(layout, options.links, options.baseUrl);
   for (const [collection, pages] of byName(state.pageFiles)) {
     const index = layout.collectionIndex(collection);
     writeCollectionIndex(writer, {
       pageFiles: [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
       file: index.file,
-      selfLink: options.links === 'original' ? layout.collectionUrl(collection) : prefix + index.servedPath.slice(1),
+      selfLink: links.prefix === null ? layout.collectionUrl(collection) : links.prefix + index.servedPath.slice(1),
       mode: options.collectionIndex,
     });
   }
@@ -132,7 +132,7 @@ export async function finalizeSnapshot(
       changes,
       layout,
       writer,
-      linkPrefix: options.links === 'original' ? null : prefix,
+      links,
       collections: byName(state.pageFiles).map(([name, pages]) => [
         name,
         [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),

@@ -70,7 +70,12 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`). */
+/**
+ * The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`): the API root's address
+ * in that form. Not StoredLinks' prefix (src/format/rewrite-links.ts), which reads stored links back: this one writes
+ * new links, so it holds the root's path, is the source's root with `original` links, and a manifest of absolute
+ * links without a base URL is still served, with root-relative links.
+ */
 function linkPrefix(manifest: Manifest, layout: Layout): string {
   const rootPath = layout.rootPath().slice(1);
   if (manifest.options.links === 'absolute' && manifest.options.baseUrl !== null) {

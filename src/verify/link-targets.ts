@@ -4,19 +4,17 @@
  */
 import type { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
-import { linkPrefix } from '../format/rewrite-links.js';
+import { StoredLinks } from '../format/rewrite-links.js';
 import type { ParsedUrl } from '../url/url-space.js';
 
 export class LinkTargets {
-  readonly #mode: Manifest['options']['links'];
-  readonly #prefix: string;
+  readonly #links: StoredLinks;
 
   constructor(
     private readonly layout: Layout,
-    { links, baseUrl }: Manifest['options'],
+    options: Manifest['options'],
   ) {
-    this.#mode = links;
-    this.#prefix = linkPrefix(links as 'relative' | 'absolute' | 'original', baseUrl ?? undefined);
+    this.#links = StoredLinks.of(layout, options);
   }
 
   /**
@@ -25,7 +23,7 @@ export class LinkTargets {
    */
   file(link: string, documentUrl: string): string | null | undefined {
     const { layout } = this;
-    if (this.#mode === 'original') {
+    if (this.#links.prefix === null) {
       let target: ParsedUrl;
       try {
         target = layout.urls.resolve(link, documentUrl);
@@ -38,13 +36,13 @@ export class LinkTargets {
       const placement = layout.place(target.url);
       return placement.ok ? placement.file : undefined;
     }
-    if (!link.startsWith(this.#prefix)) return null;
-    return layout.fileOfServedPath(`/${link.slice(this.#prefix.length)}`) ?? undefined;
+    const servedPath = this.#links.servedPathOf(link);
+    if (servedPath === null) return null;
+    return layout.fileOfServedPath(servedPath) ?? undefined;
   }
 
   /** The source form of a link, for validation: what the link stood for before it was rewritten. */
   source(link: string): string | undefined {
-    if (this.#mode === 'original' || !link.startsWith(this.#prefix)) return undefined;
-    return this.layout.sourceUrlOfServedPath(`/${link.slice(this.#prefix.length)}`);
+    return this.#links.rewrittenSourceUrl(link);
   }
 }
