@@ -38,7 +38,14 @@ import { publish } from '../store/publish.js';
 import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { FileCollisionError, sha256, TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
-import { fileLines, GIVE_A_SNAPSHOT, NotASnapshotError, openSums, readSnapshotFile } from '../format/read-snapshot.js';
+import {
+  fileLines,
+  GIVE_A_SNAPSHOT,
+  NotASnapshotError,
+  openSums,
+  readSnapshotFile,
+  readSnapshotManifest,
+} from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
@@ -220,12 +227,12 @@ async function catalogueChanges(
 }
 
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
-  // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema.
+  // The manifest checked as every command checks it (a sentence when it is not one crawl writes), and as written:
+  // every member but the catalogue option keeps its bytes and order.
+  const manifest = readSnapshotManifest(dir, options.input);
   let raw: Manifest;
-  let manifest: Manifest;
   try {
     raw = JSON.parse(readSnapshotFile(dir, MANIFEST_PATH).toString('utf8')) as Manifest;
-    manifest = manifestSchema.parse(raw);
     closeSync(openSums(dir)); // read as the files are copied (copyInput)
   } catch (error) {
     throw new NotASnapshotError(

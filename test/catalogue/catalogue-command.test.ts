@@ -86,6 +86,22 @@ describe('cv-snapshot catalogue', () => {
     await expect(readlink(out)).rejects.toThrow(/ENOENT/);
   });
 
+  it('refuses a manifest no crawl writes (absolute links, no base URL) in a sentence; publishes nothing', async () => {
+    const input = await copySnapshot(without, path.join(base, 'no-base-url'));
+    const manifest = (await readJson(input, '_cv-snapshot/manifest.json')) as { options: Record<string, unknown> };
+    manifest.options = { ...manifest.options, links: 'absolute', baseUrl: null };
+    await rewriteFile(input, '_cv-snapshot/manifest.json', JSON.stringify(manifest, null, 2), true);
+    const out = path.join(base, 'from-no-base-url');
+    const run = await runCli(['catalogue', input, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `cv-snapshot catalogue: ${input}: _cv-snapshot/manifest.json is not a cv-snapshot manifest ("options.links" is ` +
+        'absolute, but "options.baseUrl" is null). Give a directory that crawl wrote (--out) or an archive that pack ' +
+        'wrote.\n',
+    );
+    await expect(readlink(out)).rejects.toThrow(/ENOENT/);
+  });
+
   it('reads SHA256SUMS in any order, copies a path listed twice once, refuses one with two checksums', async () => {
     // A SHA256SUMS that sha256sum could have written: the lines reversed, a record listed a second time.
     const input = await copySnapshot(without, path.join(base, 'listed-twice'));
