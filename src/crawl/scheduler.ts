@@ -13,6 +13,7 @@
  */
 import type { FetchedResponse } from './fetcher.js';
 import { Frontier } from './frontier.js';
+import { sharedByRequests } from './request-signal.js';
 
 /**
  * How long arrivals are processed before the event loop gets a turn (see #drain). undici writes a request to a
@@ -82,7 +83,8 @@ export class Scheduler {
   constructor(options: SchedulerOptions) {
     this.#options = options;
     this.#frontier = new Frontier(options.isListPage);
-    this.signal = options.signal ? AbortSignal.any([options.signal, this.#failure.signal]) : this.#failure.signal;
+    const signal = options.signal ? AbortSignal.any([options.signal, this.#failure.signal]) : this.#failure.signal;
+    this.signal = sharedByRequests(signal, options.concurrency);
   }
 
   /** Fetches `urls` and every URL added meanwhile; resolves when all are processed, throws the first failure. */

@@ -31,6 +31,7 @@ import type {
   WorkerSettings,
 } from './document-pool.js';
 import { prepareDocument, type DocumentContext } from './store-document.js';
+import { sharedByRequests } from '../crawl/request-signal.js';
 
 const settings = workerData as WorkerSettings;
 const urls = new UrlSpace(settings.root);
@@ -60,8 +61,15 @@ function announced(target: ParsedUrl): boolean {
   announcedTargets.add(target);
   return false;
 }
+/** A controller whose signal this worker's requests in flight (its share of --concurrency) all listen to. */
+function requestsController(): AbortController {
+  const controller = new AbortController();
+  sharedByRequests(controller.signal, settings.fetch.concurrency);
+  return controller;
+}
+
 /** Aborted when the main thread abandons the crawl's requests; replaced by a fresh one for later requests. */
-let abandon = new AbortController();
+let abandon = requestsController();
 
 /** A body that does not read and is not to be fetched again: the main thread makes the error of it. */
 class ReadFailed extends Error {
@@ -176,7 +184,7 @@ parentPort!.on('message', (requests: PoolRequest[]) => {
   for (const request of requests) {
     if (request.t === 'abort') {
       abandon.abort();
-      abandon = new AbortController();
+      abandon = requestsController();
       queued = { pages: [], others: [] };
     } else {
       (request.first ? queued.pages : queued.others).push(request);

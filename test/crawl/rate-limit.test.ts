@@ -6,6 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/crawl/rate-limiter.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startSampleApi } from '../../src/sample-api/index.js';
+import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -67,6 +69,24 @@ describe('RateLimiter', () => {
 });
 
 describe('crawl --rate', () => {
+  it('with more requests waiting than Node warns of (11 listeners to one signal), prints no warning', async () => {
+    const api = await startSampleApi({ records: 2 });
+    try {
+      const out = path.join(await tempDir(), 'out');
+      const run = await runCli(['crawl', api.rootUrl, '--out', out, '--quiet', '--rate', '400', '--concurrency', '32']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      const workers = await runCli([
+        ...['crawl', api.rootUrl, '--out', out, '--quiet', '--fresh'],
+        ...['--rate', '400', '--concurrency', '32', '--workers', '2'],
+      ]);
+      expect(workers.code).toBe(0);
+      expect(workers.stderr).toBe('');
+    } finally {
+      await api.close();
+    }
+  }, 60_000);
+
   it('the source sees the requests an interval apart', async () => {
     const arrivals: number[] = [];
     const server = await startServer((req, res) => {
