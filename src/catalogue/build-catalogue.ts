@@ -25,7 +25,8 @@ import { recordHtml, type RecordSite } from './record-page.js';
 import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
 import { linksOnlyReader, linksOnlyTargets } from './stored.js';
 import { CatalogueRecords } from './records.js';
-import { isObject, linkages, listRecords, type Resource } from './resource.js';
+import { isObject } from '../json/is-object.js';
+import { linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
 const FRONT_PAGE = INDEX_FILE;

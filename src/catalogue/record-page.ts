@@ -10,7 +10,8 @@ import type { HumanNames } from './labels.js';
 import { claimTag } from './names.js';
 import { changeNoteHtml } from './changes-page.js';
 import type { CatalogueRecords, Referrer } from './records.js';
-import { isObject, linkages, type Resource } from './resource.js';
+import { isObject } from '../json/is-object.js';
+import { linkages, type Resource } from './resource.js';
 
 /** Attributes shown above the list of attributes rather than in it. */
 const SHOWN_FIRST = new Set(['definition', 'description']);

@@ -4,6 +4,7 @@
  * `null` or of the wrong kind, its id a number. The catalogue shows what it can and never stops on such an entry:
  * every member is checked here, once, and the pages see only the shape below.
  */
+import { isObject } from '../json/is-object.js';
 
 /** A list entry with a type and an id (strings, or numbers read as their text), its members checked. */
 export interface Resource {
@@ -17,10 +18,6 @@ export interface Resource {
   self: string | null;
   /** The entry as listed. */
   listed: Record<string, unknown>;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function key(value: unknown): string | null {

@@ -7,7 +7,8 @@ import type { Layout } from '../format/layout.js';
 import { LinksOnlyReader, recordUris as storedRecordUris, type RecordUris } from '../format/links-only.js';
 import type { StoredLinks } from '../format/rewrite-links.js';
 import type { TreeWriter } from '../store/writer.js';
-import { isObject, type Resource } from './resource.js';
+import { isObject } from '../json/is-object.js';
+import type { Resource } from './resource.js';
 
 /** Above this size a record's JSON is not shown in its page. */
 export const MAX_SHOWN_JSON = 256 * 1024;

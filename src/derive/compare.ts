@@ -2,6 +2,7 @@
  * Where a fetched document and its derivation first differ: a JSON pointer (RFC 6901) and the two values there as
  * written, for the report. Member order counts, since the stored bytes keep it.
  */
+import { isObject } from '../json/is-object.js';
 import { memberNames, sourceNumberText, stringifyJson } from '../json/parse-json.js';
 import { jsonPointer } from '../validate/rules.js';
 
@@ -33,10 +34,6 @@ function whole(value: unknown): string | null {
   return excerpt({ value }, 'value');
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The first difference between two parsed documents, or null when they are written alike. */
 export function firstDifference(fetched: unknown, derived: unknown): Difference | null {
   if (stringifyJson(fetched) === stringifyJson(derived)) return null;
@@ -55,7 +52,7 @@ export function firstDifference(fetched: unknown, derived: unknown): Difference 
       [a, b] = [left[i], right[i]];
       continue;
     }
-    if (isPlainObject(a) && isPlainObject(b)) {
+    if (isObject(a) && isObject(b)) {
       const names = memberNames(a);
       const other = memberNames(b);
       const at = names.findIndex((name, i) => name !== other[i]);

@@ -3,6 +3,7 @@
  * text `stringifyJson` writes for it (taken before links are rewritten), so a derived document holds the source's
  * member order and numbers; the texts are kept outside the heap (entry-texts.ts), and the maps hold only their handles.
  */
+import { isObject } from '../json/is-object.js';
 import { parseJson, stringifyJson } from '../json/parse-json.js';
 import type { UrlSpace } from '../url/url-space.js';
 import { EntryTexts } from './entry-texts.js';
@@ -10,10 +11,6 @@ import { EntryTexts } from './entry-texts.js';
 export interface ListEntry {
   /** The entry as written by stringifyJson; null when two lists hold different entries for one record. */
   readonly text: string | null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Numbers by two strings (a collection or type, then an id). */
@@ -75,15 +72,15 @@ export class EntryIndex {
 
   /** Takes the entries of a list page (its parsed JSON, before any link is rewritten). */
   addPage(pageUrl: string, document: unknown): void {
-    const data = isPlainObject(document) ? document.data : undefined;
+    const data = isObject(document) ? document.data : undefined;
     if (!Array.isArray(data)) return;
     for (const item of data) this.#add(pageUrl, item);
   }
 
   #add(pageUrl: string, item: unknown): void {
-    if (!isPlainObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') return;
+    if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') return;
     const links = item.links;
-    if (!isPlainObject(links) || typeof links.self !== 'string') return;
+    if (!isObject(links) || typeof links.self !== 'string') return;
     let self: string;
     try {
       self = this.urls.canonical(links.self, pageUrl);

@@ -3,6 +3,7 @@
  * it cannot be derived and must be fetched. Pure: it reads the URL, the list entries and, for a relationship given
  * with links only, the linkage its fetched relationship document gave.
  */
+import { isObject } from '../json/is-object.js';
 import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { UrlSpace } from '../url/url-space.js';
@@ -37,10 +38,6 @@ export type Derivation =
       readonly reason: FetchReason;
     };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function sameUrl(urls: UrlSpace, link: unknown, base: string, url: string): boolean {
   if (typeof link !== 'string') return false;
   try {
@@ -54,7 +51,7 @@ function sameUrl(urls: UrlSpace, link: unknown, base: string, url: string): bool
 function relationshipSources(relationship: Record<string, unknown>): Map<string, string> {
   const sources = new Map<string, string>();
   const links = relationship.links;
-  if (isPlainObject(links)) {
+  if (isObject(links)) {
     if (typeof links.self === 'string') sources.set('relationship.links.self', stringifyJson(links.self));
     if (typeof links.related === 'string') sources.set('relationship.links.related', stringifyJson(links.related));
     sources.set('relationship.links', stringifyJson(links));
@@ -101,8 +98,8 @@ export function derivationOf(
     return { derivable: false, kind: 'related-to-many', collection, reason: 'not-derivable' };
   }
   const relationships = resource.relationships;
-  const relationship = isPlainObject(relationships) ? relationships[location.relationship] : undefined;
-  if (!isPlainObject(relationship) || !isPlainObject(relationship.links)) {
+  const relationship = isObject(relationships) ? relationships[location.relationship] : undefined;
+  if (!isObject(relationship) || !isObject(relationship.links)) {
     return { derivable: false, kind: kindGuess, collection, reason: 'not-derivable' };
   }
   const role = location.kind === 'relationship' ? 'self' : 'related';
@@ -147,7 +144,7 @@ export function derivationOf(
 /** The related document's data: the targets' list entries (or null), or null when one is in no list. */
 function targetTexts(linkage: unknown, index: EntryIndex): string | null {
   const one = (identifier: unknown): string | null => {
-    if (!isPlainObject(identifier) || typeof identifier.type !== 'string' || typeof identifier.id !== 'string') {
+    if (!isObject(identifier) || typeof identifier.type !== 'string' || typeof identifier.id !== 'string') {
       return null;
     }
     return index.target(identifier.type, identifier.id)?.text ?? null;

@@ -8,6 +8,7 @@
  * Everything works on JSON text written by `stringifyJson`, so that a derived document has the source's member order
  * and number spelling wherever its pieces came from.
  */
+import { isObject } from '../json/is-object.js';
 import { memberNames, stringifyJson } from '../json/parse-json.js';
 
 /** Named JSON texts a document of some kind can be built from, in order of preference. */
@@ -21,17 +22,13 @@ export type Template =
 /** The members taken apart below the top level: the ones servers are seen to add to or reorder. */
 const OPENED = new Set(['links', 'meta']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The template that writes `document` from `sources`: each value equal (as written) to a source becomes that
  * source's slot, the first in preference order. Returns null when `data` does not come from a source: such a
  * document cannot be derived at all.
  */
 export function learnTemplate(document: unknown, sources: Sources): Template | null {
-  if (!isPlainObject(document) || !('data' in document)) return null;
+  if (!isObject(document) || !('data' in document)) return null;
   const template = learn(document, sources, 0);
   if (!('members' in template)) return null;
   const data = template.members.find(([name]) => name === 'data')?.[1];
@@ -41,11 +38,11 @@ export function learnTemplate(document: unknown, sources: Sources): Template | n
 function learn(value: unknown, sources: Sources, depth: number): Template {
   const text = stringifyJson(value);
   for (const [name, source] of sources) if (source === text) return { slot: name };
-  if (!isPlainObject(value)) return { literal: text };
+  if (!isObject(value)) return { literal: text };
   const members: Array<readonly [string, Template]> = [];
   for (const name of memberNames(value)) {
     const member = value[name];
-    const opened = depth === 0 && OPENED.has(name) && isPlainObject(member);
+    const opened = depth === 0 && OPENED.has(name) && isObject(member);
     members.push([name, opened ? learn(member, sources, 1) : leaf(member, sources)]);
   }
   return { members };

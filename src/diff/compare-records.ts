@@ -4,6 +4,7 @@
  * differ between snapshots of the same state (ports, `--links` modes). Attribute values compare as the source wrote
  * them (exact-values.ts).
  */
+import { isObject } from '../json/is-object.js';
 import type {
   AttributeChange,
   Identifier,
@@ -15,10 +16,6 @@ import type {
 import { exactObject, sameMember } from './exact-values.js';
 import type { DiffRecord } from './read-records.js';
 import { byCodeUnits } from '../code-unit-order.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Ids in numeric order when both are numbers (spec 2.1: numeric text), else in code-unit order. */
 export function byId(a: string, b: string): number {

@@ -4,11 +4,8 @@
  * by the double they round to: `...617` and `...618` differ, `1.0` and `1` do not. The diff prints them with
  * that text too, in Markdown and JSON.
  */
+import { isObject } from '../json/is-object.js';
 import { MAX_JSON_DEPTH, parseJson, sourceNumberText, stringifyJson } from '../json/parse-json.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
 

@@ -10,6 +10,7 @@
  * Files are read as verify reads them: never through a symbolic link, never a pipe or device, JSON nested too deep
  * refused, numbers kept as the source wrote them.
  */
+import { isObject } from '../json/is-object.js';
 import { createHash } from 'node:crypto';
 import { throwIfStopped } from '../errors.js';
 import { Layout } from '../format/layout.js';
@@ -78,10 +79,6 @@ export function openSnapshot(name: string, dir: string, manifest = readSnapshotM
     missingPages: missingListPages(manifest),
     linksOnly: new LinksOnlyReader(dir, layout, StoredLinks.of(layout, manifest.options)),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The files that together hold every record of `collection`, in page order. */

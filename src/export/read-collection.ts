@@ -4,6 +4,7 @@
  * are read rather than the complete collection, so memory holds one page, whatever the collection's size, and
  * snapshots made with `--collection-index first-page` read the same.
  */
+import { isObject } from '../json/is-object.js';
 import { Layout } from '../format/layout.js';
 import { LinksOnlyReader } from '../format/links-only.js';
 import { StoredLinks } from '../format/rewrite-links.js';
@@ -76,10 +77,6 @@ export function exportSource(name: string, dir: string, manifest: Manifest, reme
     reader: new LinksOnlyReader(dir, layout, links, checked),
     linksOnly: new Memo(remembered),
   };
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The JSON of a snapshot file; undefined when it does not exist. */

@@ -3,7 +3,8 @@
  * itself, read from the tables of vocabulary.ts. Everything here is pure except a successor given with links only,
  * which is read from the documents the snapshot stored of it.
  */
-import { isObject, linksOnlyData, type ExportSource, type Resource } from './read-collection.js';
+import { isObject } from '../json/is-object.js';
+import { linksOnlyData, type ExportSource, type Resource } from './read-collection.js';
 import { sortStatements, wellFormed, type RdfNode, type RdfObject } from './rdf-node.js';
 import { schemeTitle } from './scheme-title.js';
 import type { Survey } from './survey.js';

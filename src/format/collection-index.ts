@@ -4,6 +4,7 @@
  * `page[number]` up to `meta.pagination.pages` then gets every record, never page 1 repeated. It is built in finalize
  * by streaming the crawled pages, one page in memory at a time.
  */
+import { isObject } from '../json/is-object.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { htmlSafeJson } from '../json/html-safe.js';
@@ -14,10 +15,6 @@ interface ListPage {
   links?: Record<string, unknown>;
   data: unknown[];
   meta?: { pagination?: Record<string, unknown> } & Record<string, unknown>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON object with a `data` list; its `links` and `meta` are rewritten only where they are objects. */

@@ -20,6 +20,7 @@
  * snapshot does not hold, and the answer names the first one met (`unusable`): the catalogue and `diff` go on with
  * what the others say, `export` refuses the tree as it refuses any file it cannot read.
  */
+import { isObject } from '../json/is-object.js';
 import type { Layout } from './layout.js';
 import { readSnapshotJson, UnusableFileError } from './read-snapshot.js';
 import type { StoredLinks } from './rewrite-links.js';
@@ -56,10 +57,6 @@ export interface LinksOnlyAnswer {
    * symbolic link, never opened"), to end a sentence; null when there was none.
    */
   unusable: string | null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The source URL a stored link stands for (StoredLinks.sourceUrlOf), or null when it is no http(s) URL. */

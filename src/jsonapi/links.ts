@@ -4,6 +4,7 @@
  * collection URLs that the root index lists under `data`. The link extractor, the crawl's link resolution
  * (crawl/discovery.ts), the link rewriter and verify all walk exactly these places.
  */
+import { isObject } from '../json/is-object.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
 import type { ParsedUrl, UrlSpace } from '../url/url-space.js';
 
@@ -11,10 +12,6 @@ export type LinkVisitor = (link: string) => string | undefined;
 
 /** Called with each link's text and where it is: writing `holder[key]` rewrites it in place. */
 type SlotVisitor = (holder: Record<string, unknown>, key: string, link: string) => void;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // The walks use `for…in` over parsed JSON (own, enumerable members only, in the same order as Object.entries)
 // rather than Object.entries, which allocates an array per member: this runs over every document of a crawl.

@@ -2,6 +2,7 @@
  * What validating one document accumulates: its findings and the raw material of its summary. One instance per
  * document, filled in a single walk.
  */
+import { isObject } from '../json/is-object.js';
 import type * as z from 'zod';
 import type { UrlSpace } from '../url/url-space.js';
 import type { Finding } from './finding.js';
@@ -9,10 +10,6 @@ import { finding, jsonPointer, type RuleName } from './rules.js';
 import { problemsOf } from './zod-issues.js';
 
 export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Why a rule matters and what to do, appended to every finding's message. */
 const ADVICE: Partial<Record<RuleName, string>> = {

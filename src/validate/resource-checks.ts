@@ -4,7 +4,8 @@
  */
 import type { ApiLocation } from '../url/api-location.js';
 import { CV_TYPES, OBSERVED_STATUSES } from './cv-types.js';
-import { type DocumentFindings, isObject, type JsonObject } from './document-findings.js';
+import { isObject } from '../json/is-object.js';
+import { type DocumentFindings, type JsonObject } from './document-findings.js';
 import { relationshipsObject, resourceObject } from './json-api-schema.js';
 import { escapePointerSegment, jsonPointer } from './rules.js';
 

@@ -16,7 +16,8 @@ import {
   relationshipDocument,
   rootIndexDocument,
 } from './document-shapes.js';
-import { DocumentFindings, isObject, type JsonObject } from './document-findings.js';
+import { isObject } from '../json/is-object.js';
+import { DocumentFindings, type JsonObject } from './document-findings.js';
 import type { Finding } from './finding.js';
 import { jsonApiDocument } from './json-api-schema.js';
 import { checkResource } from './resource-checks.js';
