@@ -4,6 +4,7 @@
  * are read rather than the complete collection, so memory holds one page, whatever the collection's size, and
  * snapshots made with `--collection-index first-page` read the same.
  */
+import { flatKey } from '../flat-key.js';
 import { isObject } from '../json/is-object.js';
 import { Layout } from '../format/layout.js';
 import { LinksOnlyReader } from '../format/links-only.js';
@@ -151,7 +152,7 @@ export function linksOnlyData(
 ): unknown {
   const stored = { collection: record.collection, id: record.resource.id, self: selfOf(record.resource) };
   const links = [linkOf(relationship, 'self'), linkOf(relationship, 'related')];
-  const key = [stored.collection, stored.id, stored.self ?? '', name, ...links].join('\u0000');
+  const key = flatKey(stored.collection, stored.id, stored.self ?? '', name, ...links);
   let known = source.linksOnly.get(key);
   if (known === undefined) {
     const answer = source.reader.read(stored, name, relationship);
