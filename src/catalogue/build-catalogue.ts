@@ -5,7 +5,8 @@
  * in memory at a time. Deterministic: collections by name, records in the source's order, no time but the snapshot's
  * `createdAt`.
  */
-import { shiftedSentence } from '../format/partial.js';
+import { shiftedOf, shiftedSentence } from '../format/partial.js';
+import type { Manifest } from '../format/manifest.js';
 import { plural } from '../plural.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -267,6 +268,19 @@ export interface BuiltCatalogue {
 }
 
 /** Builds the catalogue into the staged tree; null when the layout has no room for one. */
+/** What the front page says of the snapshot, all from its manifest (the crawl's, or the input's for `catalogue`). */
+export function aboutSnapshot(manifest: Manifest): CatalogueInput['about'] {
+  return {
+    root: manifest.source.root,
+    createdAt: manifest.createdAt,
+    tool: `${manifest.tool.name} ${manifest.tool.version}`,
+    errors: manifest.validation.errors,
+    warnings: manifest.validation.warnings,
+    missing: manifest.missing.length,
+    shifted: shiftedOf(manifest),
+  };
+}
+
 export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
   if (!input.layout.hasCatalogueRoom()) return null;

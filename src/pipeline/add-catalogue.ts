@@ -7,13 +7,12 @@
  * SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
  * stays whole as the previous generation.
  */
-import { shiftedOf } from '../format/partial.js';
 import { closeSync, existsSync, lstatSync } from 'node:fs';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
-import { buildCatalogue } from '../catalogue/build-catalogue.js';
+import { aboutSnapshot, buildCatalogue } from '../catalogue/build-catalogue.js';
 import { checkNames, type CatalogueNames } from '../catalogue/human-names.js';
 import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
@@ -283,15 +282,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       writer,
       links: StoredLinks.of(layout, manifest.options),
       collections,
-      about: {
-        root,
-        createdAt: manifest.createdAt,
-        tool: `${manifest.tool.name} ${manifest.tool.version}`,
-        errors: manifest.validation.errors,
-        warnings: manifest.validation.warnings,
-        missing: manifest.missing.length,
-        shifted: shiftedOf(manifest),
-      },
+      about: aboutSnapshot(manifest),
       ...(names ? { names } : {}),
     });
     const pages = built === null ? null : built.pages;

@@ -2,7 +2,6 @@
  * Finalize (docs/architecture.md#the-pipeline): once every document is written, build what depends on all of them — the
  * complete collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
-import { shiftedOf } from '../format/partial.js';
 import type { Clock } from '../clock.js';
 import type { DeriveManifest } from '../derive/derive-manifest.js';
 import type { InvariantChecker } from '../validate/invariants.js';
@@ -11,7 +10,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { writeCollectionIndex } from '../format/collection-index.js';
 import { writeHostFiles } from '../format/host-files.js';
 import type { CatalogueMode, Layout } from '../format/layout.js';
-import { buildCatalogue, type BuiltCatalogue } from '../catalogue/build-catalogue.js';
+import { aboutSnapshot, buildCatalogue, type BuiltCatalogue } from '../catalogue/build-catalogue.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import {
   formatSums,
@@ -137,15 +136,7 @@ export async function finalizeSnapshot(
         name,
         [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
       ]),
-      about: {
-        root: layout.root,
-        createdAt,
-        tool: `${TOOL_NAME} ${TOOL_VERSION}`,
-        errors: report.errors,
-        warnings: report.warnings,
-        missing: manifest.missing.length,
-        shifted: shiftedOf(manifest),
-      },
+      about: aboutSnapshot(manifest),
       ...(options.names ? { names: options.names } : {}),
     });
     unusedNames = built?.unusedNames ?? [];
