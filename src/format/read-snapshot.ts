@@ -235,7 +235,14 @@ const MAX_MANIFEST_BYTES = 256 << 20;
  * archive's name, not its temporary extraction). Throws NotASnapshotError with one sentence saying what is wrong.
  */
 export function readSnapshotManifest(dir: string, name: string): Manifest {
-  const manifest = readManifestWith(dir, name, manifestSchema);
+  return checkedManifest(readManifestWith(dir, name, manifestSchema), name);
+}
+
+/**
+ * `manifest` (read through the schema) when it is one that crawl writes, else NotASnapshotError with one sentence:
+ * what the schema cannot say (a root that is no http(s) URL, absolute links without a base URL).
+ */
+export function checkedManifest(manifest: Manifest, name: string): Manifest {
   const { root } = manifest.source;
   const refuse = (why: string): NotASnapshotError =>
     new NotASnapshotError(`${name}: ${MANIFEST_PATH} is not a cv-snapshot manifest (${why}). ${GIVE_A_SNAPSHOT}`);

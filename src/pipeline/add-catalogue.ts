@@ -38,12 +38,12 @@ import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { FileCollisionError, sha256, TreeWriter } from '../store/writer.js';
 import { UrlSpace } from '../url/url-space.js';
 import {
+  checkedManifest,
   fileLines,
   GIVE_A_SNAPSHOT,
   NotASnapshotError,
   openSums,
   readSnapshotFile,
-  readSnapshotManifest,
 } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
@@ -226,12 +226,13 @@ async function catalogueChanges(
 }
 
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
-  // The manifest checked as every command checks it (a sentence when it is not one crawl writes), and as written:
-  // every member but the catalogue option keeps its bytes and order.
-  const manifest = readSnapshotManifest(dir, options.input);
+  // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema
+  // and then as every command checks it (a sentence when it is not one crawl writes).
   let raw: Manifest;
+  let parsed: Manifest;
   try {
     raw = JSON.parse(readSnapshotFile(dir, MANIFEST_PATH).toString('utf8')) as Manifest;
+    parsed = manifestSchema.parse(raw);
     closeSync(openSums(dir)); // read as the files are copied (copyInput)
   } catch (error) {
     throw new NotASnapshotError(
@@ -240,6 +241,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       { cause: error },
     );
   }
+  const manifest = checkedManifest(parsed, options.input);
   const root = manifest.source.root;
   const layout = new Layout(root, new UrlSpace(root));
 
