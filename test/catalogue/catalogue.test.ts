@@ -13,7 +13,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/index.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { sendJson, startServer } from '../helpers/http-server.js';
+import { linksOnlyUnit, sendJson, startServer } from '../helpers/http-server.js';
 import { startFindingsSource } from '../helpers/findings-source.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
@@ -283,17 +283,7 @@ describe('catalogue of hostile and unusual sources', () => {
   it('links a relationship the lists give as links only both ways, from its stored relationship document', async () => {
     const server = await startServer((req, res) => {
       const base = `http://${req.headers.host}/api/`;
-      const record = (id: string) => ({
-        type: 'Unit',
-        id,
-        attributes: { term: `term ${id}` },
-        relationships: {
-          successor: {
-            links: { self: `${base}units/${id}/relationships/successor`, related: `${base}units/${id}/successor/` },
-          },
-        },
-        links: { self: `${base}units/${id}/` },
-      });
+      const record = (id: string) => linksOnlyUnit(base, id);
       const successor = (id: string) => (id === '1' ? { type: 'Unit', id: '2' } : null);
       if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
       if (req.url === '/api/units/')

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../../src/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runMain } from '../helpers/cli.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { linksOnlyUnit, sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 import { parseCsv, parseTurtle } from '../export/rdf-check.js';
@@ -45,22 +45,8 @@ async function startSource(): Promise<{ server: TestServer; state: { release: nu
   const server = await startServer((req, res) => {
     const base = `http://${req.headers.host}/api/`;
     const served = (id: string) => (state.release === 1 ? RELEASE_1[id]! : { relationship: null, related: null });
-    const record = (id: string) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: `term ${id}` },
-      relationships: {
-        successor: {
-          links: {
-            self: `${base}units/${id}/relationships/successor`,
-            related: served(id).outside
-              ? `http://elsewhere.invalid/units/${id}/successor/`
-              : `${base}units/${id}/successor/`,
-          },
-        },
-      },
-      links: { self: `${base}units/${id}/` },
-    });
+    const record = (id: string) =>
+      linksOnlyUnit(base, id, served(id).outside ? `http://elsewhere.invalid/units/${id}/successor/` : undefined);
     if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
     if (req.url === '/api/units/') return sendJson(res, 200, { links: { next: null }, data: ids.map(record) });
     const match = /^\/api\/units\/([0-9]+)\/(relationships\/successor|successor\/)?$/.exec(req.url ?? '');

@@ -67,6 +67,20 @@ export function sendJson(
 }
 
 /** A one-page list of `Unit` records with these ids (each term its id) at `<base>units/`: a whole collection. */
+/**
+ * A unit whose `successor` the list gives with links only (spec 2.4), as the service does: where it leads is in its
+ * relationship and related documents. `related` replaces its related link.
+ */
+export function linksOnlyUnit(base: string, id: string, related = `${base}units/${id}/successor/`) {
+  return {
+    type: 'Unit',
+    id,
+    attributes: { term: `term ${id}` },
+    relationships: { successor: { links: { self: `${base}units/${id}/relationships/successor`, related } } },
+    links: { self: `${base}units/${id}/` },
+  };
+}
+
 export function unitList(base: string, ids: string[]) {
   return {
     links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
