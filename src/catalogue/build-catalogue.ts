@@ -1,7 +1,7 @@
 /**
  * The catalogue for people (docs/catalogue.md): a front page at the tree's top-level `index.html` and, under
  * `_catalogue/`, a page per collection (paginated) and per record, built from the snapshot's own list pages in
- * passes (first the names and reverse links of every record, then the pages, then the search index), one list page
+ * passes (first the names and reverse links of every record, then the pages with the search index), one list page
  * in memory at a time. Deterministic: collections by name, records in the source's order, no time but the snapshot's
  * `createdAt`.
  */
@@ -287,11 +287,11 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
   const counter = { pages: 0 };
   const c = catalogueOf(input, counter);
   writeAssets(input.writer, input.about.createdAt);
-  // Pass 2: collection pages and record pages.
-  for (const [collection, files] of input.collections) collectionPages(c, collection, files);
-  // Pass 3: the search index, streamed from the list pages once more rather than held in memory.
+  // Pass 2: collection pages and record pages. Each record's search entry is made as its page is written, and
+  // streamed into the search index as writeParts asks for the next part: the index is never whole in memory, and
+  // the list pages are read once less than with a pass of its own.
   const titles = Object.fromEntries([...c.site.titles].sort(([a], [b]) => (a < b ? -1 : 1)));
-  input.writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, indexScriptParts(searchEntries(c), titles));
+  input.writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, indexScriptParts(pagesAndSearchEntries(c), titles));
   // The report's findings for people: after the record pages, which it links.
   c.write(
     FINDINGS_PAGE,
@@ -372,8 +372,19 @@ function downloadLinks(collection: string): string {
   return `<p class="downloads">Download the collection: ${links.join(' · ')}</p>\n`;
 }
 
-/** A collection's pages (500 rows each), its rows script, and the pages of the records it keeps. */
-function collectionPages(c: Catalogue, collection: string, files: string[]): void {
+/**
+ * Writes every collection's pages and the pages of its records (collectionPages), and yields each record's search
+ * entry as its page is written: in the order of the pages, a record listed twice once.
+ */
+function* pagesAndSearchEntries(c: Catalogue): Generator<string> {
+  for (const [collection, files] of c.input.collections) yield* collectionPages(c, collection, files);
+}
+
+/**
+ * Writes a collection's pages (500 rows each), its rows script, and the pages of the records it keeps; yields the
+ * search entry of each record whose page it writes.
+ */
+function* collectionPages(c: Catalogue, collection: string, files: string[]): Generator<string> {
   const { records: total, skipped, hasStatus, letters } = c.info.get(collection)!;
   const title = c.site.titles.get(collection) ?? collection;
   const layout = layoutOf(c, collection);
@@ -441,36 +452,30 @@ function collectionPages(c: Catalogue, collection: string, files: string[]): voi
       if (!c.records.takePage(resource.type, id, collection)) continue;
       const label = labelOf(resource, id);
       c.write(recordFile, recordHtml(c.site, { collection, id, resource, label, n: listedOn }));
+      yield searchEntry(c, collection, resource, recordFile);
     }
   }
   if (rows.length > 0 || n === 1) flush();
   if (data.length > 0) c.input.writer.writeParts(`${collectionFolder(collection)}/rows.js`, rowsScript(data));
 }
 
-/** The search index's entries, one per record page, in the order of the pages (a record listed twice, one entry). */
-function* searchEntries(c: Catalogue): Generator<string> {
-  for (const [collection, files] of c.input.collections) {
-    for (const file of files) {
-      for (const resource of c.readPage(file)) {
-        if (!c.records.takeSearchEntry(resource.type, resource.id, collection)) continue;
-        const a = resource.attributes;
-        const searchable = Object.entries(a)
-          .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
-          .map(([, v]) => v as string)
-          .join(' ');
-        yield indexEntry({
-          page: c.records.find(resource.type, resource.id)!.page,
-          label: labelOf(resource, resource.id),
-          status: typeof a.status === 'string' ? a.status : '',
-          collection,
-          id: resource.id,
-          community: c.site.communityOf(resource.type, resource.id) ?? '',
-          definition: excerpt(a.definition ?? a.description, 120),
-          text: searchable,
-        });
-      }
-    }
-  }
+/** A record's entry in the search index (search.ts): what it is found by, and what a result shows of it. */
+function searchEntry(c: Catalogue, collection: string, resource: Resource, page: string): string {
+  const a = resource.attributes;
+  const searchable = Object.entries(a)
+    .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))
+    .map(([, v]) => v as string)
+    .join(' ');
+  return indexEntry({
+    page,
+    label: labelOf(resource, resource.id),
+    status: typeof a.status === 'string' ? a.status : '',
+    collection,
+    id: resource.id,
+    community: c.site.communityOf(resource.type, resource.id) ?? '',
+    definition: excerpt(a.definition ?? a.description, 120),
+    text: searchable,
+  });
 }
 
 /** The collections in the order of the front page: each one, then the collections of its community variants. */

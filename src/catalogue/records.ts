@@ -29,7 +29,7 @@ export class CatalogueRecords {
   readonly #referrers = new Map<string, number[]>();
   readonly #relationships: string[] = [];
   readonly #relationshipNumbers = new Map<string, number>();
-  /** Per record: 0 no page yet, 1 its page is written, 2 its search entry is made too. */
+  /** Per record: 0 no page yet, 1 its page is written. */
   #pages = new Uint8Array(0);
 
   /** Adds a record found in `collection`'s lists (the first collection that lists it keeps it); its number. */
@@ -115,14 +115,6 @@ export class CatalogueRecords {
     if (this.#pages.length < this.#types.length) this.#pages = grown(this.#pages, this.#types.length);
     if (this.#pages[n] !== 0) return false;
     this.#pages[n] = 1;
-    return true;
-  }
-
-  /** Whether the record's search entry is to be made now: its page is written, and its entry not yet. */
-  takeSearchEntry(type: string, id: string, collection: string): boolean {
-    const n = this.#numbers.get(flatKey(type, id));
-    if (n === undefined || this.#collections[n] !== collection || this.#pages[n] !== 1) return false;
-    this.#pages[n] = 2;
     return true;
   }
 }
