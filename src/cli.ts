@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=16 --heap-growing-percent=40
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=8 --heap-growing-percent=40
 /**
  * The `cv-snapshot` executable: signals become an abort, and `main` does the rest (cli/main.ts). The first line starts
  * Node with the heap settings of cli/lean-heap.ts (a test keeps the two the same).

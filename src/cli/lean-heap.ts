@@ -8,19 +8,22 @@
  *   full collections (358 MB of peak RSS at 200,020 documents, measured with an earlier version). A crawl's live
  *   data is small (about 25 MB at the end of a 200,020-document crawl: the set of URLs seen is outside the heap)
  *   while it allocates fast, so the old generation is held to 40 % past it.
- * - `--max-semi-space-size=16`: the young generation at two 16 MB halves, so that the documents in flight die
- *   there: with 4 MB halves a collection came every 25-100 documents and moved them to the old generation, and full
- *   collections became several times as frequent.
+ * - `--max-semi-space-size=8`: the young generation at two halves of at most 8 MB, so that the documents in flight
+ *   die there: with 4 MB halves a collection came every 25-100 documents and moved them to the old generation, and
+ *   full collections became several times as frequent. 16 MB halves cost no less CPU than 8 MB ones (20,296 documents:
+ *   238-264 µs per document with either) but their fuller young generation stayed resident: at 202,951 documents
+ *   peak RSS 155-173 MB with 8 MB halves against 197-204 MB with 16 (the derived crawl 177 against 214 MB, verify
+ *   115-117 against 131-134 MB), for about twice as many young collections (1 s more of pauses at that size).
  * - `MALLOC_ARENA_MAX=1`: one malloc arena for all of Node's threads. With one per thread, freed memory stayed in
  *   the arenas of V8's helper threads: about 20 MB of resident memory that the crawl did not use.
  *
- * Three crawls of 200,020 documents (tmpfs, with the catalogue): peak RSS 176-191 MB, CPU 35.5-37.0 s, GC 5.6-6.1 %;
- * with 4 MB halves and 20 %, the earlier settings, and the code of the time: 231 MB, 76 s, 9.9 %. `node dist/cli.js`
+ * Three crawls of 200,020 documents (tmpfs, with the catalogue, 16 MB halves): peak RSS 176-191 MB, CPU 35.5-37.0 s,
+ * GC 5.6-6.1 %; with 4 MB halves and 20 %, the earlier settings, and the code of the time: 231 MB, 76 s, 9.9 %. `node dist/cli.js`
  * does not read the first line: give the flags yourself (npm start does). A program that calls `createSnapshot`
  * runs with its own process's settings.
  */
 export const LEAN_HEAP_ENV = ['MALLOC_ARENA_MAX=1'] as const;
-export const LEAN_HEAP_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=40'] as const;
+export const LEAN_HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=40'] as const;
 
 /** The executable's first line, which carries them (checked against src/cli.ts by a test). */
 export const SHEBANG = `#!/usr/bin/env -S ${LEAN_HEAP_ENV.join(' ')} node ${LEAN_HEAP_FLAGS.join(' ')}`;
