@@ -10,10 +10,11 @@
  *   while it allocates fast, so the old generation is held to 40 % past it.
  * - `--max-semi-space-size=8`: the young generation at two halves of at most 8 MB, so that the documents in flight
  *   die there: with 4 MB halves a collection came every 25-100 documents and moved them to the old generation, and
- *   full collections became several times as frequent. 16 MB halves cost no less CPU than 8 MB ones (20,296 documents:
- *   238-264 µs per document with either) but their fuller young generation stayed resident: at 202,951 documents
- *   peak RSS 155-173 MB with 8 MB halves against 197-204 MB with 16 (the derived crawl 177 against 214 MB, verify
- *   115-117 against 131-134 MB), for about twice as many young collections (1 s more of pauses at that size).
+ *   full collections became several times as frequent. 16 MB halves cost no less CPU than 8 MB ones but their fuller
+ *   young generation stayed resident. At 202,951 documents, two alternating pairs: peak RSS 169 and 169 MB with 8 MB
+ *   halves against 201 and 198 MB with 16, CPU 37.0 and 34.7 s against 38.7 and 35.5 s; twice as many young
+ *   collections, whose pauses took 3.6-4.1 s against 3.1-3.2 s. The derived crawl peaked at 177 MB against 214 MB,
+ *   verify at 115-117 MB against 131-134 MB; at 20,296 documents the CPU per document was 238-264 µs with either.
  * - `MALLOC_ARENA_MAX=1`: one malloc arena for all of Node's threads. With one per thread, freed memory stayed in
  *   the arenas of V8's helper threads: about 20 MB of resident memory that the crawl did not use.
  *
