@@ -27,7 +27,8 @@ import { ListPages } from './list-pages.js';
 import { unsafePathReason } from './request-target.js';
 import { errorAnswer, send, sendOptions, type Answer, type SendContext } from './respond.js';
 import { SnapshotCollections } from './snapshot-collections.js';
-import { notADirectory, RefusedFileError, SnapshotFiles } from './snapshot-files.js';
+import { notADirectory, RefusedFileError, SnapshotFiles, UnparsableFileError } from './snapshot-files.js';
+import { isObject } from '../json/is-object.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */
@@ -104,8 +105,17 @@ async function openSnapshot(dir: string) {
   const rootFile = layout.fileOfServedPath(layout.rootPath());
   let names: string[] = [];
   if (rootFile !== null && files.has(rootFile)) {
-    const rootIndex = (await files.readJson(rootFile)) as { data?: unknown };
-    if (typeof rootIndex.data === 'object' && rootIndex.data !== null) names = Object.keys(rootIndex.data);
+    let rootIndex: unknown;
+    try {
+      rootIndex = await files.readJson(rootFile);
+    } catch (error) {
+      if (!(error instanceof UnparsableFileError)) throw error;
+      throw new ServeError(
+        `${dir} cannot be served: its root index ${printable(error.message)}. Check it with \`cv-snapshot verify\`.`,
+      );
+    }
+    // The collections the root index names (a root index of another shape names none: verify reports it).
+    if (isObject(rootIndex) && isObject(rootIndex.data)) names = Object.keys(rootIndex.data);
   }
   let rules: HeaderRule[] = [];
   try {
@@ -136,6 +146,20 @@ function refusedAnswer(error: RefusedFileError): Answer {
     'Forbidden',
     `The snapshot's file for this URL is not served: ${error.why}, and serve answers only regular files. ` +
       'Run `cv-snapshot verify` on the snapshot.',
+  );
+}
+
+/** A stored file the answer needed is not JSON: a sentence in the log and in the answer, no stack. */
+function unparsableAnswer(method: string, target: string, error: UnparsableFileError): Answer {
+  process.emitWarning(
+    printableLines(
+      `cv-snapshot serve: ${method} ${target}: the snapshot's file ${error.message}; run cv-snapshot verify on it.`,
+    ),
+  );
+  return errorAnswer(
+    500,
+    'Internal Server Error',
+    `The snapshot's file for this URL cannot be read: ${error.message}. Run \`cv-snapshot verify\` on the snapshot.`,
   );
 }
 
@@ -188,7 +212,9 @@ async function handle(
   try {
     result = await answers.answer(method, rawPath, rawQuery, req.headers.accept);
   } catch (error) {
-    result = error instanceof RefusedFileError ? refusedAnswer(error) : internalError(method, target, error);
+    if (error instanceof RefusedFileError) result = refusedAnswer(error);
+    else if (error instanceof UnparsableFileError) result = unparsableAnswer(method, target, error);
+    else result = internalError(method, target, error);
   }
   return send(req, res, rawPath, result, sendContext);
 }

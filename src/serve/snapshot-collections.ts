@@ -7,6 +7,7 @@
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
 import type { ListPages } from './list-pages.js';
+import { parseStored } from './snapshot-files.js';
 import { storedList } from './stored-json.js';
 
 /** A resource object as stored (its links already rewritten by the crawl). */
@@ -132,7 +133,7 @@ export class SnapshotCollections {
 
   /** A stored list document, its records tied to their stored bytes (stored-json.ts). */
   private async readList(file: string): Promise<unknown> {
-    return storedList((await this.files.read(file)).body);
+    return parseStored(file, (await this.files.read(file)).body, storedList);
   }
 
   /** The stored file of page n of a collection. */

@@ -12,7 +12,7 @@ import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSums, SUMS_PATH } from '../format/manifest.js';
-import { NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
+import { firstLine, NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
 import { shellWord } from '../safe-text.js';
 
 /**
@@ -63,6 +63,29 @@ export class RefusedFileError extends Error {
     readonly why: string | null,
   ) {
     super(why === null ? `${file} is missing` : `${file} is refused: ${why}`);
+  }
+}
+
+/**
+ * A stored file that serve must parse to answer (the root index, a list page for a query) and that is not JSON: the
+ * snapshot was damaged after the crawl, or comes from a source whose answer the crawl kept as it was (and reported).
+ */
+export class UnparsableFileError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`${file} is not valid JSON (${firstLine(cause)})`);
+  }
+}
+
+/** `text`, the stored `file`, parsed by `parse`; a file that is not JSON is an UnparsableFileError. */
+export function parseStored<T>(file: string, text: Buffer, parse: (text: Buffer) => T): T {
+  try {
+    return parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new UnparsableFileError(file, error);
+    throw error;
   }
 }
 
@@ -139,6 +162,6 @@ export class SnapshotFiles {
   }
 
   async readJson(file: string): Promise<unknown> {
-    return JSON.parse((await this.read(file)).body.toString('utf8'));
+    return parseStored(file, (await this.read(file)).body, (body): unknown => JSON.parse(body.toString('utf8')));
   }
 }

@@ -134,7 +134,31 @@ describe('serve', () => {
       process.off('warning', onWarning);
       await server.close();
     }
-    expect(warnings.join('\n')).toContain('\\u001b]0;pwned');
-    expect(warnings.join('\n')).not.toMatch(RAW);
+    const warned = warnings.join('\n');
+    expect(warned).toContain('\\u001b]0;pwned');
+    expect(warned).not.toMatch(RAW);
+    // A damaged snapshot is not a fault of serve's: a sentence naming the file and what to run, no stack.
+    expect(warned).toMatch(/the snapshot's file api\/units\/(page\/\d+\/)?index\.html is not valid JSON/);
+    expect(warned).toContain('run cv-snapshot verify on it');
+    expect(warned).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a root index that is not JSON with a sentence, and serves one of another shape', async () => {
+    const rootIndex = path.join(second, 'api', 'index.html');
+    await writeFile(rootIndex, `[${ATTACK}`);
+    const refused = await runMain(['serve', second, '--port', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`cannot be served: its root index api/index.html is not valid JSON (`);
+    expect(refused.stderr).toContain('cv-snapshot verify');
+    expect(refused.stderr).not.toContain('unexpected failure');
+    expectPrintable(refused);
+    // JSON, but no object: it names no collection, and the files are served all the same.
+    await writeFile(rootIndex, 'null');
+    const server = await startServe({ dir: second, port: 0 });
+    try {
+      expect((await getJson(`${server.url}units/1/`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });
