@@ -19,9 +19,9 @@
  *   the arenas of V8's helper threads: about 20 MB of resident memory that the crawl did not use.
  *
  * Three crawls of 200,020 documents (tmpfs, with the catalogue, 16 MB halves): peak RSS 176-191 MB, CPU 35.5-37.0 s,
- * GC 5.6-6.1 %; with 4 MB halves and 20 %, the earlier settings, and the code of the time: 231 MB, 76 s, 9.9 %. `node dist/cli.js`
- * does not read the first line: give the flags yourself (npm start does). A program that calls `createSnapshot`
- * runs with its own process's settings.
+ * GC 5.6-6.1 %; with 4 MB halves and 20 %, the earlier settings, and the code of the time: 231 MB, 76 s, 9.9 %.
+ * `node dist/cli.js` does not read the first line: give the flags yourself (npm start does). A program that calls
+ * `createSnapshot` runs with its own process's settings.
  */
 export const LEAN_HEAP_ENV = ['MALLOC_ARENA_MAX=1'] as const;
 export const LEAN_HEAP_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=40'] as const;
