@@ -89,7 +89,7 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
 }
 
 /** The bytes of the file open at `fd`, `size` of them as fstat said (fewer if it shrank since). */
-export function readOpenFile(fd: number, size: number): Buffer {
+function readOpenFile(fd: number, size: number): Buffer {
   const buffer = Buffer.allocUnsafe(size);
   let done = 0;
   while (done < size) {
