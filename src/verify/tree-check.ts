@@ -12,10 +12,10 @@ import { printable } from '../safe-text.js';
 import { canonicalUrl } from '../url/canonical-url.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
-import { isRecordPage, recordPageProblem } from '../catalogue/names.js';
+import { isRecordPage, recordOfPage, recordPageProblem } from '../catalogue/names.js';
 import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { SUMS_PATH, type Manifest } from '../format/manifest.js';
-import { firstLine, NotRegularFileError } from '../format/read-snapshot.js';
+import { firstLine, NotRegularFileError, readRegularFile } from '../format/read-snapshot.js';
 import { CollectionRecords } from './collection-records.js';
 import type { FileIndex } from './file-index.js';
 import { LinkTargets } from './link-targets.js';
@@ -82,7 +82,7 @@ export class TreeCheck {
     manifest: Manifest,
     private readonly problems: Problems,
   ) {
-    this.#recordPages = new RecordPages(files);
+    this.#recordPages = new RecordPages(files, (file) => this.#recordOfPage(file));
     this.#invariants = new InvariantChecker(layout.root, layout.urls);
     this.#collections = new CollectionRecords(layout);
     this.#targets = new LinkTargets(layout, manifest.options);
@@ -147,6 +147,16 @@ export class TreeCheck {
     if (isRecordPage(file)) {
       const wrong = recordPageProblem(file, html, this.#recordPages);
       if (wrong !== null) this.problems.add(printable(wrong));
+    }
+  }
+
+  /** The record the catalogue page `file`, checked before, is for (read again); null if it says none or is gone. */
+  #recordOfPage(file: string): string | null {
+    try {
+      const bytes = readRegularFile(path.join(this.dir, ...file.split('/')), MAX_DOCUMENT_BYTES);
+      return recordOfPage(bytes.toString('utf8'));
+    } catch {
+      return null;
     }
   }
 
