@@ -49,7 +49,7 @@ export class TreeFileReader {
   #hashInPieces(fd: number, limit: number): string {
     const hash = createHash('sha256');
     const chunk = this.#buffer;
-    for (let left = limit; left > 0; ) {
+    for (let left = limit; left > 0;) {
       const read = readSync(fd, chunk, 0, Math.min(chunk.length, left), null);
       if (read === 0) break;
       hash.update(chunk.subarray(0, read));
