@@ -83,6 +83,17 @@ export function isRecordPage(file: string): boolean {
   return new RegExp(`^${CATALOGUE_DIR}/[^/]+/r-[^/]+\\.html$`).test(file);
 }
 
+/** What a page's claim is kept by in SeenPages: its record's type and id (a record has one page in a catalogue). */
+function recordKey(claim: RecordClaim): string {
+  return JSON.stringify([claim.type, claim.id]);
+}
+
+/** The record a page is for, as recordPageProblem keeps it in SeenPages; null when the page names none. */
+export function recordOfPage(html: string): string | null {
+  const claim = readClaim(html);
+  return claim === null ? null : recordKey(claim);
+}
+
 /** The record pages checked so far, by record: a Map, or anything that keeps them as one does (verify's). */
 export interface SeenPages {
   get(record: string): string | undefined;
@@ -100,7 +111,7 @@ export function recordPageProblem(file: string, html: string, seen: SeenPages): 
   const named = `${claim.type} ${JSON.stringify(claim.id)} of ${claim.collection}`;
   const names = [recordPage(claim.collection, claim.id), typedRecordPage(claim.collection, claim.type, claim.id)];
   if (!names.includes(file)) return `${file} is the page of ${named}, whose page has another name. ${rebuild}`;
-  const key = JSON.stringify([claim.type, claim.id]);
+  const key = recordKey(claim);
   const other = seen.get(key);
   if (other !== undefined) return `${file} and ${other} are both the page of ${named}. ${rebuild}`;
   seen.set(key, file);

@@ -89,7 +89,7 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
 }
 
 /** The bytes of the file open at `fd`, `size` of them as fstat said (fewer if it shrank since). */
-export function readOpenFile(fd: number, size: number): Buffer {
+function readOpenFile(fd: number, size: number): Buffer {
   const buffer = Buffer.allocUnsafe(size);
   let done = 0;
   while (done < size) {
@@ -428,15 +428,16 @@ export function openSums(dir: string): number {
 }
 
 /**
- * The lines of the open file `fd`, read a chunk at a time (memory holds a chunk and a line, whatever the file's
- * size): each line's text without its newline, or null for a line longer than MAX_LINE_BYTES, which is skipped.
+ * The lines of the open file `fd`, read a chunk of `chunkBytes` at a time (memory holds a chunk and a line, whatever
+ * the file's size): each line's text without its newline, or null for a line longer than MAX_LINE_BYTES, which is
+ * skipped.
  */
-export function* fileLines(fd: number): Generator<string | null> {
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+export function* fileLines(fd: number, chunkBytes = CHUNK_BYTES): Generator<string | null> {
+  const chunk = Buffer.allocUnsafe(chunkBytes);
   let carry = Buffer.alloc(0);
   let overlong = false;
   for (;;) {
-    const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+    const read = readSync(fd, chunk, 0, chunkBytes, null);
     if (read === 0) break;
     let bytes = chunk.subarray(0, read);
     let start = 0;

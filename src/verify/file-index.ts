@@ -12,15 +12,9 @@
  */
 import type { SumsStore } from '../format/read-snapshot.js';
 import { PackedNames } from './packed-names.js';
+import { textHash } from './text-hash.js';
 
 const SHA256_BYTES = 32;
-
-/** FNV-1a over the UTF-16 code units of `text`: the slot a name starts looking from. */
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
 
 export class FileIndex implements SumsStore {
   readonly #names: PackedNames;
@@ -41,7 +35,7 @@ export class FileIndex implements SumsStore {
     this.#slots = new Uint32Array(2 ** Math.ceil(Math.log2(Math.max(2, names.length * 2))));
     const mask = this.#slots.length - 1;
     for (let i = 0; i < names.length; i += 1) {
-      let slot = hashOf(names[i]!) & mask;
+      let slot = textHash(names[i]!) & mask;
       while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
       this.#slots[slot] = i + 1;
     }
@@ -62,7 +56,7 @@ export class FileIndex implements SumsStore {
   /** The number of the file named `name`, or -1. */
   indexOf(name: string): number {
     const mask = this.#slots.length - 1;
-    for (let slot = hashOf(name) & mask; this.#slots[slot] !== 0; slot = (slot + 1) & mask) {
+    for (let slot = textHash(name) & mask; this.#slots[slot] !== 0; slot = (slot + 1) & mask) {
       const i = this.#slots[slot]! - 1;
       if (this.#names.is(i, name)) return i;
     }

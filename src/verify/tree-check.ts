@@ -5,8 +5,6 @@
  * Each file is read once, synchronously (hash, then parse): many small files make asynchronous reads cost more
  * in thread-pool round trips than in I/O.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { visitLinks } from '../jsonapi/links.js';
@@ -14,17 +12,17 @@ import { printable } from '../safe-text.js';
 import { canonicalUrl } from '../url/canonical-url.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
-import { isRecordPage, recordPageProblem } from '../catalogue/names.js';
+import { isRecordPage, recordOfPage, recordPageProblem } from '../catalogue/names.js';
 import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { SUMS_PATH, type Manifest } from '../format/manifest.js';
-import { firstLine, NotRegularFileError, openRegularFile, readOpenFile } from '../format/read-snapshot.js';
-import { sha256 } from '../store/writer.js';
+import { firstLine, NotRegularFileError, readRegularFile } from '../format/read-snapshot.js';
 import { CollectionRecords } from './collection-records.js';
 import type { FileIndex } from './file-index.js';
 import { LinkTargets } from './link-targets.js';
 import type { Problems } from './problems.js';
 import { RecordedFindings } from './recorded-findings.js';
 import { RecordPages } from './record-pages.js';
+import { TreeFileReader } from './tree-file-reader.js';
 import { VerifyFindings } from './verify-findings.js';
 
 /** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
@@ -59,26 +57,6 @@ function brokenCatalogueLinks(file: string, html: string, sums: FileIndex): stri
   return broken;
 }
 
-/** A large file's SHA-256, read in pieces. */
-function hashInPieces(fd: number): string {
-  const hash = createHash('sha256');
-  const chunk = Buffer.allocUnsafe(1 << 20);
-  for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
-  return hash.digest('hex');
-}
-
-/** One file of the tree: its bytes (null when too large to parse) and SHA-256. */
-function readTreeFile(file: string): { bytes: Buffer | null; sha256: string } {
-  const { fd, size } = openRegularFile(file);
-  try {
-    if (size > MAX_DOCUMENT_BYTES) return { bytes: null, sha256: hashInPieces(fd) };
-    const bytes = readOpenFile(fd, size);
-    return { bytes, sha256: sha256(bytes) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The check of each file SHA256SUMS lists, in order: its checksum, then a catalogue page's links, or a document's
  * links and validation; `finish` adds the cross-document findings and tells the source's faults from the rest.
@@ -95,6 +73,7 @@ export class TreeCheck {
   readonly #collections: CollectionRecords;
   readonly #targets: LinkTargets;
   readonly #recorded: RecordedFindings;
+  readonly #reader = new TreeFileReader();
 
   constructor(
     private readonly dir: string,
@@ -103,7 +82,7 @@ export class TreeCheck {
     manifest: Manifest,
     private readonly problems: Problems,
   ) {
-    this.#recordPages = new RecordPages(files);
+    this.#recordPages = new RecordPages(files, (file) => this.#recordOfPage(file));
     this.#invariants = new InvariantChecker(layout.root, layout.urls);
     this.#collections = new CollectionRecords(layout);
     this.#targets = new LinkTargets(layout, manifest.options);
@@ -114,16 +93,17 @@ export class TreeCheck {
   /** Checks `file`, whose SHA-256 SHA256SUMS gives as `expected`. */
   file(file: string, expected: string): void {
     const { layout, problems } = this;
+    const url = isDocumentFile(file, layout) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
+    const page = url === null && file.endsWith('.html') && file !== '404.html';
     let read;
     try {
-      read = readTreeFile(path.join(this.dir, ...file.split('/')));
+      read = this.#reader.read(path.join(this.dir, ...file.split('/')), url !== null || page, MAX_DOCUMENT_BYTES);
     } catch (error) {
       const why =
         error instanceof NotRegularFileError ? `is now ${error.kind}` : `cannot be read (${firstLine(error)})`;
       problems.add(`${file} ${why}.`);
       return;
     }
-    const url = isDocumentFile(file, layout) ? layout.sourceUrlOfServedPath(layout.servedPathOfFile(file)) : null;
     if (read.sha256 !== expected) {
       problems.add(
         `${file} was changed after the crawl: its SHA-256 is ${read.sha256}, but ${SUMS_PATH} says ${expected}. ` +
@@ -132,9 +112,7 @@ export class TreeCheck {
       if (url !== null) this.#changed.add(url);
     }
     if (url === null) {
-      if (file.endsWith('.html') && file !== '404.html' && read.bytes !== null) {
-        this.#page(file, read.bytes.toString('utf8'));
-      }
+      if (page && read.bytes !== null) this.#page(file, read.bytes.toString('utf8'));
       return;
     }
     if (read.bytes === null) {
@@ -169,6 +147,16 @@ export class TreeCheck {
     if (isRecordPage(file)) {
       const wrong = recordPageProblem(file, html, this.#recordPages);
       if (wrong !== null) this.problems.add(printable(wrong));
+    }
+  }
+
+  /** The record the catalogue page `file`, checked before, is for (read again); null if it says none or is gone. */
+  #recordOfPage(file: string): string | null {
+    try {
+      const bytes = readRegularFile(path.join(this.dir, ...file.split('/')), MAX_DOCUMENT_BYTES);
+      return recordOfPage(bytes.toString('utf8'));
+    } catch {
+      return null;
     }
   }
 
