@@ -7,7 +7,7 @@
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../format/layout.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
 import type { ListPages } from './list-pages.js';
-import { parseStored } from './snapshot-files.js';
+import { parseStored, RefusedFileError, UnparsableFileError } from './snapshot-files.js';
 import { storedList } from './stored-json.js';
 
 /** A resource object as stored (its links already rewritten by the crawl). */
@@ -111,11 +111,17 @@ export function storedAccess(
   };
 }
 
+/** Resource type → the collection that holds it; and the first pages that could not be read to tell. */
+interface TypeIndex {
+  index: Map<string, string>;
+  unreadable: Error[];
+}
+
 export class SnapshotCollections {
   private readonly firstPages = new Map<string, Promise<FirstPage>>();
   private readonly loaded = new Map<string, Promise<SnapshotCollection>>();
   private readonly settled = new Map<string, SnapshotCollection>();
-  private typeIndex: Promise<Map<string, string>> | undefined;
+  private typeIndex: Promise<TypeIndex> | undefined;
 
   constructor(
     private readonly layout: Layout,
@@ -155,6 +161,8 @@ export class SnapshotCollections {
         return { records: dataOf(document), pages: pagesOf(document) ?? Math.max(1, pageNumbers.length), pageNumbers };
       })();
       this.firstPages.set(collection, first);
+      // As in `get`: a failed read is tried again on the next request rather than remembered.
+      first.catch(() => this.firstPages.delete(collection));
     }
     return first;
   }
@@ -200,27 +208,47 @@ export class SnapshotCollections {
     return loaded;
   }
 
-  /** Resource type → collection name, from each collection's first page (read once, when a query needs it). */
-  private types(): Promise<Map<string, string>> {
+  /**
+   * Resource type → collection name, from each collection's first page (read once, when a query needs it). A first
+   * page that cannot be read (a damaged tree) leaves its collection out and is kept as `unreadable`, so that a query
+   * on another collection is not refused for it unless it needs a type that collection may hold.
+   */
+  private types(): Promise<TypeIndex> {
     this.typeIndex ??= (async () => {
       const index = new Map<string, string>();
+      const unreadable: Error[] = [];
       for (const name of this.names) {
-        const { records } = await this.firstPage(name);
+        let records: readonly StoredResource[];
+        try {
+          ({ records } = await this.firstPage(name));
+        } catch (error) {
+          if (!(error instanceof UnparsableFileError || error instanceof RefusedFileError)) throw error;
+          unreadable.push(error);
+          continue;
+        }
         const type = records[0]?.type;
         if (typeof type === 'string' && !index.has(type)) index.set(type, name);
       }
-      return index;
+      // Read again on the next query while a page cannot be read, as `get` does.
+      if (unreadable.length > 0) this.typeIndex = undefined;
+      return { index, unreadable };
     })();
     return this.typeIndex;
   }
 
-  /** Loads the collections that hold the targets of `relationships` of `collection`. */
+  /**
+   * Loads the collections that hold the targets of `relationships` of `collection`. A target type no readable
+   * collection holds, while a collection's first page cannot be read, throws that page's error: the answer would
+   * depend on it.
+   */
   async loadTargets(collection: SnapshotCollection, relationships: Iterable<string>): Promise<void> {
-    const index = await this.types();
+    const { index, unreadable } = await this.types();
     for (const name of relationships) {
       const targetType = collection.schema.relationships.get(name)?.targetType;
-      const target = targetType == null ? undefined : index.get(targetType);
+      if (targetType == null) continue;
+      const target = index.get(targetType);
       if (target !== undefined) await this.get(target);
+      else if (unreadable.length > 0) throw unreadable[0];
     }
   }
 

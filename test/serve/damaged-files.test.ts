@@ -1,0 +1,79 @@
+/**
+ * `cv-snapshot serve` on a tree whose list pages were damaged after the crawl (a snapshot from elsewhere): a query
+ * that needs a damaged page answers 500 naming it, and a query that does not need it answers as it did before the
+ * damage, though serve reads every collection's first page to learn which collection holds a relationship's target.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServeHandle } from '../../src/serve/index.js';
+import { get, type Answer } from '../sample-api/http.js';
+import { startMirror, type Mirror } from './fixture.js';
+
+let mirror: Mirror;
+
+beforeAll(async () => {
+  mirror = await startMirror({ records: 12, pageSize: 5, seed: 3 });
+});
+
+afterAll(async () => {
+  await mirror.close();
+});
+
+/** The first list page of `collection` in the snapshot. */
+function firstPage(collection: string): string {
+  return path.join(mirror.dir, 'sms', 'cv', 'api', 'v1', collection, 'page', '1', 'index.html');
+}
+
+/** Answers of a serve started on the snapshot as it is now (a fresh one: serve reads a collection once). */
+async function answersOf(paths: string[]): Promise<Answer[]> {
+  let serve: ServeHandle | undefined;
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.message);
+  process.on('warning', onWarning);
+  try {
+    serve = await startServe({ dir: mirror.dir, port: 0 });
+    const answers: Answer[] = [];
+    for (const at of paths) answers.push(await get(`${serve.url}${at}`));
+    await new Promise(setImmediate);
+    return answers;
+  } finally {
+    process.off('warning', onWarning);
+    await serve?.close();
+    for (const warning of warnings) expect(warning).not.toMatch(/\n\s+at /);
+  }
+}
+
+describe('serve on damaged list pages', () => {
+  const unrelated = [
+    'actiontypes/?page[size]=100&filter[action_category__term]=Visit&sort=term',
+    'measuredquantityunits/?page[size]=100&include=unit',
+    'actiontypes/?filter[nope.icontains]=a',
+  ];
+
+  it('answers what does not need a damaged page as before, and names the page where an answer needs it', async () => {
+    const before = await answersOf(unrelated);
+    expect(before.map((answer) => answer.status)).toEqual([200, 200, 400]);
+    expect(JSON.parse(before[1]!.text).included.length).toBeGreaterThan(0);
+
+    // A collection no query above touches: its first page is read all the same, for the types it holds.
+    await writeFile(firstPage('units-communities'), '\uFEFF{"data":[]}');
+    const [...after] = await answersOf([...unrelated, 'units-communities/?sort=term']);
+    expect(after.slice(0, 3).map((answer) => [answer.status, answer.text])).toEqual(
+      before.map((answer) => [answer.status, answer.text]),
+    );
+    const damaged = after[3]!;
+    expect(damaged.status).toBe(500);
+    expect(JSON.parse(damaged.text).errors[0].detail).toContain(
+      'sms/cv/api/v1/units-communities/page/1/index.html is not valid JSON',
+    );
+
+    // Now the units themselves: the units an answer includes may be in that page, so it is not answered without it.
+    await writeFile(firstPage('units'), 'not json');
+    const [types, included] = await answersOf(unrelated.slice(0, 2));
+    expect(types!.status).toBe(200);
+    expect(types!.text).toBe(before[0]!.text);
+    expect(included!.status).toBe(500);
+    expect(JSON.parse(included!.text).errors[0].detail).toMatch(/sms\/cv\/api\/v1\/units(-communities)?\/page\/1\//);
+  });
+});
