@@ -243,12 +243,13 @@ export class SnapshotCollections {
    */
   async loadTargets(collection: SnapshotCollection, relationships: Iterable<string>): Promise<void> {
     const { index, unreadable } = await this.types();
+    const [firstUnreadable] = unreadable;
     for (const name of relationships) {
       const targetType = collection.schema.relationships.get(name)?.targetType;
       if (targetType == null) continue;
       const target = index.get(targetType);
       if (target !== undefined) await this.get(target);
-      else if (unreadable.length > 0) throw unreadable[0];
+      else if (firstUnreadable !== undefined) throw firstUnreadable;
     }
   }
 
