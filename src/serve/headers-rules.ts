@@ -6,6 +6,7 @@
  * away a header an earlier rule set. Rules for absolute URLs (`https://host/...`) are for one host name and are
  * skipped here.
  */
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 
 export interface HeaderRule {
   readonly pattern: string;
@@ -28,7 +29,23 @@ export function patternMatcher(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-export function parseHeadersFile(text: string): HeaderRule[] {
+/** Whether Node can send a header of this name and value (no control character, a name of token characters). */
+function sendable(name: string, value: string): boolean {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The rules of a `_headers` file. A header no HTTP response may carry (a control character in its value, a name
+ * that is no token) is left out, and named in `skipped` (`line 3 (X-Bad)`): sent, it would make every answer it
+ * applies to fail.
+ */
+export function parseHeadersFile(text: string, skipped: string[] = []): HeaderRule[] {
   const rules: HeaderRule[] = [];
   let current: { pattern: string; set: Array<[string, string]>; detach: string[] } | null = null;
   const flush = (): void => {
@@ -37,7 +54,7 @@ export function parseHeadersFile(text: string): HeaderRule[] {
     }
     current = null;
   };
-  for (const line of text.split(/\r?\n/)) {
+  for (const [number, line] of text.split(/\r?\n/).entries()) {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     if (!/^\s/.test(line)) {
@@ -52,7 +69,9 @@ export function parseHeadersFile(text: string): HeaderRule[] {
     }
     const colon = trimmed.indexOf(':');
     if (colon <= 0) continue;
-    current.set.push([trimmed.slice(0, colon).trim(), trimmed.slice(colon + 1).trim()]);
+    const [name, value] = [trimmed.slice(0, colon).trim(), trimmed.slice(colon + 1).trim()];
+    if (sendable(name, value)) current.set.push([name, value]);
+    else skipped.push(`line ${number + 1} (${name})`);
   }
   flush();
   return rules;

@@ -29,6 +29,7 @@ import { errorAnswer, send, sendOptions, type Answer, type SendContext } from '.
 import { SnapshotCollections } from './snapshot-collections.js';
 import { notADirectory, RefusedFileError, SnapshotFiles, UnparsableFileError } from './snapshot-files.js';
 import { isObject } from '../json/is-object.js';
+import { plural } from '../plural.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */
@@ -118,10 +119,20 @@ async function openSnapshot(dir: string) {
     if (isObject(rootIndex) && isObject(rootIndex.data)) names = Object.keys(rootIndex.data);
   }
   let rules: HeaderRule[] = [];
+  const skipped: string[] = [];
   try {
-    rules = parseHeadersFile(readSnapshotFile(files.dir, '_headers').toString('utf8'));
+    rules = parseHeadersFile(readSnapshotFile(files.dir, '_headers').toString('utf8'), skipped);
   } catch {
     // A snapshot without `_headers` is still served; generated answers carry the media type themselves.
+  }
+  if (skipped.length > 0) {
+    process.emitWarning(
+      printableLines(
+        `cv-snapshot serve: ${dir}/_headers: ${plural(skipped.length, 'header')} left out, which no HTTP answer may ` +
+          `carry (a control character, or a name that is no token): ${skipped.slice(0, 5).join(', ')}` +
+          `${skipped.length > 5 ? ', …' : ''}; the others are sent.`,
+      ),
+    );
   }
   const listPages = new ListPages(() => files.files());
   const complete = manifest.options.collectionIndex === 'complete';

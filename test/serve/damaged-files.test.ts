@@ -3,7 +3,7 @@
  * that needs a damaged page answers 500 naming it, and a query that does not need it answers as it did before the
  * damage, though serve reads every collection's first page to learn which collection holds a relationship's target.
  */
-import { writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -25,10 +25,13 @@ function firstPage(collection: string): string {
   return path.join(mirror.dir, 'sms', 'cv', 'api', 'v1', collection, 'page', '1', 'index.html');
 }
 
+/** What serve warned of in the last answersOf. */
+let warnings: string[] = [];
+
 /** Answers of a serve started on the snapshot as it is now (a fresh one: serve reads a collection once). */
 async function answersOf(paths: string[]): Promise<Answer[]> {
   let serve: ServeHandle | undefined;
-  const warnings: string[] = [];
+  warnings = [];
   const onWarning = (warning: Error) => warnings.push(warning.message);
   process.on('warning', onWarning);
   try {
@@ -43,6 +46,25 @@ async function answersOf(paths: string[]): Promise<Answer[]> {
     for (const warning of warnings) expect(warning).not.toMatch(/\n\s+at /);
   }
 }
+
+describe('serve on a damaged _headers', () => {
+  it('leaves out a header no answer may carry, says so once, and answers with the others', async () => {
+    const [before] = await answersOf(['actiontypes/']);
+    expect(before!.status).toBe(200);
+    expect(before!.headers['x-content-type-options']).toBe('nosniff');
+    // A control character in a value: sent, it made every answer the rule covers fail before it was written.
+    await appendFile(path.join(mirror.dir, '_headers'), '/*\n  X-Bad: a\u0000b\n  X-Also: 1\n');
+    const [after] = await answersOf(['actiontypes/']);
+    expect(after!.status).toBe(200);
+    expect(after!.text).toBe(before!.text);
+    expect(after!.headers['x-content-type-options']).toBe('nosniff');
+    expect(after!.headers['x-also']).toBe('1');
+    expect(after!.headers['x-bad']).toBeUndefined();
+    expect(warnings.filter((warning) => warning.includes('_headers'))).toEqual([
+      expect.stringMatching(/_headers: 1 header left out, .*: line \d+ \(X-Bad\); the others are sent\.$/),
+    ]);
+  });
+});
 
 describe('serve on damaged list pages', () => {
   const unrelated = [

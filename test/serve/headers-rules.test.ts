@@ -36,6 +36,16 @@ describe('_headers rules', () => {
     expect(flat(headersFor(rules, '/other'))).toEqual({ 'X-Frame-Options': 'DENY', Link: '</a>' });
   });
 
+  it('leaves out a header no HTTP answer may carry, and says which, keeping the rest of its rule', () => {
+    const skipped: string[] = [];
+    const rules = parseHeadersFile(
+      ['/*', '  X-Bad: a\u0000b', '  X-Ok: 1', '  Bad Name: 2', '  X-Newline: c\u001bd', '  X-Fine: é'].join('\n'),
+      skipped,
+    );
+    expect(flat(headersFor(rules, '/x'))).toEqual({ 'X-Ok': '1', 'X-Fine': 'é' });
+    expect(skipped).toEqual(['line 2 (X-Bad)', 'line 4 (Bad Name)', 'line 5 (X-Newline)']);
+  });
+
   it('gives the JSON:API headers to the root, everything below it and 404.html only, and nosniff to every file', () => {
     const rules = parseHeadersFile(headersFile(new Layout('http://127.0.0.1:1/sms/cv/api/v1/')));
     const noSniff = { 'X-Content-Type-Options': 'nosniff' };
