@@ -149,7 +149,7 @@ function refusedAnswer(error: RefusedFileError): Answer {
     return errorAnswer(
       404,
       'Not Found',
-      `The snapshot lists ${error.file} for this URL, but it is missing; run \`cv-snapshot verify\` on the snapshot.`,
+      `The snapshot has no file ${error.file} for this URL; run \`cv-snapshot verify\` on the snapshot.`,
     );
   }
   return errorAnswer(

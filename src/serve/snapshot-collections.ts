@@ -157,7 +157,10 @@ export class SnapshotCollections {
     if (first === undefined) {
       first = (async () => {
         const pageNumbers = this.pageNumbers(collection);
-        const document = await this.readList(this.pageFile(collection, pageNumbers[0] ?? 1));
+        const file = this.pageFile(collection, pageNumbers[0] ?? 1);
+        // A collection the root index names with no page stored (a partial snapshot, or one changed since).
+        if (!this.files.has(file)) throw new RefusedFileError(file, null);
+        const document = await this.readList(file);
         return { records: dataOf(document), pages: pagesOf(document) ?? Math.max(1, pageNumbers.length), pageNumbers };
       })();
       this.firstPages.set(collection, first);

@@ -3,7 +3,7 @@
  * that needs a damaged page answers 500 naming it, and a query that does not need it answers as it did before the
  * damage, though serve reads every collection's first page to learn which collection holds a relationship's target.
  */
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -63,6 +63,27 @@ describe('serve on a damaged _headers', () => {
     expect(warnings.filter((warning) => warning.includes('_headers'))).toEqual([
       expect.stringMatching(/_headers: 1 header left out, .*: line \d+ \(X-Bad\); the others are sent\.$/),
     ]);
+  });
+});
+
+describe('serve on a root index that names a collection the snapshot lacks', () => {
+  it('answers 404 for it, and the other collections as before', async () => {
+    const query = 'actiontypes/?page[size]=100&filter[action_category__term]=Visit&sort=term';
+    const [before] = await answersOf([query]);
+    const rootIndex = path.join(mirror.dir, 'sms', 'cv', 'api', 'v1', 'index.html');
+    const original = await readFile(rootIndex, 'utf8');
+    const document = JSON.parse(original) as { data: Record<string, string> };
+    document.data.nowhere = `${mirror.api.rootUrl}nowhere/`;
+    await writeFile(rootIndex, JSON.stringify(document));
+    try {
+      const [other, lacking] = await answersOf([query, 'nowhere/']);
+      expect(other!.status).toBe(200);
+      expect(other!.text).toBe(before!.text);
+      expect(lacking!.status).toBe(404);
+      expect(JSON.parse(lacking!.text).errors[0].status).toBe('404');
+    } finally {
+      await writeFile(rootIndex, original);
+    }
   });
 });
 
