@@ -118,7 +118,7 @@ describe('every command on a damaged snapshot', () => {
     for (const warning of warnings) expect(warning).not.toMatch(/\n\s+at /);
   });
 
-  it('serve refuses a root index that is not JSON with a sentence, and the others read the tree as before', async () => {
+  it('serve refuses a root index that is not JSON with a sentence; the others read the tree as before', async () => {
     const rootless = path.join(work.dir, 'rootless');
     await cp(clean, rootless, { recursive: true, dereference: true });
     await writeFile(path.join(rootless, API, 'index.html'), 'not json');
