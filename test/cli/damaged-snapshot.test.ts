@@ -10,9 +10,9 @@ import { appendFile, cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleApi } from '../../src/sample-api/index.js';
-import { startServe } from '../../src/serve/index.js';
 import { get } from '../sample-api/http.js';
 import { runMain, type CliResult } from '../helpers/cli.js';
+import { serveWarnings } from '../helpers/serve-warnings.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const API = path.join('sms', 'cv', 'api', 'v1');
@@ -92,11 +92,7 @@ describe('every command on a damaged snapshot', () => {
   }, 60_000);
 
   it('serve answers every request, naming the damaged file where an answer needs it', async () => {
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.message);
-    process.on('warning', onWarning);
-    const serve = await startServe({ dir: damaged, port: 0 });
-    try {
+    const warnings = await serveWarnings(damaged, async (serve) => {
       const units = await get(`${serve.url}units/?sort=term`);
       expect(units.status).toBe(500);
       expect(JSON.parse(units.text).errors[0].detail).toContain(`${firstPage('units')} is not valid JSON`);
@@ -109,11 +105,7 @@ describe('every command on a damaged snapshot', () => {
         expect(answer.status, at).toBe(200);
         expect(answer.headers['x-content-type-options'], at).toBe('nosniff');
       }
-      await new Promise(setImmediate);
-    } finally {
-      process.off('warning', onWarning);
-      await serve.close();
-    }
+    });
     expect(warnings.some((warning) => warning.includes('_headers: 1 header left out'))).toBe(true);
     for (const warning of warnings) expect(warning).not.toMatch(/\n\s+at /);
   });

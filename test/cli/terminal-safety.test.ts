@@ -10,6 +10,7 @@ import { startServe } from '../../src/serve/index.js';
 import { runMain, type CliResult } from '../helpers/cli.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { getJson, listFiles } from '../helpers/snapshot.js';
+import { serveWarnings } from '../helpers/serve-warnings.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 /** Sets the terminal's title, clears the screen, turns text red; a C1 CSI and a right-to-left override. */
@@ -122,18 +123,10 @@ describe('serve', () => {
     expect(pages.length).toBeGreaterThan(0);
     // V8's parse error quotes the text it failed on; a snapshot from elsewhere may hold anything.
     for (const file of pages) await writeFile(path.join(first, file), `[${ATTACK}]`);
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.message);
-    process.on('warning', onWarning);
-    const server = await startServe({ dir: first, port: 0 });
-    try {
+    const warnings = await serveWarnings(first, async (server) => {
       const answer = await getJson(`${server.url}units/?sort=term`);
       expect(answer.status).toBe(500);
-      await new Promise(setImmediate);
-    } finally {
-      process.off('warning', onWarning);
-      await server.close();
-    }
+    });
     const warned = warnings.join('\n');
     expect(warned).toContain('\\u001b]0;pwned');
     expect(warned).not.toMatch(RAW);

@@ -6,8 +6,8 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { get, type Answer } from '../sample-api/http.js';
+import { serveWarnings } from '../helpers/serve-warnings.js';
 import { startMirror, type Mirror } from './fixture.js';
 
 let mirror: Mirror;
@@ -30,21 +30,12 @@ let warnings: string[] = [];
 
 /** Answers of a serve started on the snapshot as it is now (a fresh one: serve reads a collection once). */
 async function answersOf(paths: string[]): Promise<Answer[]> {
-  let serve: ServeHandle | undefined;
-  warnings = [];
-  const onWarning = (warning: Error) => warnings.push(warning.message);
-  process.on('warning', onWarning);
-  try {
-    serve = await startServe({ dir: mirror.dir, port: 0 });
-    const answers: Answer[] = [];
+  const answers: Answer[] = [];
+  warnings = await serveWarnings(mirror.dir, async (serve) => {
     for (const at of paths) answers.push(await get(`${serve.url}${at}`));
-    await new Promise(setImmediate);
-    return answers;
-  } finally {
-    process.off('warning', onWarning);
-    await serve?.close();
-    for (const warning of warnings) expect(warning).not.toMatch(/\n\s+at /);
-  }
+  });
+  for (const warning of warnings) expect(warning).not.toMatch(/\n\s+at /);
+  return answers;
 }
 
 describe('serve on a damaged _headers', () => {
