@@ -5,6 +5,7 @@
  * every member is checked here, once, and the pages see only the shape below.
  */
 import { isObject } from '../json/is-object.js';
+import { selfLinkOf } from '../format/links-only.js';
 
 /** A list entry with a type and an id (strings, or numbers read as their text), its members checked. */
 export interface Resource {
@@ -31,14 +32,12 @@ function asResource(entry: unknown): Resource | null {
   const type = key(entry.type);
   const id = key(entry.id);
   if (type === null || id === null) return null;
-  const links = entry.links;
-  const self = isObject(links) && typeof links.self === 'string' ? links.self : null;
   return {
     type,
     id,
     attributes: isObject(entry.attributes) ? entry.attributes : {},
     relationships: isObject(entry.relationships) ? entry.relationships : {},
-    self,
+    self: selfLinkOf(entry),
     listed: entry,
   };
 }

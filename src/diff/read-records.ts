@@ -14,7 +14,7 @@ import { isObject } from '../json/is-object.js';
 import { createHash } from 'node:crypto';
 import { throwIfStopped } from '../errors.js';
 import { Layout } from '../format/layout.js';
-import { LinksOnlyReader, type StoredRecord } from '../format/links-only.js';
+import { LinksOnlyReader, selfLinkOf, type StoredRecord } from '../format/links-only.js';
 import { StoredLinks } from '../format/rewrite-links.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
@@ -137,11 +137,6 @@ function withStoredLinkage(
   return completed;
 }
 
-/** A list entry's `links.self`, or null. */
-function selfOf(item: Record<string, unknown>): string | null {
-  return isObject(item.links) && typeof item.links.self === 'string' ? item.links.self : null;
-}
-
 /** `type` + `id`: what identifies a record across snapshots. */
 function recordKey(type: string, id: string): string {
   return `${type}\u0000${id}`;
@@ -198,7 +193,7 @@ export async function readCollectionRecords(
         id: item.id,
         attributes: isObject(item.attributes) ? item.attributes : {},
         relationships: isObject(item.relationships)
-          ? withStoredLinkage(snapshot, { collection, id: item.id, self: selfOf(item) }, item.relationships)
+          ? withStoredLinkage(snapshot, { collection, id: item.id, self: selfLinkOf(item) }, item.relationships)
           : {},
       });
     }

@@ -7,7 +7,7 @@
 import { flatKey } from '../flat-key.js';
 import { isObject } from '../json/is-object.js';
 import { Layout } from '../format/layout.js';
-import { LinksOnlyReader } from '../format/links-only.js';
+import { LinksOnlyReader, selfLinkOf } from '../format/links-only.js';
 import { StoredLinks } from '../format/rewrite-links.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
@@ -128,11 +128,6 @@ export function* collectionResources(source: ExportSource, collection: string): 
   }
 }
 
-/** A record's `links.self` as its list entry stores it, or null. */
-function selfOf(resource: Resource): string | null {
-  return isObject(resource.links) && typeof resource.links.self === 'string' ? resource.links.self : null;
-}
-
 /** A string member of a relationship's links, or '' (for a memo key: '' leads nowhere, as a non-string does). */
 function linkOf(relationship: Record<string, unknown>, key: string): string {
   const links = isObject(relationship.links) ? relationship.links : {};
@@ -150,7 +145,7 @@ export function linksOnlyData(
   name: string,
   relationship: Record<string, unknown>,
 ): unknown {
-  const stored = { collection: record.collection, id: record.resource.id, self: selfOf(record.resource) };
+  const stored = { collection: record.collection, id: record.resource.id, self: selfLinkOf(record.resource) };
   const links = [linkOf(relationship, 'self'), linkOf(relationship, 'related')];
   const key = flatKey(stored.collection, stored.id, stored.self ?? '', name, ...links);
   let known = source.linksOnly.get(key);

@@ -48,6 +48,12 @@ export interface StoredRecord {
   self: string | null;
 }
 
+/** A list entry's `links.self` (StoredRecord.self): its string, or null when it has none. */
+export function selfLinkOf(entry: { links?: unknown }): string | null {
+  const links = entry.links;
+  return isObject(links) && typeof links.self === 'string' ? links.self : null;
+}
+
 /** What the stored documents say of one relationship given with links only. */
 export interface LinksOnlyAnswer {
   /** The `data` of the first document that has one (null: it leads nowhere); undefined when none does. */
