@@ -59,7 +59,10 @@ export class StoredLinks {
    * the crawl left as the source had it (every link of `original`, and links that leave the snapshot).
    */
   servedPathOf(link: string): string | null {
-    return this.prefix !== null && link.startsWith(this.prefix) ? `/${link.slice(this.prefix.length)}` : null;
+    if (this.prefix === null || !link.startsWith(this.prefix)) return null;
+    const rest = link.slice(this.prefix.length);
+    // `//host/…` begins with the relative prefix but names another host: the crawl writes no such link.
+    return rest.startsWith('/') ? null : `/${rest}`;
   }
 
   /**

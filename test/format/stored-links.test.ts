@@ -61,5 +61,9 @@ describe('StoredLinks: the inverse of the link rewriting', () => {
     expect(absolute.servedPathOf('/sms/cv/api/v1/units/3/')).toBeNull();
     expect(absolute.sourceUrlOf('/sms/cv/api/v1/units/3/')).toBe('/sms/cv/api/v1/units/3/');
     expect(absolute.sourceUrlOf('https://mirror.example/other/units/3/')).toBe('https://mirror.example/other/units/3/');
+    // A network-path link (`//host/…`) names another host: the crawl never writes one for a path of the snapshot.
+    const relative = new StoredLinks(layout, 'relative');
+    expect(relative.servedPathOf('//elsewhere.example/sms/cv/api/v1/units/3/')).toBeNull();
+    expect(relative.sourceUrlOf('//elsewhere.example/units/3/')).toBe('//elsewhere.example/units/3/');
   });
 });
