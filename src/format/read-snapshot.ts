@@ -88,15 +88,21 @@ export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER
   }
 }
 
-/** The bytes of the file open at `fd`, `size` of them as fstat said (fewer if it shrank since). */
-function readOpenFile(fd: number, size: number): Buffer {
-  const buffer = Buffer.allocUnsafe(size);
+/** Fills `bytes` from the open file `fd`, from where it is: how many bytes it held (fewer if it ended sooner). */
+export function readInto(fd: number, bytes: Buffer): number {
   let done = 0;
-  while (done < size) {
-    const read = readSync(fd, buffer, done, size - done, null);
+  while (done < bytes.length) {
+    const read = readSync(fd, bytes, done, bytes.length - done, null);
     if (read === 0) break;
     done += read;
   }
+  return done;
+}
+
+/** The bytes of the file open at `fd`, `size` of them as fstat said (fewer if it shrank since). */
+function readOpenFile(fd: number, size: number): Buffer {
+  const buffer = Buffer.allocUnsafe(size);
+  const done = readInto(fd, buffer);
   return done === size ? buffer : buffer.subarray(0, done);
 }
 

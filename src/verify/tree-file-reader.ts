@@ -10,7 +10,7 @@
  */
 import { hash as hashOnce, createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
-import { openRegularFile } from '../format/read-snapshot.js';
+import { openRegularFile, readInto } from '../format/read-snapshot.js';
 
 /** The size of the buffer read into again and again: larger than all but a few hundred files of 240,000. */
 const REUSED_BYTES = 256 << 10;
@@ -57,15 +57,4 @@ export class TreeFileReader {
     }
     return hash.digest('hex');
   }
-}
-
-/** Fills `bytes` from the open file `fd`, from its start: how many bytes it held (fewer if it ended sooner). */
-function readInto(fd: number, bytes: Buffer): number {
-  let done = 0;
-  while (done < bytes.length) {
-    const read = readSync(fd, bytes, done, bytes.length - done, null);
-    if (read === 0) break;
-    done += read;
-  }
-  return done;
 }
