@@ -164,8 +164,6 @@ export class SnapshotCollections {
         return { records: dataOf(document), pages: pagesOf(document) ?? Math.max(1, pageNumbers.length), pageNumbers };
       })();
       this.firstPages.set(collection, first);
-      // As in `get`: a failed read is tried again on the next request rather than remembered.
-      first.catch(() => this.firstPages.delete(collection));
     }
     return first;
   }
@@ -232,8 +230,6 @@ export class SnapshotCollections {
         const type = records[0]?.type;
         if (typeof type === 'string' && !index.has(type)) index.set(type, name);
       }
-      // Read again on the next query while a page cannot be read, as `get` does.
-      if (unreadable.length > 0) this.typeIndex = undefined;
       return { index, unreadable };
     })();
     return this.typeIndex;
