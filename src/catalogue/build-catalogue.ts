@@ -267,7 +267,6 @@ export interface BuiltCatalogue {
   unusedNames: string[];
 }
 
-/** Builds the catalogue into the staged tree; null when the layout has no room for one. */
 /** What the front page says of the snapshot, all from its manifest (the crawl's, or the input's for `catalogue`). */
 export function aboutSnapshot(manifest: Manifest): CatalogueInput['about'] {
   return {
@@ -281,6 +280,7 @@ export function aboutSnapshot(manifest: Manifest): CatalogueInput['about'] {
   };
 }
 
+/** Builds the catalogue into the staged tree; null when the layout has no room for one. */
 export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
   if (!input.layout.hasCatalogueRoom()) return null;
