@@ -22,7 +22,7 @@
  */
 import { isObject } from '../json/is-object.js';
 import type { Layout } from './layout.js';
-import { readSnapshotJson, UnusableFileError } from './read-snapshot.js';
+import { CHECKED_DIRS, readSnapshotJson, UnusableFileError } from './read-snapshot.js';
 import type { StoredLinks } from './rewrite-links.js';
 import { Memo } from '../url/memo.js';
 
@@ -31,9 +31,6 @@ import { Memo } from '../url/memo.js';
  * document, the largest any reader of them had, so that no answer a consistent snapshot gave before is lost.
  */
 const MAX_LINKS_ONLY_BYTES = 16 << 20;
-
-/** Directories remembered as checked (two generations of this many): a record's documents share most of theirs. */
-const CHECKED_DIRS = 4096;
 
 /** A record's URI as clients store it (its own links.self), and the one built from the collection that keeps it. */
 export interface RecordUris {

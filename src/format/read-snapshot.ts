@@ -107,6 +107,12 @@ function readOpenFile(fd: number, size: number): Buffer {
 }
 
 /**
+ * Directories a reader of many files remembers as checked (`checked` of readSnapshotFile, two generations of this
+ * many): a record's documents share most of theirs, and so do neighbours in SHA256SUMS's order.
+ */
+export const CHECKED_DIRS = 4096;
+
+/**
  * A file of the snapshot at `root` by its relative POSIX path: every directory on the way must be a real directory
  * (not a symbolic link), and the file a regular file. A reader of many files passes `checked`, the directories it
  * has found to be directories, so that each is looked at once rather than for every file below it.

@@ -36,8 +36,10 @@ import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../
 import { publish } from '../store/publish.js';
 import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { FileCollisionError, sha256, TreeWriter } from '../store/writer.js';
+import { Memo } from '../url/memo.js';
 import { UrlSpace } from '../url/url-space.js';
 import {
+  CHECKED_DIRS,
   checkedManifest,
   fileLines,
   GIVE_A_SNAPSHOT,
@@ -159,6 +161,8 @@ function copyInput(dir: string, layout: Layout, writer: TreeWriter, options: Add
         'catalogue is built only for a snapshot whose files match their checksums.',
     );
   let copied = 0;
+  // SHA256SUMS is sorted, so neighbouring files share their directories: each is checked once, not for every file.
+  const checked = new Memo<true>(CHECKED_DIRS);
   const fd = openSums(dir);
   try {
     for (const line of fileLines(fd)) {
@@ -169,7 +173,7 @@ function copyInput(dir: string, layout: Layout, writer: TreeWriter, options: Add
       let bytes: Buffer;
       try {
         // Never through a symbolic link, never out of the snapshot, never a named pipe.
-        bytes = readSnapshotFile(dir, file);
+        bytes = readSnapshotFile(dir, file, undefined, checked);
       } catch (error) {
         throw unsound(file, `cannot be read (${(error as Error).message})`);
       }

@@ -4,7 +4,7 @@
  * "in place" keeps the input whole as the previous snapshot.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/pack.js';
@@ -83,6 +83,26 @@ describe('cv-snapshot catalogue', () => {
     const out = path.join(base, 'from-changed');
     await expect(addCatalogue({ input, out })).rejects.toThrow(UnsoundSnapshotError);
     await expect(addCatalogue({ input, out })).rejects.toThrow(/sms\/cv\/api\/v1\/units\/1\/index\.html.*verify/);
+    await expect(readlink(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('never reads through a directory that is a symbolic link, however many files before it were copied', async () => {
+    const input = await copySnapshot(without, path.join(base, 'linked-dir'));
+    // The same files, checksums and all, in the last record's directory, after its neighbours' files were copied:
+    // only the link is wrong.
+    const units = path.join(input, 'sms', 'cv', 'api', 'v1', 'units');
+    const entries = await readdir(units, { withFileTypes: true });
+    const id = entries.filter((entry) => entry.isDirectory() && /^\d+$/.test(entry.name)).map((entry) => entry.name);
+    expect(id.length).toBeGreaterThan(1);
+    const last = id.sort().at(-1)!;
+    const elsewhere = path.join(base, 'units-elsewhere');
+    await rename(path.join(units, last), elsewhere);
+    await symlink(elsewhere, path.join(units, last), 'dir');
+    const out = path.join(base, 'from-linked-dir');
+    const refused = addCatalogue({ input, out });
+    await expect(refused).rejects.toThrow(UnsoundSnapshotError);
+    const named = new RegExp(`units/${last}/\\S+ in .* cannot be read \\(.*units/${last} is a`);
+    await expect(refused).rejects.toThrow(named);
     await expect(readlink(out)).rejects.toThrow(/ENOENT/);
   });
 
