@@ -28,6 +28,7 @@ import {
   ratio,
   sequentialOnce,
   serverArgs,
+  withoutCatalogueVariant,
   type BenchContext,
   type CrawlVariant,
 } from './scenarios.js';
@@ -106,9 +107,7 @@ export async function cpuScenario(context: BenchContext, extras = true): Promise
     // One crawl per worker count asked for (or the crawl's default), each in every run.
     const variants = (context.options.workers ?? [undefined]).map((workers) => crawlRun(context, concurrency, workers));
     const bare: CrawlVariant | null =
-      extras && context.options.withoutCatalogue
-        ? { name: `${variants[0]!.name} --catalogue none`, extra: [...variants[0]!.extra, '--catalogue', 'none'] }
-        : null;
+      extras && context.options.withoutCatalogue ? withoutCatalogueVariant(variants[0]!) : null;
     const crawls: RunFigures[][] = variants.map(() => []);
     const cpus: Array<Array<CrawlCpu | undefined>> = variants.map(() => []);
     const bares: RunFigures[] = [];

@@ -12,6 +12,7 @@ import {
   crawlRun,
   documentUrls,
   serverArgs,
+  withoutCatalogueVariant,
   type BenchContext,
   type CrawlSummary,
   type CrawlVariant,
@@ -30,6 +31,11 @@ export interface DeriveCpuBound {
   derivedCpu: CpuPerDocument | null;
   /** A derived document's CPU against a fetched one's (cpu-figures.ts). */
   cost: DerivedCost | null;
+  /**
+   * The same pair with `--catalogue none`, in every run after it: medians of each and their wall ratio; null with
+   * --no-without-catalogue.
+   */
+  withoutCatalogue: { full: RunFigures; derived: RunFigures; wallRatio: number } | null;
 }
 
 export interface DeriveScenario {
@@ -107,6 +113,10 @@ function deriveVariant(context: BenchContext, concurrency: number): CrawlVariant
   };
 }
 
+function pairOf(full: RunFigures, derived: RunFigures): { full: RunFigures; derived: RunFigures; wallRatio: number } {
+  return { full, derived, wallRatio: Number((derived.wallS / full.wallS).toFixed(3)) };
+}
+
 /**
  * A full crawl and `crawl --derive` of the sample API at `--records` without latency, `--runs` pairs alternating:
  * where the crawl's own work sets the pace, what deriving a document instead of fetching it saves.
@@ -118,18 +128,30 @@ async function deriveCpuBound(context: BenchContext): Promise<DeriveCpuBound> {
     const documents = documentUrls(api.rootUrl, records, pageSize).length;
     const fulls: Array<{ figures: RunFigures; summary: CrawlSummary }> = [];
     const derivedRuns: Array<{ figures: RunFigures; summary: CrawlSummary }> = [];
-    for (let i = 1; i <= runs; i += 1) {
-      context.log(`derive: ${documents} documents, no latency: full crawl, run ${i} of ${runs}`);
-      fulls.push(await crawlOnce(context, api, crawlRun(context, concurrency), concurrency));
-      context.log(`derive: ${documents} documents, no latency: crawl --derive, run ${i} of ${runs}`);
-      const derived = await crawlOnce(context, api, deriveVariant(context, concurrency), concurrency);
+    const bare = { fulls: [] as RunFigures[], derived: [] as RunFigures[] };
+    const derivedChecked = async (variant: CrawlVariant) => {
+      const derived = await crawlOnce(context, api, variant, concurrency);
       if (derived.summary.documents !== documents || derived.summary.derive === undefined) {
         throw new Error(
           `crawl --derive stored ${derived.summary.documents} documents of ${documents}` +
             (derived.summary.derive === undefined ? ' and printed no derive summary.' : '.'),
         );
       }
-      derivedRuns.push(derived);
+      return derived;
+    };
+    const log = (what: string, i: number) =>
+      context.log(`derive: ${documents} documents, no latency: ${what}, run ${i} of ${runs}`);
+    for (let i = 1; i <= runs; i += 1) {
+      log('full crawl', i);
+      fulls.push(await crawlOnce(context, api, crawlRun(context, concurrency), concurrency));
+      log('crawl --derive', i);
+      derivedRuns.push(await derivedChecked(deriveVariant(context, concurrency)));
+      if (!context.options.withoutCatalogue) continue;
+      log('full crawl --catalogue none', i);
+      const full = withoutCatalogueVariant(crawlRun(context, concurrency));
+      bare.fulls.push((await crawlOnce(context, api, full, concurrency)).figures);
+      log('crawl --derive --catalogue none', i);
+      bare.derived.push((await derivedChecked(withoutCatalogueVariant(deriveVariant(context, concurrency)))).figures);
     }
     const full = median(fulls.map((run) => run.figures));
     const derived = median(derivedRuns.map((run) => run.figures));
@@ -150,6 +172,7 @@ async function deriveCpuBound(context: BenchContext): Promise<DeriveCpuBound> {
       fullCpu: cpuPerDocument(documents, cpus(fulls)),
       derivedCpu: cpuPerDocument(documents, cpus(derivedRuns)),
       cost: derivedCost(documents, middle.requests, cpus(fulls), cpus(derivedRuns)),
+      withoutCatalogue: bare.fulls.length === 0 ? null : pairOf(median(bare.fulls), median(bare.derived)),
     };
   } finally {
     await api.stop();

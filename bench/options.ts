@@ -114,7 +114,9 @@ const SPECS: OptionSpec[] = [
   },
   {
     name: 'no-without-catalogue',
-    description: "Skip the cpu scenario's crawls with --catalogue none (one in every run, alternating).",
+    description:
+      'Skip the crawls with --catalogue none of the cpu, latency and derive scenarios (one of each crawl in every ' +
+      'run, alternating).',
   },
   {
     name: 'no-profile',

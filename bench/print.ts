@@ -123,6 +123,12 @@ export function printLatency(result: LatencyScenario): void {
       `the crawl's own time; curl's: ${result.curlFraction ?? 'n/a'}`,
   );
   console.log(`crawl wall ÷ curl wall: ${result.crawlToCurl ?? 'n/a (curl not run)'} (target ≤ 1.05, in the table)`);
+  if (result.withoutCatalogue !== null) {
+    console.log(
+      `the same with --catalogue none: ${result.withoutCatalogue.crawlToCurl ?? 'n/a'} (what the target would read ` +
+        'were the catalogue built after the crawl, by cv-snapshot catalogue)',
+    );
+  }
   printNodeLoop(result);
 }
 
@@ -176,6 +182,12 @@ function printDeriveCpuBound(result: DeriveScenario['cpuBound'], runs: number): 
         ? ''
         : `; a derived document costs ${us(cost.derivedUs)} of CPU, a fetched one ${us(cost.fetchedUs)} ` +
           `(× ${cost.ratio}; from the crawl phases)`),
+  );
+  const bare = result.withoutCatalogue;
+  if (bare === null) return;
+  console.log(
+    `the same pair with --catalogue none: ${bare.derived.wallS} s ÷ ${bare.full.wallS} s = ${bare.wallRatio} (what ` +
+      'the target would read were the catalogue built after the crawl, by cv-snapshot catalogue)',
   );
 }
 

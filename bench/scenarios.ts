@@ -63,6 +63,11 @@ export interface LatencyScenario {
   /** As in the cpu scenario, with the median crawl. */
   nodeLoopToCurl: number | null;
   crawlToNodeLoop: number | null;
+  /**
+   * The same crawl with `--catalogue none`, one in every run, alternating (its median is a row of `runs`); null with
+   * --no-without-catalogue.
+   */
+  withoutCatalogue: { crawlToCurl: number | null } | null;
 }
 
 /** What `cv-snapshot crawl --json` prints, as far as the bench reads it. */
@@ -126,6 +131,14 @@ export function crawlRun(
 ): { name: string; extra: string[] } {
   if (workers === undefined) return { name: `cv-snapshot crawl -c ${concurrency}`, extra: [] };
   return { name: `cv-snapshot crawl -c ${concurrency} -w ${workers}`, extra: ['--workers', String(workers)] };
+}
+
+/**
+ * `variant` with the catalogue left out (`--catalogue none`): what a figure would read were the catalogue built after
+ * the crawl (`cv-snapshot catalogue`) rather than in it.
+ */
+export function withoutCatalogueVariant(variant: CrawlVariant): CrawlVariant {
+  return { name: `${variant.name} --catalogue none`, extra: [...variant.extra, '--catalogue', 'none'] };
 }
 
 /** A crawl as the bench runs it: its name in the tables, its options, and how its process is started. */
@@ -276,11 +289,17 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
     const idealPerS = (concurrency * 1000) / latencyMs;
     context.log(`latency: ${urls.length} documents at ${latencyMs} ms each; ideal ${idealPerS} req/s`);
     const crawls: Array<{ figures: RunFigures; summary: CrawlSummary }> = [];
+    const bares: RunFigures[] = [];
     const curls: RunFigures[] = [];
     const loops: RunFigures[] = [];
+    const variant = crawlRun(context, concurrency);
     for (let i = 1; i <= runs; i += 1) {
       context.log(`latency: cv-snapshot crawl, run ${i} of ${runs}`);
-      crawls.push(await crawlOnce(context, api, crawlRun(context, concurrency), concurrency));
+      crawls.push(await crawlOnce(context, api, variant, concurrency));
+      if (context.options.withoutCatalogue) {
+        context.log(`latency: cv-snapshot crawl --catalogue none, run ${i} of ${runs}`);
+        bares.push((await crawlOnce(context, api, withoutCatalogueVariant(variant), concurrency)).figures);
+      }
       if (context.curl) {
         context.log(`latency: curl --parallel, run ${i} of ${runs}`);
         curls.push(await curlOnce(context, api, urls, concurrency));
@@ -295,7 +314,8 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
     const crawl = crawls.find((run) => run.figures.wallS === middle.wallS)!;
     const curl = curls.length > 0 ? median(curls) : undefined;
     const loop = loops.length > 0 ? median(loops) : undefined;
-    const rows = [middle, ...(curl ? [curl] : []), ...(loop ? [loop] : [])];
+    const bare = bares.length > 0 ? median(bares) : undefined;
+    const rows = [middle, ...(bare ? [bare] : []), ...(curl ? [curl] : []), ...(loop ? [loop] : [])];
     return {
       latencyMs,
       records,
@@ -309,6 +329,7 @@ export async function latencyScenario(context: BenchContext): Promise<LatencySce
       crawlToCurl: ratio(middle, curl),
       nodeLoopToCurl: ratio(loop, curl),
       crawlToNodeLoop: ratio(middle, loop),
+      withoutCatalogue: bare === undefined ? null : { crawlToCurl: ratio(bare, curl) },
     };
   } finally {
     await api.stop();
