@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { MEDIA_TYPE } from '../jsonapi/media-type.js';
 import { FetchError, type FetchHint } from '../errors.js';
 import { urlParts } from '../url/canonical-url.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -23,8 +24,6 @@ const CONTENT_CODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
 
 /** Bodies up to this size are decompressed synchronously: cheaper than a thread-pool round trip. */
 const SYNC_DECODE_LIMIT = 256 * 1024;
-
-export const MEDIA_TYPE = 'application/vnd.api+json';
 
 /**
  * Every attempt ends within this many times `--timeout` (5 minutes at the default 30 s), however slowly its body

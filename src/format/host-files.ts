@@ -3,7 +3,7 @@
  * Pages, Netlify), `_redirects` (slash-less record URLs answer 200 instead of 308), `serve.json` (`npx serve`), and
  * `404.html` with a JSON:API error document.
  */
-import { MEDIA_TYPE } from '../crawl/fetcher.js';
+import { MEDIA_TYPE } from '../jsonapi/media-type.js';
 import { htmlSafeJson } from '../json/html-safe.js';
 import type { TreeWriter } from '../store/writer.js';
 import type { Layout } from './layout.js';
