@@ -20,7 +20,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { StoppedError, throwIfStopped } from '../errors.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../format/manifest.js';
 import { partialSentence } from '../format/partial.js';
 import { quoteUntrusted } from '../safe-text.js';

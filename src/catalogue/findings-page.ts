@@ -4,7 +4,7 @@
  * the report lists (at most `findingsListedPerRule` of each rule) and says how many more the report only counts.
  * The report is read from the staged tree, as `verify` reads it; everything in it is shown as text.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { flatKey } from '../flat-key.js';
 import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { REPORT_PATH } from '../format/manifest.js';

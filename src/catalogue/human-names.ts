@@ -5,7 +5,7 @@
  * kept with its keys sorted, so that the manifest that records it is the same for the same names.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { byCodeUnits } from '../code-unit-order.js';
 import { UsageError } from '../errors.js';
 

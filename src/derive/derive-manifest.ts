@@ -2,7 +2,7 @@
  * The manifest's `derive` member (docs/snapshot.md#the-manifest): how a derived crawl decided, per kind and collection,
  * what to derive and what to fetch, and why. Absent from a full crawl's manifest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DeriveRun } from './derive-run.js';
 import { DOCUMENT_KINDS } from './kinds.js';
 import { formatSampleSize } from './sample.js';

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { namesSchema } from '../catalogue/human-names.js';
 import { CATALOGUE_MODES, META_DIR } from './layout.js';
 import { deriveManifestSchema } from '../derive/derive-manifest.js';

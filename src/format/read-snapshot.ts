@@ -9,7 +9,7 @@ import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CvSnapshotError, throwIfStopped } from '../errors.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import type { Memo } from '../url/memo.js';
 import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_PATH, sumsLine, type Manifest } from './manifest.js';
