@@ -1,7 +1,8 @@
 /**
  * The executable starts Node with the heap settings of src/cli/lean-heap.ts on its first line (before V8 starts, as
  * Node supports), the built file runs as a program through that line, and `npm start` gives node the same V8 flags.
- * It is a bundle (scripts/bundle-cli.mjs) that carries what it imports, which is what makes it start fast.
+ * It is a bundle (scripts/bundle-cli.mjs) that carries what it imports, which is what makes it start fast, and each
+ * command loads only the chunks it needs.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, cp, readFile } from 'node:fs/promises';
@@ -61,4 +62,46 @@ describe('the cv-snapshot executable', () => {
       await api.close();
     }
   });
+
+  it('loads for each command only what it uses: no HTTP client without requests, zod in English only', async () => {
+    const reached = async (command: string) => modulesOfCommand(await readFile(CLI, 'utf8'), command);
+    const crawl = await reached('crawl');
+    // The check can fail: the crawl's chunks hold the HTTP client and zod's English messages.
+    expect(crawl.some((module) => module.startsWith('node_modules/undici/'))).toBe(true);
+    expect(crawl).toContain('node_modules/zod/v4/locales/en.js');
+    for (const command of ['verify', 'export', 'diff', 'pack', 'catalogue', 'serve']) {
+      const modules = await reached(command);
+      expect(modules.length, command).toBeGreaterThan(20);
+      expect(
+        modules.filter((module) => module.startsWith('node_modules/undici/')),
+        command,
+      ).toEqual([]);
+    }
+    const locales = crawl.filter((module) => module.startsWith('node_modules/zod/v4/locales/'));
+    expect(locales).toEqual(['node_modules/zod/v4/locales/en.js']);
+  });
 });
+
+/**
+ * The modules bundled into the chunks a command loads: the chunk dist/cli.js imports for it and every chunk those
+ * import, each module named by the comment esbuild starts it with (`// node_modules/undici/index.js`).
+ */
+async function modulesOfCommand(cli: string, command: string): Promise<string[]> {
+  const entry = new RegExp(`import\\("\\./(chunk-\\w+\\.js)"\\)\\)\\.${command}Command`).exec(cli)?.[1];
+  if (entry === undefined) throw new Error(`dist/cli.js loads no chunk for ${command}`);
+  const modules: string[] = [];
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const chunk = queue.shift()!;
+    if (seen.has(chunk)) continue;
+    seen.add(chunk);
+    const text = await readFile(path.join(REPO, 'dist', chunk), 'utf8');
+    for (const [, imported] of text.matchAll(/^(?:import|export)\b[^;]*?from "\.\/(chunk-\w+\.js)";$/gms)) {
+      queue.push(imported!);
+    }
+    for (const [, imported] of text.matchAll(/^import "\.\/(chunk-\w+\.js)";$/gm)) queue.push(imported!);
+    for (const [, module] of text.matchAll(/^\/\/ ((?:dist|node_modules)\/\S+)$/gm)) modules.push(module!);
+  }
+  return modules;
+}
