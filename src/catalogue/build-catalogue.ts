@@ -11,7 +11,7 @@ import { plural } from '../plural.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { flatKey } from '../flat-key.js';
-import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
+import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
 import type { StoredLinks } from '../format/rewrite-links.js';
@@ -19,7 +19,7 @@ import type { TreeWriter } from '../store/writer.js';
 import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
 import type { CatalogueNames } from './human-names.js';
 import { HumanNames } from './labels.js';
-import { collectionFolder, collectionPage, recordPage } from './names.js';
+import { collectionFolder, collectionPage, FRONT_PAGE } from './names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
@@ -30,7 +30,6 @@ import { isObject } from '../json/is-object.js';
 import { linkages, listRecords, type Resource } from './resource.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
-const FRONT_PAGE = INDEX_FILE;
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
 const ROWS_PER_PAGE = 500;
 
@@ -55,16 +54,6 @@ export interface CatalogueInput {
   names?: CatalogueNames;
   /** What the Changes page shows: the comparison with the snapshot before (src/pipeline/changes-since.ts). */
   changes: CatalogueChanges;
-}
-
-/**
- * The catalogue file for the root (no collection), a collection's first page, or a record, where a snapshot of
- * `layout` has a catalogue at all (it may have been left out: check the file exists).
- */
-export function catalogueFileOf(layout: Layout, of: { collection?: string; id?: string }): string | null {
-  if (!layout.hasCatalogueRoom()) return null;
-  if (of.collection === undefined) return FRONT_PAGE;
-  return of.id === undefined ? collectionPage(of.collection, 1) : recordPage(of.collection, of.id);
 }
 
 /** What pass 1 learns of a collection. */

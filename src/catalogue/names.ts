@@ -8,7 +8,7 @@
  * and `verify` checks that the page's file is the one the catalogue gives that record (`recordPageProblem`).
  */
 import { createHash } from 'node:crypto';
-import { CATALOGUE_DIR } from '../format/layout.js';
+import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
 
 const KEPT = /^[a-z0-9_-]{1,100}$/;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
@@ -46,6 +46,19 @@ export function typedRecordPage(collection: string, type: string, id: string): s
 
 export function collectionPage(collection: string, n: number): string {
   return `${collectionFolder(collection)}/page-${n}.html`;
+}
+
+/** The front page: the snapshot's own index.html, at the root of the tree. */
+export const FRONT_PAGE = INDEX_FILE;
+
+/**
+ * The catalogue file for the root (no collection), a collection's first page, or a record, where a snapshot of
+ * `layout` has a catalogue at all (it may have been left out: check the file exists).
+ */
+export function catalogueFileOf(layout: Layout, of: { collection?: string; id?: string }): string | null {
+  if (!layout.hasCatalogueRoom()) return null;
+  if (of.collection === undefined) return FRONT_PAGE;
+  return of.id === undefined ? collectionPage(of.collection, 1) : recordPage(of.collection, of.id);
 }
 
 /** Which record a page is for, as written into the page. */

@@ -77,6 +77,10 @@ describe('the cv-snapshot executable', () => {
         command,
       ).toEqual([]);
     }
+    // serve answers from the files it finds: it builds no catalogue and exports nothing.
+    const serve = await reached('serve');
+    expect(serve.filter((module) => /^dist\/(catalogue\/build-catalogue|export\/)/.test(module))).toEqual([]);
+    expect(crawl).toContain('dist/catalogue/build-catalogue.js');
     const locales = crawl.filter((module) => module.startsWith('node_modules/zod/v4/locales/'));
     expect(locales).toEqual(['node_modules/zod/v4/locales/en.js']);
   });
