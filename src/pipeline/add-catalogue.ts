@@ -161,7 +161,7 @@ function copyInput(dir: string, layout: Layout, writer: TreeWriter, options: Add
         'catalogue is built only for a snapshot whose files match their checksums.',
     );
   let copied = 0;
-  // SHA256SUMS is sorted, so neighbouring files share their directories: each is checked once, not for every file.
+  // SHA256SUMS as crawl writes it is sorted, so neighbouring files share their directories: each is checked once.
   const checked = new Memo<true>(CHECKED_DIRS);
   const fd = openSums(dir);
   try {
