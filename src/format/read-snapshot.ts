@@ -246,18 +246,19 @@ const MAX_MANIFEST_BYTES = 256 << 20;
  * The manifest of the snapshot in `dir`, read through the schema. `name` is the snapshot as the user gave it (an
  * archive's name, not its temporary extraction). Throws NotASnapshotError with one sentence saying what is wrong.
  */
-export function readSnapshotManifest(dir: string, name: string): Manifest {
-  return checkedManifest(readManifestWith(dir, name, manifestSchema), name);
+export function readSnapshotManifest(dir: string, name: string, give = GIVE_A_SNAPSHOT): Manifest {
+  return checkedManifest(readManifestWith(dir, name, manifestSchema, give), name, give);
 }
 
 /**
  * `manifest` (read through the schema) when it is one that crawl writes, else NotASnapshotError with one sentence:
- * what the schema cannot say (a root that is no http(s) URL, absolute links without a base URL).
+ * what the schema cannot say (a root that is no http(s) URL, absolute links without a base URL). `give`: what to
+ * give instead, the sentence that ends the message (a command that takes no archive says so).
  */
-export function checkedManifest(manifest: Manifest, name: string): Manifest {
+export function checkedManifest(manifest: Manifest, name: string, give = GIVE_A_SNAPSHOT): Manifest {
   const { root } = manifest.source;
   const refuse = (why: string): NotASnapshotError =>
-    new NotASnapshotError(`${name}: ${MANIFEST_PATH} is not a cv-snapshot manifest (${why}). ${GIVE_A_SNAPSHOT}`);
+    new NotASnapshotError(`${name}: ${MANIFEST_PATH} is not a cv-snapshot manifest (${why}). ${give}`);
   if (!URL.canParse(root) || !/^https?:$/.test(new URL(root).protocol)) {
     throw refuse('"source.root" is not an http or https URL');
   }
@@ -267,8 +268,11 @@ export function checkedManifest(manifest: Manifest, name: string): Manifest {
   return manifest;
 }
 
-/** The manifest read through `schema`: pack reads only the fields it needs, so that other manifest versions do. */
-export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType<T>): T {
+/**
+ * The manifest read through `schema`: pack reads only the fields it needs, so that other manifest versions do. Every
+ * failure is a NotASnapshotError of one sentence, ended by `give` as checkedManifest's are.
+ */
+export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType<T>, give = GIVE_A_SNAPSHOT): T {
   const where = `${name}: ${MANIFEST_PATH}`;
   let bytes: Buffer;
   try {
@@ -276,9 +280,7 @@ export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new NotASnapshotError(
-        `${name} is not a cv-snapshot snapshot: it has no ${MANIFEST_PATH}. ${GIVE_A_SNAPSHOT}`,
-      );
+      throw new NotASnapshotError(`${name} is not a cv-snapshot snapshot: it has no ${MANIFEST_PATH}. ${give}`);
     }
     if (error instanceof NotRegularFileError) {
       const file = path.relative(dir, error.file) || '.';
@@ -297,15 +299,13 @@ export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType
   } catch (error) {
     const why = error instanceof JsonTooDeepError ? error.message : `not valid JSON: ${firstLine(error)}`;
     const what = why.startsWith('it ') ? `unreadable (${why})` : why;
-    throw new NotASnapshotError(`${where} is ${what}. ${GIVE_A_SNAPSHOT}`);
+    throw new NotASnapshotError(`${where} is ${what}. ${give}`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'the document';
-    throw new NotASnapshotError(
-      `${where} is not a cv-snapshot manifest (${field}: ${issue.message}). ${GIVE_A_SNAPSHOT}`,
-    );
+    throw new NotASnapshotError(`${where} is not a cv-snapshot manifest (${field}: ${issue.message}). ${give}`);
   }
   return parsed.data;
 }

@@ -40,12 +40,13 @@ import { Memo } from '../url/memo.js';
 import { UrlSpace } from '../url/url-space.js';
 import {
   CHECKED_DIRS,
-  checkedManifest,
   fileLines,
+  firstLine,
   GIVE_A_SNAPSHOT,
   NotASnapshotError,
   openSums,
   readSnapshotFile,
+  readSnapshotManifest,
 } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
@@ -230,22 +231,19 @@ async function catalogueChanges(
 }
 
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
-  // The manifest as written (every member but the catalogue option keeps its bytes and order), checked by its schema
-  // and then as every command checks it (a sentence when it is not one crawl writes).
+  // Checked as every command checks it: one that crawl does not write is refused in a sentence naming the field.
+  const manifest = readSnapshotManifest(dir, options.input);
+  // And as written, to write it back: every member but the catalogue option keeps its bytes and order.
   let raw: Manifest;
-  let parsed: Manifest;
   try {
     raw = JSON.parse(readSnapshotFile(dir, MANIFEST_PATH).toString('utf8')) as Manifest;
-    parsed = manifestSchema.parse(raw);
     closeSync(openSums(dir)); // read as the files are copied (copyInput)
   } catch (error) {
     throw new NotASnapshotError(
-      `${options.input} has no readable ${MANIFEST_PATH} and ${SUMS_PATH} (${(error as Error).message}). ` +
-        GIVE_A_SNAPSHOT,
+      `${options.input} has no readable ${MANIFEST_PATH} and ${SUMS_PATH} (${firstLine(error)}). ${GIVE_A_SNAPSHOT}`,
       { cause: error },
     );
   }
-  const manifest = checkedManifest(parsed, options.input);
   const root = manifest.source.root;
   const layout = new Layout(root, new UrlSpace(root));
 

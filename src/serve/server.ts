@@ -17,8 +17,8 @@ import { CvSnapshotError } from '../errors.js';
 import { printable, printableLines, quoteUntrusted } from '../safe-text.js';
 import { partialSentence } from '../format/partial.js';
 import { Layout } from '../format/layout.js';
-import { MANIFEST_PATH, manifestSchema, type Manifest } from '../format/manifest.js';
-import { readSnapshotFile } from '../format/read-snapshot.js';
+import type { Manifest } from '../format/manifest.js';
+import { firstLine, NotASnapshotError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
 import { SnapshotAnswers } from './answer.js';
 import { answerClientError } from './client-error.js';
 import { Compression } from './compress.js';
@@ -93,14 +93,14 @@ async function openSnapshot(dir: string) {
   let manifest: Manifest;
   const notDir = await notADirectory(dir);
   if (notDir !== null) throw new ServeError(notDir);
+  const give = 'Give the directory that `cv-snapshot crawl --out` wrote, and check it with `cv-snapshot verify`.';
   try {
     files = await SnapshotFiles.open(dir);
-    manifest = manifestSchema.parse(JSON.parse(readSnapshotFile(files.dir, MANIFEST_PATH).toString('utf8')));
+    // A manifest that is not one crawl writes is named, with the field that is not (as every command names it).
+    manifest = readSnapshotManifest(files.dir, dir, give);
   } catch (error) {
-    throw new ServeError(
-      `${dir} is not a snapshot that can be served (${(error as Error).message.split('\n')[0]}). ` +
-        'Give the directory that `cv-snapshot crawl --out` wrote, and check it with `cv-snapshot verify`.',
-    );
+    if (error instanceof NotASnapshotError) throw new ServeError(error.message);
+    throw new ServeError(`${dir} is not a snapshot that can be served (${firstLine(error)}). ${give}`);
   }
   const layout = new Layout(manifest.source.root);
   const rootFile = layout.fileOfServedPath(layout.rootPath());

@@ -121,4 +121,28 @@ describe('every command on a damaged snapshot', () => {
     expectSentence('verify', await runMain(['verify', rootless]), [3]);
     expectSentence('catalogue', await runMain(['catalogue', rootless, '--out', path.join(work.dir, 'r-cat')]), [0]);
   });
+
+  it('every command names the field of a manifest that crawl would not write, in a line, not a dump', async () => {
+    const wrong = path.join(work.dir, 'wrong-manifest');
+    await cp(clean, wrong, { recursive: true, dereference: true });
+    const file = path.join(wrong, '_cv-snapshot', 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as { collections: Record<string, { records: number }> };
+    manifest.collections.units!.records = -1;
+    await writeFile(file, JSON.stringify(manifest));
+    await matchSums(wrong);
+    const named = `_cv-snapshot/manifest.json is not a cv-snapshot manifest ("collections.units.records": `;
+    const commands: Array<[string, string[]]> = [
+      ['verify', ['verify', wrong]],
+      ['export', ['export', wrong, '--format', 'csv', '--output', path.join(work.dir, 'w.csv')]],
+      ['diff', ['diff', clean, wrong]],
+      ['catalogue', ['catalogue', wrong, '--out', path.join(work.dir, 'w-cat')]],
+      ['serve', ['serve', wrong, '--port', '0']],
+    ];
+    for (const [name, args] of commands) {
+      const result = await runMain(args);
+      expectSentence(name, result, [1]);
+      expect(result.stderr, name).toContain(`${wrong}: ${named}`);
+      expect(result.stderr.trimEnd().split('\n'), name).toHaveLength(1);
+    }
+  });
 });
