@@ -4,7 +4,10 @@
  * `/data/<length of page 1 + 1>` there. verify validates both files; a finding in the complete file is the page's
  * finding, moved, and is checked against the report under the page's URL and pointer.
  */
+import { byCodeUnits } from '../code-unit-order.js';
 import type { Layout } from '../format/layout.js';
+import { MANIFEST_PATH } from '../format/manifest.js';
+import { plural } from '../plural.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { Finding } from '../validate/finding.js';
 
@@ -30,6 +33,30 @@ export class CollectionRecords {
   /** Holds the findings of the complete file of `collection`, to be placed once every page is known. */
   hold(collection: string, findings: readonly Finding[]): void {
     this.#held.set(collection, [...(this.#held.get(collection) ?? []), ...findings]);
+  }
+
+  /**
+   * Where the list pages stored do not add up to what the manifest says of a collection (its list pages and the
+   * records on them, as the crawl counted them): a sentence for each, in collection order.
+   */
+  countProblems(collections: Readonly<Record<string, { pages: number; records: number }>>): string[] {
+    const names = [...new Set([...Object.keys(collections), ...this.#pages.keys()])].sort(byCodeUnits);
+    const problems: string[] = [];
+    for (const name of names) {
+      const pages = this.#pages.get(name) ?? new Map<number, number>();
+      const records = [...pages.values()].reduce((sum, length) => sum + length, 0);
+      const said = Object.hasOwn(collections, name) ? collections[name]! : undefined;
+      if (said?.pages === pages.size && said.records === records) continue;
+      const [held, withRecords] = [plural(pages.size, 'list page'), `with ${plural(records, 'record')}`];
+      problems.push(
+        said === undefined
+          ? `${MANIFEST_PATH} does not name collection ${JSON.stringify(name)}, of which the snapshot holds ${held} ` +
+              `${withRecords}.`
+          : `${MANIFEST_PATH} says collection ${JSON.stringify(name)} has ${plural(said.pages, 'list page')} and ` +
+              `${plural(said.records, 'record')}; the snapshot holds ${held} of it, ${withRecords}.`,
+      );
+    }
+    return problems;
   }
 
   /** The held findings, each record's moved to the page and pointer the crawl saw it at. */

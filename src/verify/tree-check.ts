@@ -74,6 +74,7 @@ export class TreeCheck {
   readonly #targets: LinkTargets;
   readonly #recorded: RecordedFindings;
   readonly #reader = new TreeFileReader();
+  readonly #manifest: Manifest;
 
   constructor(
     private readonly dir: string,
@@ -87,6 +88,7 @@ export class TreeCheck {
     this.#collections = new CollectionRecords(layout);
     this.#targets = new LinkTargets(layout, manifest.options);
     this.#recorded = new RecordedFindings(dir);
+    this.#manifest = manifest;
     this.findings = new VerifyFindings(this.#recorded, this.#changed);
   }
 
@@ -191,9 +193,10 @@ export class TreeCheck {
 
   /**
    * Adds the findings of complete collections and the cross-document ones; the validation errors the report does
-   * not explain are problems.
+   * not explain are problems, and so are collections whose list pages do not add up to what the manifest says.
    */
   finish(): void {
+    for (const problem of this.#collections.countProblems(this.#manifest.collections)) this.problems.add(problem);
     this.findings.addPlaced(this.#collections.placed());
     this.findings.addAcross(this.#invariants.finish());
     this.findings.reportProblems(this.problems);
