@@ -6,18 +6,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SumsChangedError, SumsCursor } from '../../src/verify/sums-cursor.js';
-import { suiteDir } from '../helpers/temp-dir.js';
-
-let suite: { dir: string; remove: () => Promise<void> };
-
-beforeAll(async () => {
-  suite = await suiteDir();
-});
-afterAll(async () => {
-  await suite.remove();
-});
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('SumsCursor', () => {
   it('gives each listed file its checksum in order, across chunks and past overlong lines', async () => {
@@ -27,7 +18,7 @@ describe('SumsCursor', () => {
     // Lines no checksum line can be (longer than 16 kB, one longer than a chunk), among the others.
     lines.splice(1000, 0, `${'0'.repeat(64)}  ${'x'.repeat(20_000)}`);
     lines.splice(3000, 0, `${'0'.repeat(64)}  ${'y'.repeat(200_000)}`);
-    const dir = path.join(suite.dir, 'snapshot');
+    const dir = path.join(await tempDir(), 'snapshot');
     await mkdir(path.join(dir, '_cv-snapshot'), { recursive: true });
     await writeFile(path.join(dir, '_cv-snapshot', 'SHA256SUMS'), `${lines.join('\n')}\n`);
     const cursor = new SumsCursor(dir);

@@ -6,28 +6,19 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NotRegularFileError } from '../../src/format/read-snapshot.js';
 import { TreeFileReader } from '../../src/verify/tree-file-reader.js';
-import { suiteDir } from '../helpers/temp-dir.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { records, snapshotOf } from '../helpers/tiny-vocabulary.js';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-let suite: { dir: string; remove: () => Promise<void> };
-
-beforeAll(async () => {
-  suite = await suiteDir();
-});
-afterAll(async () => {
-  await suite.remove();
-});
 
 describe('TreeFileReader', () => {
   it('reads every file of a crawled snapshot with the checksum SHA256SUMS gives it, and its bytes', async () => {
     const dir = await snapshotOf(
       { collections: { things: records(30), units: records(7) }, pageSize: 4 },
-      path.join(suite.dir, 'snapshot'),
+      path.join(await tempDir(), 'snapshot'),
     );
     const sums = await readFile(path.join(dir, '_cv-snapshot', 'SHA256SUMS'), 'utf8');
     const lines = sums.split('\n').filter((line) => line !== '');
@@ -45,11 +36,12 @@ describe('TreeFileReader', () => {
 
   it('gives files larger than its buffer and of no bytes whole, and hashes those not wanted or too large', async () => {
     const sizes = [0, 1, 4096, (256 << 10) - 1, 256 << 10, (256 << 10) + 1, (1 << 20) + 1, 3 * (1 << 20) + 17];
+    const dir = await tempDir();
     const files = await Promise.all(
       sizes.map(async (size, n) => {
         const bytes = Buffer.alloc(size);
         for (let i = 0; i < size; i += 1) bytes[i] = (i * 31 + n) & 0xff;
-        const file = path.join(suite.dir, `file-${size}`);
+        const file = path.join(dir, `file-${size}`);
         await writeFile(file, bytes);
         return { file, bytes };
       }),
@@ -64,7 +56,8 @@ describe('TreeFileReader', () => {
     }
   });
 
-  it('opens no directory', () => {
-    expect(() => new TreeFileReader().read(suite.dir, true, 1 << 20)).toThrow(NotRegularFileError);
+  it('opens no directory', async () => {
+    const dir = await tempDir();
+    expect(() => new TreeFileReader().read(dir, true, 1 << 20)).toThrow(NotRegularFileError);
   });
 });
