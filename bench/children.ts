@@ -22,6 +22,17 @@ export interface Usage {
   maxRssKb: number | null;
   /** Time the child's garbage collections took (Node children only); null elsewhere. */
   gcMs?: number | null;
+  /** CPU time of the child's main thread (Node children, where /proc has it); null elsewhere. */
+  mainThreadMs?: number | null;
+}
+
+/** What usage-preload.ts writes. */
+interface NodeUsage {
+  userMs: number;
+  sysMs: number;
+  maxRssKb: number;
+  gcMs: number;
+  mainThreadMs: number | null;
 }
 
 export interface ChildRun extends Usage {
@@ -94,19 +105,20 @@ export async function runNode(
   const [command, ...rest] = cpus === undefined ? node : ['taskset', '-c', cpus, ...node];
   const child = spawn(command!, rest, {
     cwd,
-    env: { ...process.env, ...env, BENCH_USAGE_FILE: file },
+    env: { ...process.env, ...env, BENCH_USAGE_FILE: file, BENCH_CLOCK_TICKS: String(ticksPerSecond()) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);
   const code = await exitCode(child);
   const wallMs = performance.now() - started;
-  const usage = readJson<{ userMs: number; sysMs: number; maxRssKb: number; gcMs: number }>(file);
+  const usage = readJson<NodeUsage>(file);
   return {
     wallMs,
     userMs: usage?.userMs ?? null,
     sysMs: usage?.sysMs ?? null,
     maxRssKb: usage?.maxRssKb ?? null,
     gcMs: usage?.gcMs ?? null,
+    mainThreadMs: usage?.mainThreadMs ?? null,
     code,
     stdout: output.stdout(),
     stderr: output.stderr(),
@@ -223,7 +235,7 @@ export async function startSampleApiProcess(cli: string, args: string[], scratch
     const exited = exitCode(child);
     child.kill('SIGINT');
     await exited;
-    const usage = readJson<{ userMs: number; sysMs: number; maxRssKb: number; gcMs: number }>(file);
+    const usage = readJson<NodeUsage>(file);
     return {
       wallMs: performance.now() - started,
       userMs: usage?.userMs ?? null,

@@ -145,3 +145,39 @@ export function derivedCost(
     ratio: Number((derivedUs / fetchedUs).toFixed(3)),
   };
 }
+
+/**
+ * The crawl's CPU split into what each document adds and what each run costs whatever its size (starting Node,
+ * loading and compiling the code, the catalogue's fixed pages), from two crawls of different sizes in one run: a
+ * document adds (CPU₂ − CPU₁) ÷ (documents₂ − documents₁), and a run costs CPU₁ less that for each of its documents.
+ * The same for the catalogue and its downloads, and their share of the rest of the larger crawl.
+ */
+export interface CpuBySize {
+  documents: [number, number];
+  /** CPU µs a document adds to the crawl. */
+  perDocumentUs: number;
+  /** CPU ms of a run whatever its size. */
+  perRunMs: number;
+  /** Of those µs, what the catalogue and its downloads add; null without a catalogue. */
+  cataloguePerDocumentUs: number | null;
+  /** The catalogue and its downloads ÷ the rest of the larger crawl's CPU; null without a catalogue. */
+  largerCatalogueShare: number | null;
+}
+
+export function cpuBySize(
+  smaller: { documents: number; cpu: CrawlCpu | undefined },
+  larger: { documents: number; cpu: CrawlCpu | undefined },
+): CpuBySize | null {
+  const added = larger.documents - smaller.documents;
+  if (smaller.cpu === undefined || larger.cpu === undefined || added <= 0) return null;
+  const perDocumentUs = ((larger.cpu.ms - smaller.cpu.ms) * 1000) / added;
+  const [small, large] = [catalogueMs(smaller.cpu), catalogueMs(larger.cpu)];
+  return {
+    documents: [smaller.documents, larger.documents],
+    perDocumentUs: Number(perDocumentUs.toFixed(1)),
+    perRunMs: Math.round(smaller.cpu.ms - (perDocumentUs * smaller.documents) / 1000),
+    cataloguePerDocumentUs:
+      small === null || large === null ? null : Number((((large - small) * 1000) / added).toFixed(1)),
+    largerCatalogueShare: large === null ? null : Number((large / (larger.cpu.ms - large)).toFixed(4)),
+  };
+}

@@ -46,6 +46,8 @@ export interface CpuScenario {
   nodeLoopCpuPerDocumentUs: number | null;
   /** Crawls with `--catalogue none` alternating with the others: the catalogue's cost by difference. */
   withoutCatalogue: CatalogueDifference | null;
+  /** The first crawl's CPU per document by thread, with and without the catalogue; null where /proc is not. */
+  threads: { withCatalogue: ThreadSplit | null; withoutCatalogue: ThreadSplit | null };
   /** The profiled crawl's top functions; null when not run. */
   profile: (ProfileSummary & { keptIn: string | null }) | null;
   /** The fastest crawl's wall time ÷ curl's (an anchor; issue 14's 1.5 is retired); null without curl. */
@@ -58,6 +60,24 @@ export interface CpuScenario {
   crawlGcPercent: number | null;
   /** Sample API process over the whole scenario. */
   server: { cpuS: number | null; peakRssMb: number | null };
+}
+
+/**
+ * A crawl's CPU µs per document (medians over runs, process CPU at exit) on its main thread and on its other
+ * threads: V8's optimising compiler and the collector's helpers, and libuv's (Node's own pool; the crawl's worker
+ * threads, with --workers, are counted there too).
+ */
+export interface ThreadSplit {
+  mainUs: number;
+  helpersUs: number;
+}
+
+function threadSplit(runs: RunFigures[]): ThreadSplit | null {
+  const measured = runs.filter((run) => run.cpuS !== null && run.mainThreadS != null);
+  const perDocument = (s: number, run: RunFigures) => (s * 1e6) / Math.max(run.documents, 1);
+  const main = medianOf(measured.map((run) => perDocument(run.mainThreadS!, run)));
+  const helpers = medianOf(measured.map((run) => perDocument(run.cpuS! - run.mainThreadS!, run)));
+  return main === null || helpers === null ? null : { mainUs: Math.round(main), helpersUs: Math.round(helpers) };
 }
 
 /** The median CPU µs per document of runs measured from outside (getrusage, GNU time). */
@@ -167,6 +187,7 @@ export async function cpuScenario(context: BenchContext, extras = true): Promise
       curlCpuPerDocumentUs: outsideCpuPerDocument(curls),
       nodeLoopCpuPerDocumentUs: outsideCpuPerDocument(loops),
       withoutCatalogue: bare === null ? null : catalogueDifference(cpus[0]!, bareCpus),
+      threads: { withCatalogue: threadSplit(crawls[0]!), withoutCatalogue: threadSplit(bares) },
       profile,
       crawlToCurl: ratio(crawl, curl),
       nodeLoopToCurl: ratio(loop, curl),

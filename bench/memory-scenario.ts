@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { executableSettings, runNode, startSampleApiProcess, type ChildRun } from './children.js';
 import { figures, type RunFigures } from './report.js';
+import { cpuBySize, type CpuBySize, type CrawlCpu } from './cpu-figures.js';
 import { assertExited, crawlOnce, crawlRun, serverArgs, type BenchContext } from './scenarios.js';
 
 /** A command reads a snapshot "streamed" when its peak RSS is at most this share of the crawl's that wrote it. */
@@ -28,6 +29,8 @@ export interface MemoryScenario {
   growth: number | null;
   /** The commands run on the largest snapshot: crawl --derive, diff, verify, catalogue. */
   commands: CommandFigures[];
+  /** The crawl's CPU per document and per run, from the smallest and the largest crawl; null with one size. */
+  cpuBySize: CpuBySize | null;
 }
 
 /** A snapshot one scenario made and a later one reads (the export scenario), with its crawl's peak RSS. */
@@ -55,6 +58,7 @@ export async function memoryScenario(context: BenchContext): Promise<MemoryScena
   const dir = path.join(context.base, `memory-${largest}`);
   mkdirSync(dir, { recursive: true });
   const runs: MemoryScenario['runs'] = [];
+  const cpus: Array<{ documents: number; cpu: CrawlCpu | undefined }> = [];
   for (const records of memoryRecords) {
     const api = await startSampleApiProcess(context.cli, serverArgs(records, pageSize, 0), context.base);
     try {
@@ -65,6 +69,7 @@ export async function memoryScenario(context: BenchContext): Promise<MemoryScena
         records === largest && !context.snapshots.has(records) ? path.join(dir, 'release-0', 'out') : undefined;
       const crawl = await crawlOnce(context, api, crawlRun(context, concurrency), concurrency, [], keep);
       runs.push({ ...crawl.figures, name: `crawl of ${crawl.summary.documents} documents`, records });
+      cpus.push({ documents: crawl.summary.documents, cpu: crawl.summary.cpu });
       if (keep !== undefined) {
         context.snapshots.set(records, {
           dir: keep,
@@ -83,7 +88,9 @@ export async function memoryScenario(context: BenchContext): Promise<MemoryScena
       ? Number((large.peakRssMb / small.peakRssMb).toFixed(2))
       : null;
   const commands = await commandsOn(context, largest, dir);
-  return { concurrency, runs, growth, commands };
+  cpus.sort((a, b) => a.documents - b.documents);
+  const cpu = cpus.length > 1 ? cpuBySize(cpus[0]!, cpus.at(-1)!) : null;
+  return { concurrency, runs, growth, commands, cpuBySize: cpu };
 }
 
 /** crawl --derive, diff, verify and catalogue on the largest snapshot (see the top of the file). */

@@ -1,8 +1,8 @@
 /** The bench's text output: one section per scenario, then the table of issue 27's targets (targets.ts). */
 import type { CoresScenario } from './cores-scenario.js';
-import type { CpuPerDocument } from './cpu-figures.js';
+import type { CpuBySize, CpuPerDocument } from './cpu-figures.js';
 import type { ProfileItem } from './cpu-profile.js';
-import type { CpuScenario } from './cpu-scenario.js';
+import type { CpuScenario, ThreadSplit } from './cpu-scenario.js';
 import type { DeriveScenario } from './derive-scenario.js';
 import type { ExportScenario } from './export-scenario.js';
 import { STREAMED_SHARE, type CommandFigures, type MemoryScenario } from './memory-scenario.js';
@@ -73,6 +73,7 @@ export function printCpu(result: CpuScenario, options: BenchOptions, where = '')
     console.log(`${figures.name}:`);
     for (const line of perDocumentLines(figures, options.runs)) console.log(line);
   }
+  printThreads(result.threads);
   const difference = result.withoutCatalogue;
   if (difference !== null) {
     console.log(
@@ -91,6 +92,21 @@ export function printCpu(result: CpuScenario, options: BenchOptions, where = '')
   );
   printNodeLoop(result);
   if (result.profile !== null) printProfile(result.profile);
+}
+
+/** The crawl's CPU per document on its main thread and on the others (V8's compiler and collector, libuv's pool). */
+function printThreads(threads: CpuScenario['threads']): void {
+  const split = (figures: ThreadSplit | null) =>
+    figures === null ? 'n/a' : `${us(figures.mainUs)} on the main thread, ${us(figures.helpersUs)} on the others`;
+  if (threads.withCatalogue === null) return;
+  console.log(
+    `CPU per document by thread (at exit, medians): ${split(threads.withCatalogue)}` +
+      (threads.withoutCatalogue === null ? '' : `; with --catalogue none: ${split(threads.withoutCatalogue)}`),
+  );
+  console.log(
+    "  (the others are V8's optimising compiler and its collector's helpers, and libuv's pool: compiling is a cost " +
+      'of each run, not of each document; see the memory scenario for the CPU a document adds)',
+  );
 }
 
 function cpuPerDocumentCell(run: RunFigures): string {
@@ -145,12 +161,32 @@ export function printMemory(result: MemoryScenario): void {
     `largest ÷ smallest: ${result.growth ?? 'n/a'} (issue 14: same order of magnitude, < ${THRESHOLDS.growth}: ` +
       `${verdict(result.growth === null ? null : result.growth < THRESHOLDS.growth)})`,
   );
+  printCpuBySize(result.cpuBySize);
   if (result.commands.length === 0) return;
   console.log(
     `\nOn the largest crawl's snapshot: each command's peak RSS against that crawl's ("streamed" when at most ` +
       `${percent(STREAMED_SHARE)} of it)`,
   );
   console.log(runTable(result.commands, { header: "of the crawl's RSS", cell: streamedCell }));
+}
+
+/** What a document adds to a crawl's CPU and what a run costs whatever its size, from two sizes. */
+function printCpuBySize(figures: CpuBySize | null): void {
+  if (figures === null) return;
+  const [smaller, larger] = figures.documents;
+  console.log(
+    `crawl CPU from ${smaller} to ${larger} documents: ${us(figures.perDocumentUs)} per document added` +
+      (figures.cataloguePerDocumentUs === null
+        ? ''
+        : ` (${us(figures.cataloguePerDocumentUs)} of it the catalogue and its downloads)`) +
+      `, and ${figures.perRunMs} ms per run whatever its size (start-up, compiling, fixed pages)`,
+  );
+  if (figures.largerCatalogueShare !== null) {
+    console.log(
+      `catalogue + downloads ÷ the rest of the crawl's CPU at ${larger} documents: ` +
+        percent(figures.largerCatalogueShare),
+    );
+  }
 }
 
 export function printCores(result: CoresScenario | null): void {

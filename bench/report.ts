@@ -13,6 +13,8 @@ export interface RunFigures {
   peakRssMb: number | null;
   /** Garbage collection as a share of the child's CPU time, in percent (Node children only). */
   gcPercent: number | null;
+  /** CPU time of the child's main thread (Node children, from /proc); the rest is its helper threads'. */
+  mainThreadS?: number | null;
   /** CPU time the sample API spent serving this run (from /proc); null elsewhere. */
   serverCpuS: number | null;
   /** Wall times of every repetition, when there were several (the figures above are the median's). */
@@ -35,6 +37,9 @@ export function figures(name: string, documents: number, run: ChildRun, serverCp
     peakRssMb: run.maxRssKb === null ? null : round(run.maxRssKb / 1024, 1),
     gcPercent: run.gcMs === undefined || run.gcMs === null || !cpuMs ? null : round((run.gcMs / cpuMs) * 100, 1),
     serverCpuS: serverCpuMs === null ? null : round(serverCpuMs / 1000, 2),
+    ...(run.mainThreadMs === undefined
+      ? {}
+      : { mainThreadS: run.mainThreadMs === null ? null : round(run.mainThreadMs / 1000, 2) }),
   };
 }
 
