@@ -247,7 +247,23 @@ const MAX_MANIFEST_BYTES = 256 << 20;
  * archive's name, not its temporary extraction). Throws NotASnapshotError with one sentence saying what is wrong.
  */
 export function readSnapshotManifest(dir: string, name: string, give = GIVE_A_SNAPSHOT): Manifest {
-  return checkedManifest(readManifestWith(dir, name, manifestSchema, give), name, give);
+  return readSnapshotManifestJson(dir, name, give).manifest;
+}
+
+/**
+ * The manifest as readSnapshotManifest checks it, with the JSON it was read from: every member as the file holds it,
+ * in its order, unknown ones included, for a command that writes the manifest back changed (`cv-snapshot
+ * catalogue`). The file is read once, so what is written back is what was checked.
+ */
+export function readSnapshotManifestJson(
+  dir: string,
+  name: string,
+  give = GIVE_A_SNAPSHOT,
+): { manifest: Manifest; json: Record<string, unknown> } {
+  const json = readManifestJson(dir, name, give);
+  const manifest = checkedManifest(manifestThrough(json, name, manifestSchema, give), name, give);
+  // The schema took it as an object, so it is one.
+  return { manifest, json: json as Record<string, unknown> };
 }
 
 /**
@@ -273,6 +289,11 @@ function checkedManifest(manifest: Manifest, name: string, give = GIVE_A_SNAPSHO
  * failure is a NotASnapshotError of one sentence, ended by `give` as checkedManifest's are.
  */
 export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType<T>, give = GIVE_A_SNAPSHOT): T {
+  return manifestThrough(readManifestJson(dir, name, give), name, schema, give);
+}
+
+/** The manifest file's JSON, not yet checked; NotASnapshotError (one sentence) when it cannot be read or parsed. */
+function readManifestJson(dir: string, name: string, give: string): unknown {
   const where = `${name}: ${MANIFEST_PATH}`;
   let bytes: Buffer;
   try {
@@ -301,6 +322,12 @@ export function readManifestWith<T>(dir: string, name: string, schema: z.ZodType
     const what = why.startsWith('it ') ? `unreadable (${why})` : why;
     throw new NotASnapshotError(`${where} is ${what}. ${give}`);
   }
+  return json;
+}
+
+/** The manifest's JSON read through `schema`; NotASnapshotError naming the first field it refuses. */
+function manifestThrough<T>(json: unknown, name: string, schema: z.ZodType<T>, give: string): T {
+  const where = `${name}: ${MANIFEST_PATH}`;
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -46,7 +46,7 @@ import {
   NotASnapshotError,
   openSums,
   readSnapshotFile,
-  readSnapshotManifest,
+  readSnapshotManifestJson,
 } from '../format/read-snapshot.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
@@ -231,16 +231,14 @@ async function catalogueChanges(
 }
 
 async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Promise<AddCatalogueResult> {
-  // Checked as every command checks it: one that crawl does not write is refused in a sentence naming the field.
-  const manifest = readSnapshotManifest(dir, options.input);
-  // And as written, to write it back: every member but the catalogue option keeps its bytes and order.
-  let raw: Manifest;
+  // Checked as every command checks it (one that crawl does not write is refused in a sentence naming the field),
+  // and kept as read, to be written back: every member but the catalogue option keeps its value and order.
+  const { manifest, json: raw } = readSnapshotManifestJson(dir, options.input);
   try {
-    raw = JSON.parse(readSnapshotFile(dir, MANIFEST_PATH).toString('utf8')) as Manifest;
     closeSync(openSums(dir)); // read as the files are copied (copyInput)
   } catch (error) {
     throw new NotASnapshotError(
-      `${options.input} has no readable ${MANIFEST_PATH} and ${SUMS_PATH} (${firstLine(error)}). ${GIVE_A_SNAPSHOT}`,
+      `${options.input} has no readable ${SUMS_PATH} (${firstLine(error)}). ${GIVE_A_SNAPSHOT}`,
       { cause: error },
     );
   }
@@ -291,7 +289,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     });
     const pages = built === null ? null : built.pages;
     // The manifest as crawl writes it: the names, when any, last.
-    const { names: _recorded, ...kept } = raw.options;
+    const { names: _recorded, ...kept } = raw.options as Manifest['options'];
     const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
     const written = { ...raw, options: options_ } as Manifest;
     if (pages !== null) written.changes = changesMember(changes);

@@ -122,6 +122,25 @@ describe('cv-snapshot catalogue', () => {
     await expect(readlink(out)).rejects.toThrow(/ENOENT/);
   });
 
+  it('writes the manifest back as it read it: a member it does not know keeps its value and its place', async () => {
+    const input = await copySnapshot(without, path.join(base, 'future-member'));
+    const read = (await readJson(input, '_cv-snapshot/manifest.json')) as Record<string, unknown>;
+    // A member a later version might write, between two known ones, holding a number with a fraction.
+    const entries = Object.entries(read);
+    const at = entries.findIndex(([key]) => key === 'options');
+    entries.splice(at, 0, ['laterVersion', { share: 0.25, order: ['b', 'a'] }]);
+    const manifest = Object.fromEntries(entries);
+    await rewriteFile(input, '_cv-snapshot/manifest.json', JSON.stringify(manifest, null, 2), true);
+    const out = path.join(base, 'from-future-member');
+    await addCatalogue({ input, out });
+    const written = (await readJson(out, '_cv-snapshot/manifest.json')) as Record<string, unknown>;
+    const crawled = (await readJson(withPages, '_cv-snapshot/manifest.json')) as Record<string, unknown>;
+    const keys = Object.keys(crawled);
+    keys.splice(keys.indexOf('options'), 0, 'laterVersion');
+    expect(Object.keys(written)).toEqual(keys);
+    expect(written).toEqual({ ...crawled, laterVersion: { share: 0.25, order: ['b', 'a'] } });
+  });
+
   it('reads SHA256SUMS in any order, copies a path listed twice once, refuses one with two checksums', async () => {
     // A SHA256SUMS that sha256sum could have written: the lines reversed, a record listed a second time.
     const input = await copySnapshot(without, path.join(base, 'listed-twice'));
