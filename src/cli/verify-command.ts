@@ -62,8 +62,8 @@ export const verifyCommand = defineCommand({
   details: `
 An archive is extracted into a temporary directory that is removed afterwards (also when interrupted), within the
 --max-extract-* limits. A file changed after the crawl is reported as changed; symbolic links, named pipes and other
-special files in the tree are reported, never opened; a collection whose stored list pages do not add up to the
-manifest's counts (list pages, records) is named.
+special files in the tree are reported, never opened; a collection whose stored documents do not add up to the
+manifest's counts (list pages, records, documents) is named.
 
 Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with
 --allow-partial: documents are missing, or the pages of a collection disagreed every time they were fetched); 1 not

@@ -13,16 +13,27 @@ import type { Finding } from '../validate/finding.js';
 
 const IN_DATA = /^\/data\/(\d+)(\/.*)?$/;
 
+/** What the manifest says of a collection, and what verify counts of it in the tree. */
+interface CollectionCounts {
+  pages: number;
+  records: number;
+  documents: number;
+}
+
 export class CollectionRecords {
   /** Records on each stored page: collection → page number → length of its `data` list. */
   readonly #pages = new Map<string, Map<number, number>>();
   /** Findings of complete collection files, by collection, until every page has been read. */
   readonly #held = new Map<string, Finding[]>();
+  /** Documents stored of each collection (its list pages, records, relationship and related documents). */
+  readonly #documents = new Map<string, number>();
 
   constructor(private readonly layout: Layout) {}
 
-  /** Notes a stored list page. */
-  addPage(location: ApiLocation, json: unknown): void {
+  /** Notes a stored document of the API (the complete collection files aside): a list page's records, and counts. */
+  addDocument(location: ApiLocation, json: unknown): void {
+    if (location.kind === 'root' || location.kind === 'other') return;
+    this.#documents.set(location.collection, (this.#documents.get(location.collection) ?? 0) + 1);
     if (location.kind !== 'list') return;
     const data = (json as { data?: unknown } | null)?.data;
     const pages = this.#pages.get(location.collection) ?? new Map<number, number>();
@@ -36,24 +47,30 @@ export class CollectionRecords {
   }
 
   /**
-   * Where the list pages stored do not add up to what the manifest says of a collection (its list pages and the
-   * records on them, as the crawl counted them): a sentence for each, in collection order.
+   * Where the documents stored do not add up to what the manifest says of a collection (its list pages, the records
+   * on them and its documents, as the crawl counted them): a sentence for each, in collection order.
    */
-  countProblems(collections: Readonly<Record<string, { pages: number; records: number }>>): string[] {
-    const names = [...new Set([...Object.keys(collections), ...this.#pages.keys()])].sort(byCodeUnits);
+  countProblems(collections: Readonly<Record<string, CollectionCounts>>): string[] {
+    const names = [...new Set([...Object.keys(collections), ...this.#documents.keys()])].sort(byCodeUnits);
     const problems: string[] = [];
     for (const name of names) {
       const pages = this.#pages.get(name) ?? new Map<number, number>();
-      const records = [...pages.values()].reduce((sum, length) => sum + length, 0);
+      const held: CollectionCounts = {
+        pages: pages.size,
+        records: [...pages.values()].reduce((sum, length) => sum + length, 0),
+        documents: this.#documents.get(name) ?? 0,
+      };
       const said = Object.hasOwn(collections, name) ? collections[name]! : undefined;
-      if (said?.pages === pages.size && said.records === records) continue;
-      const [held, withRecords] = [plural(pages.size, 'list page'), `with ${plural(records, 'record')}`];
+      if (said?.pages === held.pages && said.records === held.records && said.documents === held.documents) continue;
+      const holds =
+        `${plural(held.pages, 'list page')} with ${plural(held.records, 'record')}, ` +
+        `in ${plural(held.documents, 'document')}`;
       problems.push(
         said === undefined
-          ? `${MANIFEST_PATH} does not name collection ${JSON.stringify(name)}, of which the snapshot holds ${held} ` +
-              `${withRecords}.`
-          : `${MANIFEST_PATH} says collection ${JSON.stringify(name)} has ${plural(said.pages, 'list page')} and ` +
-              `${plural(said.records, 'record')}; the snapshot holds ${held} of it, ${withRecords}.`,
+          ? `${MANIFEST_PATH} does not name collection ${JSON.stringify(name)}, of which the snapshot holds ${holds}.`
+          : `${MANIFEST_PATH} says collection ${JSON.stringify(name)} has ${plural(said.pages, 'list page')} with ` +
+              `${plural(said.records, 'record')}, in ${plural(said.documents, 'document')}; the snapshot holds ` +
+              `${holds}.`,
       );
     }
     return problems;

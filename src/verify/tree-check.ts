@@ -187,7 +187,7 @@ export class TreeCheck {
     } else {
       this.findings.addDocument(check.findings, location.kind === 'list');
       this.#invariants.add(url, check.summary);
-      this.#collections.addPage(location, json);
+      this.#collections.addDocument(location, json);
     }
   }
 

@@ -146,30 +146,38 @@ describe('verify on hostile JSON', () => {
     expect((root as Error).message).toBe(`${prefix} ("source.root" is not an http or https URL). ${give}`);
   });
 
-  it("names each collection whose list pages do not add up to the manifest's counts", async () => {
+  it("names each collection whose stored documents do not add up to the manifest's counts", async () => {
     const dir = await copy();
     const rel = '_cv-snapshot/manifest.json';
     type Counts = { pages: number; records: number; documents: number };
     const manifest = JSON.parse(await readFile(path.join(dir, rel), 'utf8')) as { collections: Record<string, Counts> };
     const units = manifest.collections.units!;
     expect((await verifySnapshot(dir)).problems).toEqual([]);
+    const pages = (n: number) => `${n} list page${n === 1 ? '' : 's'}`;
+    const holds = `${pages(units.pages)} with ${units.records} records, in ${units.documents} documents`;
     // Claims the tree does not back: a page too many, and a collection that has no list page at all.
     manifest.collections.units = { ...units, pages: units.pages + 1 };
     manifest.collections['../..'] = { pages: 1, records: 1, documents: 1 };
     await rewriteFile(dir, rel, JSON.stringify(manifest), true);
     const first = await verifySnapshot(dir);
     expect(first.problems).toEqual([
-      `${rel} says collection "../.." has 1 list page and 1 record; the snapshot holds 0 list pages of it, with 0 ` +
-        'records.',
-      `${rel} says collection "units" has ${units.pages + 1} list pages and ${units.records} records; the snapshot ` +
-        `holds ${units.pages} list page${units.pages === 1 ? '' : 's'} of it, with ${units.records} records.`,
+      `${rel} says collection "../.." has 1 list page with 1 record, in 1 document; the snapshot holds 0 list ` +
+        'pages with 0 records, in 0 documents.',
+      `${rel} says collection "units" has ${pages(units.pages + 1)} with ${units.records} records, in ` +
+        `${units.documents} documents; the snapshot holds ${holds}.`,
+    ]);
+    // One document more than the tree holds, the list pages and records as they are.
+    manifest.collections = { units: { ...units, documents: units.documents + 1 } };
+    await rewriteFile(dir, rel, JSON.stringify(manifest), true);
+    expect((await verifySnapshot(dir)).problems).toEqual([
+      `${rel} says collection "units" has ${pages(units.pages)} with ${units.records} records, in ` +
+        `${units.documents + 1} documents; the snapshot holds ${holds}.`,
     ]);
     // A collection the tree holds that the manifest leaves out.
     manifest.collections = {};
     await rewriteFile(dir, rel, JSON.stringify(manifest), true);
     expect((await verifySnapshot(dir)).problems).toEqual([
-      `${rel} does not name collection "units", of which the snapshot holds ${units.pages} list ` +
-        `page${units.pages === 1 ? '' : 's'} with ${units.records} records.`,
+      `${rel} does not name collection "units", of which the snapshot holds ${holds}.`,
     ]);
   });
 
