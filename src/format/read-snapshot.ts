@@ -271,7 +271,7 @@ export function readSnapshotManifestJson(
  * what the schema cannot say (a root that is no http(s) URL, absolute links without a base URL). `give`: what to
  * give instead, the sentence that ends the message (a command that takes no archive says so).
  */
-function checkedManifest(manifest: Manifest, name: string, give = GIVE_A_SNAPSHOT): Manifest {
+function checkedManifest(manifest: Manifest, name: string, give: string): Manifest {
   const { root } = manifest.source;
   const refuse = (why: string): NotASnapshotError =>
     new NotASnapshotError(`${name}: ${MANIFEST_PATH} is not a cv-snapshot manifest (${why}). ${give}`);

@@ -28,7 +28,11 @@ export class CollectionRecords {
   /** Documents stored of each collection (its list pages, records, relationship and related documents). */
   readonly #documents = new Map<string, number>();
 
-  constructor(private readonly layout: Layout) {}
+  /** `said`: the manifest's counts of each collection, which the stored documents must add up to. */
+  constructor(
+    private readonly layout: Layout,
+    private readonly said: Readonly<Record<string, CollectionCounts>>,
+  ) {}
 
   /** Notes a stored document of the API (the complete collection files aside): a list page's records, and counts. */
   addDocument(location: ApiLocation, json: unknown): void {
@@ -50,8 +54,8 @@ export class CollectionRecords {
    * Where the documents stored do not add up to what the manifest says of a collection (its list pages, the records
    * on them and its documents, as the crawl counted them): a sentence for each, in collection order.
    */
-  countProblems(collections: Readonly<Record<string, CollectionCounts>>): string[] {
-    const names = [...new Set([...Object.keys(collections), ...this.#documents.keys()])].sort(byCodeUnits);
+  countProblems(): string[] {
+    const names = [...new Set([...Object.keys(this.said), ...this.#documents.keys()])].sort(byCodeUnits);
     const problems: string[] = [];
     for (const name of names) {
       const pages = this.#pages.get(name) ?? new Map<number, number>();
@@ -60,7 +64,7 @@ export class CollectionRecords {
         records: [...pages.values()].reduce((sum, length) => sum + length, 0),
         documents: this.#documents.get(name) ?? 0,
       };
-      const said = Object.hasOwn(collections, name) ? collections[name]! : undefined;
+      const said = Object.hasOwn(this.said, name) ? this.said[name]! : undefined;
       if (said?.pages === held.pages && said.records === held.records && said.documents === held.documents) continue;
       const holds =
         `${plural(held.pages, 'list page')} with ${plural(held.records, 'record')}, ` +

@@ -74,7 +74,6 @@ export class TreeCheck {
   readonly #targets: LinkTargets;
   readonly #recorded: RecordedFindings;
   readonly #reader = new TreeFileReader();
-  readonly #manifest: Manifest;
 
   constructor(
     private readonly dir: string,
@@ -85,10 +84,9 @@ export class TreeCheck {
   ) {
     this.#recordPages = new RecordPages(files, (file) => this.#recordOfPage(file));
     this.#invariants = new InvariantChecker(layout.root, layout.urls);
-    this.#collections = new CollectionRecords(layout);
+    this.#collections = new CollectionRecords(layout, manifest.collections);
     this.#targets = new LinkTargets(layout, manifest.options);
     this.#recorded = new RecordedFindings(dir);
-    this.#manifest = manifest;
     this.findings = new VerifyFindings(this.#recorded, this.#changed);
   }
 
@@ -193,10 +191,10 @@ export class TreeCheck {
 
   /**
    * Adds the findings of complete collections and the cross-document ones; the validation errors the report does
-   * not explain are problems, and so are collections whose list pages do not add up to what the manifest says.
+   * not explain are problems, and so are collections whose documents do not add up to what the manifest says.
    */
   finish(): void {
-    for (const problem of this.#collections.countProblems(this.#manifest.collections)) this.problems.add(problem);
+    for (const problem of this.#collections.countProblems()) this.problems.add(problem);
     this.findings.addPlaced(this.#collections.placed());
     this.findings.addAcross(this.#invariants.finish());
     this.findings.reportProblems(this.problems);
