@@ -4,7 +4,7 @@
  * "in place" keeps the input whole as the previous snapshot.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/pack.js';
@@ -119,6 +119,18 @@ describe('cv-snapshot catalogue', () => {
         'absolute, but "options.baseUrl" is null). Give a directory that crawl wrote (--out) or an archive that pack ' +
         'wrote.\n',
     );
+    await expect(readlink(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('names SHA256SUMS alone when it is the file that cannot be read; publishes nothing', async () => {
+    const input = await copySnapshot(without, path.join(base, 'no-sums'));
+    await rm(path.join(input, '_cv-snapshot', 'SHA256SUMS'));
+    const out = path.join(base, 'from-no-sums');
+    const run = await runCli(['catalogue', input, '--out', out]);
+    expect(run.code).toBe(1);
+    const named = `cv-snapshot catalogue: ${input} has no readable _cv-snapshot/SHA256SUMS (ENOENT`;
+    expect(run.stderr.startsWith(named)).toBe(true);
+    expect(run.stderr).toMatch(/\)\. Give a directory that crawl wrote \(--out\) or an archive that pack wrote\.\n$/);
     await expect(readlink(out)).rejects.toThrow(/ENOENT/);
   });
 
