@@ -73,18 +73,26 @@ export interface ThreadSplit {
 }
 
 function threadSplit(runs: RunFigures[]): ThreadSplit | null {
-  const measured = runs.filter((run) => run.cpuS !== null && run.mainThreadS != null);
-  const perDocument = (s: number, run: RunFigures) => (s * 1e6) / Math.max(run.documents, 1);
-  const main = medianOf(measured.map((run) => perDocument(run.mainThreadS!, run)));
-  const helpers = medianOf(measured.map((run) => perDocument(run.cpuS! - run.mainThreadS!, run)));
-  return main === null || helpers === null ? null : { mainUs: Math.round(main), helpersUs: Math.round(helpers) };
+  const main = medianPerDocumentUs(runs, (run) => run.mainThreadS ?? null);
+  const helpers = medianPerDocumentUs(runs, (run) =>
+    run.cpuS === null || run.mainThreadS == null ? null : run.cpuS - run.mainThreadS,
+  );
+  return main === null || helpers === null ? null : { mainUs: main, helpersUs: helpers };
+}
+
+/** The median over `runs` of `seconds` (CPU time; null where not measured) per document, in whole µs. */
+function medianPerDocumentUs(runs: RunFigures[], seconds: (run: RunFigures) => number | null): number | null {
+  const us = runs.flatMap((run) => {
+    const s = seconds(run);
+    return s === null ? [] : [(s * 1e6) / Math.max(run.documents, 1)];
+  });
+  const middle = medianOf(us);
+  return middle === null ? null : Math.round(middle);
 }
 
 /** The median CPU µs per document of runs measured from outside (getrusage, GNU time). */
 function outsideCpuPerDocument(runs: RunFigures[]): number | null {
-  const us = runs.flatMap((run) => (run.cpuS === null ? [] : [(run.cpuS * 1e6) / Math.max(run.documents, 1)]));
-  const middle = medianOf(us);
-  return middle === null ? null : Math.round(middle);
+  return medianPerDocumentUs(runs, (run) => run.cpuS);
 }
 
 /** One crawl under `node --cpu-prof`, its profiles summarised; kept under --profile-dir when given. */

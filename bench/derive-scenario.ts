@@ -11,6 +11,7 @@ import {
   crawlOnce,
   crawlRun,
   documentUrls,
+  ratio,
   serverArgs,
   withoutCatalogueVariant,
   type BenchContext,
@@ -94,7 +95,7 @@ export async function deriveScenario(context: BenchContext): Promise<DeriveScena
           sample: derive.sample,
         },
         requestRatio: Number((derived.summary.requests / full.summary.requests).toFixed(4)),
-        wallRatio: Number((derived.figures.wallS / full.figures.wallS).toFixed(3)),
+        wallRatio: ratio(derived.figures, full.figures)!,
         floorRatio: Number((floor / full.summary.requests).toFixed(4)),
       });
     } finally {
@@ -114,7 +115,7 @@ function deriveVariant(context: BenchContext, concurrency: number): CrawlVariant
 }
 
 function pairOf(full: RunFigures, derived: RunFigures): { full: RunFigures; derived: RunFigures; wallRatio: number } {
-  return { full, derived, wallRatio: Number((derived.wallS / full.wallS).toFixed(3)) };
+  return { full, derived, wallRatio: ratio(derived, full)! };
 }
 
 /**
@@ -168,7 +169,7 @@ async function deriveCpuBound(context: BenchContext): Promise<DeriveCpuBound> {
         derivedDocuments: middle.derive!.derived,
         mismatches: middle.derive!.mismatches,
       },
-      wallRatio: Number((derived.wallS / full.wallS).toFixed(3)),
+      wallRatio: ratio(derived, full)!,
       fullCpu: cpuPerDocument(documents, cpus(fulls)),
       derivedCpu: cpuPerDocument(documents, cpus(derivedRuns)),
       cost: derivedCost(documents, middle.requests, cpus(fulls), cpus(derivedRuns)),
