@@ -3,7 +3,7 @@
  * The `cv-snapshot` executable: signals become an abort, and `main` does the rest (cli/main.ts). The first line starts
  * Node with the heap settings of cli/lean-heap.ts (a test keeps the two the same).
  */
-import { ExitCode } from './errors.js';
+import { ExitCode } from './util/errors.js';
 import { main } from './cli/main.js';
 import { invocationOf } from './cli/invocation.js';
 

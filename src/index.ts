@@ -47,5 +47,5 @@ export { startSampleApi, SampleApiError, type SampleApi, type SampleApiOptions }
 export { canonicalUrl, canonicalRoot, isInScope, InvalidUrlError } from './url/canonical-url.js';
 export { locate, type ApiLocation } from './url/api-location.js';
 export type { Finding } from './validate/finding.js';
-export { createClock, type Clock } from './clock.js';
-export * from './errors.js';
+export { createClock, type Clock } from './util/clock.js';
+export * from './util/errors.js';

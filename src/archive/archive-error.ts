@@ -1,4 +1,4 @@
-import { CvSnapshotError } from '../errors.js';
+import { CvSnapshotError } from '../util/errors.js';
 
 /**
  * An archive could not be written or read: the snapshot holds something a deterministic archive cannot carry, or

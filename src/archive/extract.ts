@@ -17,7 +17,7 @@ import path from 'node:path';
 import { Socket } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { StoppedError, stoppedBy, throwIfStopped } from '../errors.js';
+import { StoppedError, stoppedBy, throwIfStopped } from '../util/errors.js';
 import { parseJson } from '../json/parse-json.js';
 import { MANIFEST_PATH } from '../format/manifest.js';
 import { ArchiveError } from './archive-error.js';

@@ -19,11 +19,11 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { StoppedError, throwIfStopped } from '../errors.js';
+import { StoppedError, throwIfStopped } from '../util/errors.js';
 import * as z from 'zod';
 import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../format/manifest.js';
 import { partialSentence } from '../format/partial.js';
-import { quoteUntrusted } from '../safe-text.js';
+import { quoteUntrusted } from '../util/safe-text.js';
 import {
   NotASnapshotError,
   NotRegularFileError,

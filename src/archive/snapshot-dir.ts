@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, open, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { throwIfStopped } from '../errors.js';
+import { throwIfStopped } from '../util/errors.js';
 import { MANIFEST_PATH } from '../format/manifest.js';
 import { GIVE_A_SNAPSHOT, kindOf, NotASnapshotError, readRegularFile } from '../format/read-snapshot.js';
 import { ArchiveError } from './archive-error.js';

@@ -7,10 +7,10 @@
  */
 import { shiftedOf, shiftedSentence } from '../format/partial.js';
 import type { Manifest } from '../format/manifest.js';
-import { plural } from '../plural.js';
+import { plural } from '../util/plural.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { flatKey } from '../flat-key.js';
+import { flatKey } from '../util/flat-key.js';
 import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';

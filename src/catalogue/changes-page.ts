@@ -6,12 +6,12 @@
  * is the first.
  */
 import type { CollectionDiff, RecordChange, SnapshotDiff } from '../diff/diff-format.js';
-import { flatKey } from '../flat-key.js';
+import { flatKey } from '../util/flat-key.js';
 import { CATALOGUE_DIR } from '../format/layout.js';
 import { esc, page, snapshotTime, statusBadge } from './html.js';
 import type { HumanNames } from './labels.js';
 import type { CatalogueRecords } from './records.js';
-import { plural } from '../plural.js';
+import { plural } from '../util/plural.js';
 
 export const CHANGES_PAGE = `${CATALOGUE_DIR}/changes.html`;
 /** Items listed per kind of change; the rest are counted (`cv-snapshot diff` lists every one). */

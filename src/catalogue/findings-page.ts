@@ -5,7 +5,7 @@
  * The report is read from the staged tree, as `verify` reads it; everything in it is shown as text.
  */
 import * as z from 'zod';
-import { flatKey } from '../flat-key.js';
+import { flatKey } from '../util/flat-key.js';
 import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { readReportJson } from '../format/read-snapshot.js';
@@ -14,7 +14,7 @@ import { RULES } from '../validate/rules.js';
 import { badge, esc, page } from './html.js';
 import { collectionPage } from './names.js';
 import type { CatalogueRecords } from './records.js';
-import { plural } from '../plural.js';
+import { plural } from '../util/plural.js';
 
 /** The findings page, beside the collection folders (whose names hold no dot). */
 export const FINDINGS_PAGE = `${CATALOGUE_DIR}/findings.html`;

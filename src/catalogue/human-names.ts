@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { byCodeUnits } from '../code-unit-order.js';
-import { UsageError } from '../errors.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
+import { UsageError } from '../util/errors.js';
 
 /** Longer than any name for people; a longer value is a mistake (a pasted definition, say). */
 const MAX_NAME = 200;

@@ -3,7 +3,7 @@
  * URI with a Copy button, every attribute under a human name, its community variants, relationships, the records
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
-import { flatKey } from '../flat-key.js';
+import { flatKey } from '../util/flat-key.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
 import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
 import type { HumanNames } from './labels.js';

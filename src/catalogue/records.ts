@@ -4,9 +4,9 @@
  * is kept per record and per reference is numbers in arrays and one key string per record or target, because at
  * 38,000 records and 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
  */
-import { flatKey } from '../flat-key.js';
+import { flatKey } from '../util/flat-key.js';
 import { recordPage, typedRecordPage } from './names.js';
-import { grown } from '../typed-array.js';
+import { grown } from '../util/typed-array.js';
 
 /** A record that points at another one, and under which relationship. */
 export interface Referrer {

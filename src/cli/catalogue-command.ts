@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ExitCode, StoppedError, UsageError } from '../errors.js';
+import { ExitCode, StoppedError, UsageError } from '../util/errors.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { addCatalogue, type AddCatalogueResult } from '../pipeline/add-catalogue.js';
 import { defineCommand } from './command.js';
@@ -7,7 +7,7 @@ import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { shellWord } from './invocation.js';
 import { readNamesFile, unusedNamesWarning } from '../catalogue/human-names.js';
 import { file, flag, text } from './options.js';
-import { printableJson, printableLines } from '../safe-text.js';
+import { printableJson, printableLines } from '../util/safe-text.js';
 
 export const catalogueCommand = defineCommand({
   name: 'catalogue',

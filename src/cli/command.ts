@@ -2,7 +2,7 @@
  * Commands: each declares its arguments and typed options once (options.ts); the parser, the values' types, `--help`
  * and the option tables of docs/cli.md (reference.ts) all come from that declaration, so none can drift from another.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import type { OptionDefs, OptionValues } from './options.js';
 import { quote } from './options.js';
 

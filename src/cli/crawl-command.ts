@@ -11,7 +11,7 @@ import { defineCommand, type Io } from './command.js';
 import { readNamesFile, unusedNamesWarning } from '../catalogue/human-names.js';
 import { choice, decimal, file, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';
-import { printableJson, printableLines } from '../safe-text.js';
+import { printableJson, printableLines } from '../util/safe-text.js';
 
 /**
  * The crawl's options, keyed by their `SnapshotOptions` names so that the parsed values go to `createSnapshot`

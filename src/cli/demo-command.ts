@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { startSampleApi } from '../sample-api/index.js';
 import { verifySnapshot } from '../verify/verify-snapshot.js';
-import { ExitCode } from '../errors.js';
+import { ExitCode } from '../util/errors.js';
 import { defineCommand } from './command.js';
 import { CRAWL_OPTIONS, REPORT_OPTIONS, runCrawl } from './crawl-command.js';
 import { shellWord, typedPath } from './invocation.js';
 import { SAMPLE_DATA_OPTIONS, sampleData } from './sample-api-command.js';
-import { printableLines } from '../safe-text.js';
+import { printableLines } from '../util/safe-text.js';
 
 export const demoCommand = defineCommand({
   name: 'demo',

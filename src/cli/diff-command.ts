@@ -1,10 +1,10 @@
 import { diffSnapshots, formatDiffJson, formatDiffMarkdown, type SnapshotDiff } from '../diff/index.js';
-import { ExitCode, StoppedError } from '../errors.js';
+import { ExitCode, StoppedError } from '../util/errors.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';
-import { printableJson, printableLines } from '../safe-text.js';
+import { printableJson, printableLines } from '../util/safe-text.js';
 
 /** `--exit-code`: the snapshots differ (as `git diff --exit-code`, diff(1) and cmp(1)). */
 const DIFFERENCES_EXIT_CODE = 1;

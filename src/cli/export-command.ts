@@ -1,4 +1,4 @@
-import { ExitCode, StoppedError, UsageError } from '../errors.js';
+import { ExitCode, StoppedError, UsageError } from '../util/errors.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { shiftedSentence } from '../format/partial.js';
 import { EXPORT_FORMATS } from '../export/index.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Invocation } from './command.js';
 
-import { shellWord } from '../safe-text.js';
+import { shellWord } from '../util/safe-text.js';
 
 export { shellWord };
 

@@ -3,9 +3,9 @@
  * failure to a sentence on stderr and an exit code (the only place that does).
  */
 import { formatHelp, type Command, type FailureReport, type Io } from './command.js';
-import { CvSnapshotError, ExitCode } from '../errors.js';
+import { CvSnapshotError, ExitCode } from '../util/errors.js';
 import { TOOL_VERSION } from '../version.js';
-import { printableJson, printableLines } from '../safe-text.js';
+import { printableJson, printableLines } from '../util/safe-text.js';
 
 const PROGRAM = 'cv-snapshot';
 

@@ -9,8 +9,8 @@
  * Adding an option is one entry in its command's `options` (for a crawl option: `CRAWL_OPTIONS`, keyed by its
  * `SnapshotOptions` name, default in `DEFAULTS`), then `npm run docs:cli` for the tables of docs/cli.md.
  */
-import { UsageError } from '../errors.js';
-import { redactUrl, redactUrls } from '../safe-text.js';
+import { UsageError } from '../util/errors.js';
+import { redactUrl, redactUrls } from '../util/safe-text.js';
 
 export interface Option<T> {
   /** The long name, without `--`. */

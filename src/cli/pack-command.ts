@@ -1,6 +1,6 @@
 import { packSnapshot, type PackResult } from '../archive/pack.js';
-import { ExitCode, StoppedError } from '../errors.js';
-import { printable, printableJson, printableLines } from '../safe-text.js';
+import { ExitCode, StoppedError } from '../util/errors.js';
+import { printable, printableJson, printableLines } from '../util/safe-text.js';
 import { SUMS_PATH } from '../format/manifest.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';

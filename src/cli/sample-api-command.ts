@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import {
   DEFAULT_VARIANTS,
   RELATIONSHIP_DOCUMENT_SHAPES,

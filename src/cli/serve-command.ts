@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { startServe } from '../serve/index.js';
 import { defineCommand } from './command.js';
 import { flag, integer, text } from './options.js';
-import { printableLines } from '../safe-text.js';
+import { printableLines } from '../util/safe-text.js';
 
 export const serveCommand = defineCommand({
   name: 'serve',

@@ -1,13 +1,13 @@
-import { ExitCode, StoppedError } from '../errors.js';
+import { ExitCode, StoppedError } from '../util/errors.js';
 import { withSnapshotDir } from '../archive/index.js';
-import { printableJson, printableLines, quoteUntrusted } from '../safe-text.js';
+import { printableJson, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { verifySnapshot, type VerifyResult } from '../verify/verify-snapshot.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';
-import { plural } from '../plural.js';
+import { plural } from '../util/plural.js';
 import { partialSentence, shiftedOf } from '../format/partial.js';
 
 const SHOWN_PROBLEMS = 50;

@@ -8,7 +8,7 @@
  * the document is read (this thread or a worker thread); `Discovery` holds the set of URLs seen and admits targets
  * into it, on the thread that owns the crawl.
  */
-import { TooManyDocumentsError } from '../errors.js';
+import { TooManyDocumentsError } from '../util/errors.js';
 import { resolveLink, type DocumentLink } from '../jsonapi/links.js';
 import type { ApiLocation } from '../url/api-location.js';
 import { InvalidUrlError } from '../url/canonical-url.js';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { MEDIA_TYPE } from '../jsonapi/media-type.js';
-import { FetchError, type FetchHint } from '../errors.js';
+import { FetchError, type FetchHint } from '../util/errors.js';
 import { urlParts } from '../url/canonical-url.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RetryableBodyError } from './read-document.js';

@@ -9,7 +9,7 @@
  *
  * `readBody` says so as data (a worker thread sends it to the main thread as it is); `readDocument` throws it.
  */
-import { NotJsonError, UnusableDocumentError, type FetchHint } from '../errors.js';
+import { NotJsonError, UnusableDocumentError, type FetchHint } from '../util/errors.js';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { BodyTextError, bodyText } from './body-text.js';
 

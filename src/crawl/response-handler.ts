@@ -3,7 +3,7 @@
  * failure, or a document, whose links are discovered before it is handed on. With --allow-partial a document that
  * cannot be fetched is a finding instead of the end of the crawl (never the root index).
  */
-import { FetchError, NotJsonError, RootScopeError, UnusableDocumentError } from '../errors.js';
+import { FetchError, NotJsonError, RootScopeError, UnusableDocumentError } from '../util/errors.js';
 import { resolveLinks } from '../jsonapi/links.js';
 import { InvalidUrlError } from '../url/canonical-url.js';
 import type { UrlSpace } from '../url/url-space.js';

@@ -2,7 +2,7 @@
  * The checks on the root index, the first document of every crawl: a wrong root URL ends the crawl with one clear
  * message before anything else happens.
  */
-import { NotRootIndexError, RootScopeError } from '../errors.js';
+import { NotRootIndexError, RootScopeError } from '../util/errors.js';
 import { urlParts } from '../url/canonical-url.js';
 import type { UrlSpace } from '../url/url-space.js';
 

@@ -23,7 +23,7 @@ import { learnKind, type Mismatch, type Sample } from './learn.js';
 import { sampleRank, selectSample, type SampleSize } from './sample.js';
 import { derivationOf, type Derivation, type FetchReason } from './sources.js';
 import { describeTemplate, fillTemplate, type Template } from './template.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { UrlList } from './url-list.js';
 
 /** A line of the derive journal: what `--resume` needs to take up a derived crawl where it stopped. */

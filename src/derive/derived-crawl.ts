@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { crawl, type CrawledDocument, type CrawlerOptions } from '../crawl/crawler.js';
 import type { FetchedResponse } from '../crawl/fetcher.js';
-import { OutputDirError } from '../errors.js';
+import { OutputDirError } from '../util/errors.js';
 import { Discovery, documentTargets } from '../crawl/discovery.js';
 import { resolveLinks } from '../jsonapi/links.js';
 import type { ListSettler } from '../pipeline/settle-collections.js';

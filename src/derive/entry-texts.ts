@@ -10,7 +10,7 @@
  * units it went in as.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { grown } from '../typed-array.js';
+import { grown } from '../util/typed-array.js';
 
 /** Bytes gathered before they are written: one system call for a few dozen entries. */
 const PENDING_BYTES = 64 * 1024;

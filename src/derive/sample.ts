@@ -7,7 +7,7 @@
  * gives the same sample, so a run can be repeated (the seed is in the manifest).
  */
 import { createHash, randomInt } from 'node:crypto';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 
 /** `--verify-sample`: a share of each kind (0..1), or a number of documents of each kind. */
 export type SampleSize = { readonly fraction: number } | { readonly count: number };

@@ -5,7 +5,7 @@
  * of a group share), found by its index; one with a surrogate (which UTF-8 might not give back as it was) is kept as
  * a string. `get` makes the string again when it is wanted.
  */
-import { grown } from '../typed-array.js';
+import { grown } from '../util/typed-array.js';
 
 /** Bytes per piece of the byte store: a piece is never moved once full. */
 const PIECE = 1 << 20;

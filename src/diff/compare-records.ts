@@ -15,7 +15,7 @@ import type {
 } from './diff-format.js';
 import { exactObject, sameMember } from './exact-values.js';
 import type { DiffRecord } from './read-records.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 /** Ids in numeric order when both are numbers (spec 2.1: numeric text), else in code-unit order. */
 export function byId(a: string, b: string): number {

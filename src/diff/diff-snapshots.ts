@@ -3,7 +3,7 @@
  * collection: only one collection of each snapshot is in memory at a time, plus the changes found so far.
  */
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
-import { throwIfStopped } from '../errors.js';
+import { throwIfStopped } from '../util/errors.js';
 import { byIdentity, compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
 import { DIFF_FORMAT_VERSION, type CollectionDiff, type DiffSide, type SnapshotDiff } from './diff-format.js';
 import {
@@ -13,7 +13,7 @@ import {
   type DiffRecord,
   type OpenSnapshot,
 } from './read-records.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { shiftedOf } from '../format/partial.js';
 
 const NO_RECORDS: ReadonlyMap<string, DiffRecord> = new Map();

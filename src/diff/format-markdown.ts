@@ -4,7 +4,7 @@
  * store), status changes (terms accepted), records added, renames and other changes, ties by name. Inside a
  * section the same order: removed, status changes, added, renamed, changed.
  */
-import { printable } from '../safe-text.js';
+import { printable } from '../util/safe-text.js';
 import { memberText } from './exact-values.js';
 import type {
   AttributeChange,
@@ -15,8 +15,8 @@ import type {
   RelationshipChange,
   SnapshotDiff,
 } from './diff-format.js';
-import { byCodeUnits } from '../code-unit-order.js';
-import { plural } from '../plural.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
+import { plural } from '../util/plural.js';
 
 /** Text safe inside a Markdown table cell or list item: no pipes, emphasis or HTML taken literally. */
 function escapeText(text: string): string {

@@ -12,7 +12,7 @@
  */
 import { isObject } from '../json/is-object.js';
 import { createHash } from 'node:crypto';
-import { throwIfStopped } from '../errors.js';
+import { throwIfStopped } from '../util/errors.js';
 import { Layout } from '../format/layout.js';
 import { LinksOnlyReader, selfLinkOf, type StoredRecord } from '../format/links-only.js';
 import { StoredLinks } from '../format/rewrite-links.js';

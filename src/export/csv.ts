@@ -6,7 +6,7 @@
  * advises: a spreadsheet would otherwise run it as a formula, and a vocabulary's terms come from anyone who may
  * propose one (docs/vocabulary-export.md#the-formats).
  */
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { definitionOf, labelOf, relationshipTargets, recordIri, type MappingContext } from './record-nodes.js';
 import type { Resource } from './read-collection.js';
 import { stringifyJson } from '../json/parse-json.js';

@@ -4,7 +4,7 @@
  * so), else one collection's records, never the whole graph. Collections in name order,
  * records in id order (numeric ids as numbers), statements sorted: the same snapshot gives the same bytes.
  */
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { csvColumns, csvHeader, csvRow } from './csv.js';
 import { jsonLdHead, jsonLdNode, jsonLdTail } from './json-ld.js';
 import { collectionResources, type ExportSource, type Resource } from './read-collection.js';

@@ -2,7 +2,7 @@
  * The graph as the export builds it: one node per scheme and per concept, each a subject IRI, its class and its
  * statements. No blank nodes, so two serialisations of one graph compare as sorted N-Quads.
  */
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import type { Prefixed } from './vocabulary.js';
 
 export type RdfObject =

@@ -4,7 +4,7 @@
  * are read rather than the complete collection, so memory holds one page, whatever the collection's size, and
  * snapshots made with `--collection-index first-page` read the same.
  */
-import { flatKey } from '../flat-key.js';
+import { flatKey } from '../util/flat-key.js';
 import { isObject } from '../json/is-object.js';
 import { Layout } from '../format/layout.js';
 import { LinksOnlyReader, selfLinkOf } from '../format/links-only.js';

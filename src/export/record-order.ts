@@ -2,7 +2,7 @@
  * The order the export writes a collection's records in: by id (numeric ids as numbers, before any other, which
  * sort by code units), then by type. The same snapshot gives the same bytes.
  */
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import type { Resource } from './read-collection.js';
 
 const NUMERIC = /^[0-9]+$/;

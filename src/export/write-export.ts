@@ -10,7 +10,7 @@ import { lstat, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
-import { throwIfStopped, UsageError } from '../errors.js';
+import { throwIfStopped, UsageError } from '../util/errors.js';
 import { firstLine } from '../format/read-snapshot.js';
 import { ExportError } from './export-error.js';
 import { exportedCollections, exportParts, type ExportFormat } from './export-snapshot.js';

@@ -3,8 +3,8 @@
  * could not be fetched (the manifest's `missing`), and collections whose pages disagreed every time they were
  * fetched (its `shifted`), both published only with --allow-partial.
  */
-import { quoteUntrusted } from '../safe-text.js';
-import { plural } from '../plural.js';
+import { quoteUntrusted } from '../util/safe-text.js';
+import { plural } from '../util/plural.js';
 import type { Manifest } from './manifest.js';
 
 /** The collections a snapshot published as fetched although their pages shifted (none in an older manifest). */

@@ -8,7 +8,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CvSnapshotError, throwIfStopped } from '../errors.js';
+import { CvSnapshotError, throwIfStopped } from '../util/errors.js';
 import type * as z from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import type { Memo } from '../url/memo.js';

@@ -4,7 +4,7 @@
  * parameters by name and encodes them as Python's urlencode does (`[` `]` as %5B %5D, `,` as %2C, space as `+`).
  */
 import { PAGE_NUMBER } from './query.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 /** Python's quote_plus: only letters, digits and `_.-~` stay as they are. */
 function encodeQueryPart(text: string): string {

@@ -14,7 +14,7 @@
  */
 import { QueryError, invalidParameter } from './query-error.js';
 import { PAGE_NUMBER, type FilterSpec, type ListQuery, type SortKey } from './query.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 export type RelationshipKind = 'to-one' | 'to-many' | 'links-only';
 

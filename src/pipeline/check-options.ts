@@ -2,11 +2,11 @@
  * The checks a run makes on its options before anything is touched: the root URL, and the options the manifest
  * records (links, base URL, collection index, strictness, header names).
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 import type { CollectionIndexMode, Manifest } from '../format/manifest.js';
 import type { CatalogueMode } from '../format/layout.js';
 import type { LinkMode } from '../format/rewrite-links.js';
-import { redactUrl, redactUrls } from '../safe-text.js';
+import { redactUrl, redactUrls } from '../util/safe-text.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
 import { checkNames, noNames, type CatalogueNames } from '../catalogue/human-names.js';
 import { DEFAULTS, type SnapshotOptions } from './snapshot-options.js';

@@ -3,7 +3,7 @@
  * Each stage lives in its own module; this one wires them together: staging, journal, crawl, finalize, publish.
  */
 import path from 'node:path';
-import { createClock, type Clock } from '../clock.js';
+import { createClock, type Clock } from '../util/clock.js';
 import { crawl, type CrawledDocument, type SettledUrl } from '../crawl/crawler.js';
 import { deriveManifest } from '../derive/derive-manifest.js';
 import type { DeriveRun } from '../derive/derive-run.js';
@@ -13,7 +13,7 @@ import type { Finding } from '../validate/finding.js';
 import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine, StageLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
-import { StrictValidationError, UsageError } from '../errors.js';
+import { StrictValidationError, UsageError } from '../util/errors.js';
 import { Layout } from '../format/layout.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';

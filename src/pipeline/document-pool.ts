@@ -21,7 +21,7 @@ import type { ReadBody } from '../crawl/crawler.js';
 import type { DocumentTargets } from '../crawl/discovery.js';
 import type { FetchedResponse, FetchStats } from '../crawl/fetcher.js';
 import { readError, type ReadFailure } from '../crawl/read-document.js';
-import { FetchError, type FetchHint } from '../errors.js';
+import { FetchError, type FetchHint } from '../util/errors.js';
 import type { LinkMode } from '../format/rewrite-links.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { PreparedDocument } from './store-document.js';

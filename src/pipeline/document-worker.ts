@@ -16,7 +16,7 @@ import { Fetcher, type FetchedResponse } from '../crawl/fetcher.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import { untilSent } from '../crawl/scheduler.js';
 import { readBody, readError, type ReadFailure } from '../crawl/read-document.js';
-import { FetchError } from '../errors.js';
+import { FetchError } from '../util/errors.js';
 import { Layout } from '../format/layout.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
 import { resolveLinks } from '../jsonapi/links.js';

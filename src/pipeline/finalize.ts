@@ -2,7 +2,7 @@
  * Finalize (docs/architecture.md#the-pipeline): once every document is written, build what depends on all of them — the
  * complete collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../util/clock.js';
 import type { DeriveManifest } from '../derive/derive-manifest.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { reportJson, type ValidationReport } from '../validate/report.js';
@@ -26,9 +26,9 @@ import { StoredLinks, type LinkMode } from '../format/rewrite-links.js';
 import { PhaseTimes } from './phases.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { changesMember, changesSince } from './changes-since.js';
-import { CvSnapshotError } from '../errors.js';
+import { CvSnapshotError } from '../util/errors.js';
 
 export interface FinalizeInput {
   layout: Layout;

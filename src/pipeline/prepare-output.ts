@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import type { Clock } from '../clock.js';
-import { OutputDirError } from '../errors.js';
+import type { Clock } from '../util/clock.js';
+import { OutputDirError } from '../util/errors.js';
 import { fileSystemError } from '../store/fs-errors.js';
 import { assertOutsideToolDirs, inspectOut, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { recoverInterruptedPublish } from '../store/publish.js';

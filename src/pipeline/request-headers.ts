@@ -1,5 +1,5 @@
 /** `--header Name: value`: the extra request headers (credentials) that never reach the snapshot or a message. */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../util/errors.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Tabs, visible ASCII and Latin-1: a line break would end the header and start another one.

@@ -8,11 +8,11 @@
  * crawl fails unless --allow-partial.
  */
 import type { CrawledDocument } from '../crawl/crawler.js';
-import { ShiftingCollectionError } from '../errors.js';
+import { ShiftingCollectionError } from '../util/errors.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker, UnsettledCollection } from '../validate/invariants.js';
 import { finding } from '../validate/rules.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 /** How many times a collection's pages are fetched again before it counts as shifting. */
 const PAGE_ROUNDS = 3;

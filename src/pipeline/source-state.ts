@@ -7,11 +7,11 @@
  */
 import type { Fetcher } from '../crawl/fetcher.js';
 import { readDocument } from '../crawl/read-document.js';
-import { SourceChangedError } from '../errors.js';
+import { SourceChangedError } from '../util/errors.js';
 import type { JournalSource } from '../store/journal.js';
 import { sourceHash } from './store-document.js';
-import { byCodeUnits } from '../code-unit-order.js';
-import { shellWord } from '../safe-text.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
+import { shellWord } from '../util/safe-text.js';
 
 export interface SourceStateInput {
   root: string;

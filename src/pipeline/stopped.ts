@@ -7,7 +7,7 @@ import {
   InterruptedError,
   SourceChangedError,
   StrictValidationError,
-} from '../errors.js';
+} from '../util/errors.js';
 import { fileSystemError, OUT_OF_SPACE } from '../store/fs-errors.js';
 import type { OutputPaths } from '../store/output-dir.js';
 import { removeStaging, type OpenedStaging } from '../store/staging.js';

@@ -6,7 +6,7 @@
  */
 import { hash32, unitHash } from './hash.js';
 import { FORMAT, PAGE_NUMBER } from './list-query.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 export type FaultKind = 500 | 503 | 429 | 'reset' | 'stall' | 'truncated' | 'corrupt-gzip';
 

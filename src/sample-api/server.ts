@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CvSnapshotError } from '../errors.js';
+import { CvSnapshotError } from '../util/errors.js';
 import { listDocumentUrls } from './document-urls.js';
 import type { EndpointContext } from './endpoints.js';
 import { RequestHandler, type HandlerSettings, type RequestLogEntry } from './request-handler.js';

@@ -13,8 +13,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CvSnapshotError } from '../errors.js';
-import { printable, printableLines, quoteUntrusted } from '../safe-text.js';
+import { CvSnapshotError } from '../util/errors.js';
+import { printable, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { partialSentence } from '../format/partial.js';
 import { Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
@@ -29,7 +29,7 @@ import { errorAnswer, send, sendOptions, type Answer, type SendContext } from '.
 import { SnapshotCollections } from './snapshot-collections.js';
 import { notADirectory, RefusedFileError, SnapshotFiles, UnparsableFileError } from './snapshot-files.js';
 import { isObject } from '../json/is-object.js';
-import { plural } from '../plural.js';
+import { plural } from '../util/plural.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */

@@ -13,7 +13,7 @@ import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSums, SUMS_PATH } from '../format/manifest.js';
 import { firstLine, NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
-import { shellWord } from '../safe-text.js';
+import { shellWord } from '../util/safe-text.js';
 
 /**
  * Host configuration files: part of the snapshot, but no static host answers them either. And `404.html`: what a

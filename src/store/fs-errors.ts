@@ -2,7 +2,7 @@
  * File-system failures as sentences, in one place: which path, what happened, what to try. Node's own text
  * ("ENOSPC: no space left on device, write") names neither the path the user chose nor a way out.
  */
-import { CvSnapshotError, FileSystemError } from '../errors.js';
+import { CvSnapshotError, FileSystemError } from '../util/errors.js';
 
 /** What happened, and what to try, for each error code a user can meet writing a snapshot. */
 const EXPLAINED: Record<string, [happened: string, tryThis: string]> = {

@@ -9,7 +9,7 @@
 import { closeSync, createReadStream, existsSync, fdatasync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
-import { OutputDirError } from '../errors.js';
+import { OutputDirError } from '../util/errors.js';
 import * as z from 'zod';
 import { RULE_NAMES } from '../validate/rules.js';
 import { documentSummary } from '../validate/summary.js';

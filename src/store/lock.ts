@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { link, lstat, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Clock } from '../clock.js';
-import { CrawlLockedError, OutputDirError } from '../errors.js';
+import type { Clock } from '../util/clock.js';
+import { CrawlLockedError, OutputDirError } from '../util/errors.js';
 
 export const LOCK_FILE = 'lock.json';
 

@@ -9,10 +9,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { OutputDirError, UsageError } from '../errors.js';
+import { OutputDirError, UsageError } from '../util/errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { SUMS_PATH } from '../format/manifest.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';

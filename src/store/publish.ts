@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { OutputDirError } from '../errors.js';
+import { OutputDirError } from '../util/errors.js';
 import type { StagingLock } from './lock.js';
 import {
   DELETING,

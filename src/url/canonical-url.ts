@@ -16,8 +16,8 @@
  * - The remaining query is sorted; fragments are dropped.
  */
 
-import { quoteUntrusted } from '../safe-text.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { quoteUntrusted } from '../util/safe-text.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 const PAGE_NUMBER = 'page[number]';
 /**

@@ -10,8 +10,8 @@ import { isDescribedType, SPEC_COLLECTIONS } from './cv-types.js';
 import type { Finding } from './finding.js';
 import { escapePointerSegment, finding, sortFindings, type RuleName } from './rules.js';
 import type { DocumentSummary, ListSummary } from './summary.js';
-import { byCodeUnits } from '../code-unit-order.js';
-import { flatKey, KEY_SEPARATOR } from '../flat-key.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
+import { flatKey, KEY_SEPARATOR } from '../util/flat-key.js';
 
 /** The rules by which a collection's pages disagree with each other. */
 const CONSISTENCY_RULES = new Set<RuleName>(['pagination.pages', 'pagination.count', 'pagination.duplicate']);

@@ -2,11 +2,11 @@
  * The validation report (docs/architecture.md#validation): machine-readable for tools and CI, plus a few lines for
  * people. Both are deterministic: the same findings in any order give the same report and the same text.
  */
-import { printable } from '../safe-text.js';
+import { printable } from '../util/safe-text.js';
 import type { Finding } from './finding.js';
 import { compareFindings } from './rules.js';
-import { byCodeUnits } from '../code-unit-order.js';
-import { plural } from '../plural.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
+import { plural } from '../util/plural.js';
 
 /**
  * How many findings of one rule the report lists: the first ones in report order. A source can break one rule

@@ -3,7 +3,7 @@
  * report against them. Rule names are part of the report's contract: tools filter on them, so a name never changes
  * meaning.
  */
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 /**
  * One thing validation (or the crawl) noticed about one document; see docs/architecture.md#validation. Declared here,

@@ -4,10 +4,10 @@
  * `/data/<length of page 1 + 1>` there. verify validates both files; a finding in the complete file is the page's
  * finding, moved, and is checked against the report under the page's URL and pointer.
  */
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import type { Layout } from '../format/layout.js';
 import { MANIFEST_PATH } from '../format/manifest.js';
-import { plural } from '../plural.js';
+import { plural } from '../util/plural.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { Finding } from '../validate/finding.js';
 

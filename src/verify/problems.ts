@@ -3,7 +3,7 @@
  * snapshot can hold any number of them (a document with millions of links to files it lacks): the first
  * `LISTED_PROBLEMS` are kept and the rest counted, so memory does not grow with them.
  */
-import { printable, redactUrls } from '../safe-text.js';
+import { printable, redactUrls } from '../util/safe-text.js';
 
 /** Problems listed one by one; the rest are counted. */
 const LISTED_PROBLEMS = 2000;

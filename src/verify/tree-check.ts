@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import { visitLinks } from '../jsonapi/links.js';
-import { printable } from '../safe-text.js';
+import { printable } from '../util/safe-text.js';
 import { canonicalUrl } from '../url/canonical-url.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';

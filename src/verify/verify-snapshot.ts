@@ -17,7 +17,7 @@
  */
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { throwIfStopped, VerifyError } from '../errors.js';
+import { throwIfStopped, VerifyError } from '../util/errors.js';
 import type { Finding } from '../validate/finding.js';
 import { Layout } from '../format/layout.js';
 import { SUMS_PATH, type Manifest } from '../format/manifest.js';
@@ -26,7 +26,7 @@ import { FileIndex } from './file-index.js';
 import { Problems } from './problems.js';
 import { SumsChangedError, SumsCursor } from './sums-cursor.js';
 import { TreeCheck } from './tree-check.js';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 
 export interface VerifyResult {
   manifest: Manifest;

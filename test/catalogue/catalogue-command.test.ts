@@ -8,8 +8,8 @@ import { mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } fr
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/pack.js';
-import { createClock } from '../../src/clock.js';
-import { OutputDirError } from '../../src/errors.js';
+import { createClock } from '../../src/util/clock.js';
+import { OutputDirError } from '../../src/util/errors.js';
 import { addCatalogue, UnsoundSnapshotError } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi } from '../../src/sample-api/index.js';

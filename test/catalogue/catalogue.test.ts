@@ -7,7 +7,7 @@ import vm from 'node:vm';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { fold } from '../../src/catalogue/search.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/index.js';

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { esc } from '../../src/catalogue/html.js';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';

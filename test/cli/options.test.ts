@@ -4,7 +4,7 @@ import { defineCommand, formatHelp, parseCommandLine, type Command } from '../..
 import { crawlCommand } from '../../src/cli/crawl-command.js';
 import { loadCommands } from '../../src/cli/main.js';
 import { integer, text } from '../../src/cli/options.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/util/errors.js';
 import { DEFAULTS } from '../../src/pipeline/snapshot-options.js';
 
 const COMMANDS = await loadCommands();

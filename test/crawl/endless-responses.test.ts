@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CrawlStoppedError, FetchError } from '../../src/errors.js';
+import { CrawlStoppedError, FetchError } from '../../src/util/errors.js';
 import type { FetcherOptions } from '../../src/crawl/fetcher.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';

@@ -5,7 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import {
   CrawlStoppedError,
   FetchError,
@@ -15,7 +15,7 @@ import {
   OutputDirError,
   StrictValidationError,
   UsageError,
-} from '../../src/errors.js';
+} from '../../src/util/errors.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { existsSync } from 'node:fs';

@@ -7,7 +7,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/errors.js';
+import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/util/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CrawlStoppedError, RootScopeError, UnusableDocumentError } from '../../src/errors.js';
+import { CrawlStoppedError, RootScopeError, UnusableDocumentError } from '../../src/util/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';

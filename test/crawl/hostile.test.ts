@@ -8,7 +8,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CrawlStoppedError, OutputDirError, TooManyDocumentsError } from '../../src/errors.js';
+import { CrawlStoppedError, OutputDirError, TooManyDocumentsError } from '../../src/util/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
-import { CvSnapshotError } from '../../src/errors.js';
+import { CvSnapshotError } from '../../src/util/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crawlCommand } from '../../src/cli/crawl-command.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/util/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

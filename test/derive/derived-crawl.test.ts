@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/cli/summary.js';
-import { InterruptedError } from '../../src/errors.js';
+import { InterruptedError } from '../../src/util/errors.js';
 import type { DeriveManifest } from '../../src/derive/derive-manifest.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';

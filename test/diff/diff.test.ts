@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { snapshotDiffSchema, type CollectionDiff, type SnapshotDiff } from '../../src/diff/index.js';
 import {
   CATALOGUE,

@@ -9,7 +9,7 @@
 import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runMain } from '../helpers/cli.js';
 import { linksOnlyUnit, sendJson, startServer, type TestServer } from '../helpers/http-server.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
 import { sendJson, startServer, type TestServer } from './http-server.js';

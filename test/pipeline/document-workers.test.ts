@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Library from '../../src/index.js';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import type * as Pool from '../../src/pipeline/document-pool.js';
 import { defaultWorkers } from '../../src/pipeline/document-pool.js';
 import type { Finding } from '../../src/validate/finding.js';

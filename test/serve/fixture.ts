@@ -1,7 +1,7 @@
 /** A sample API, its snapshot and `cv-snapshot serve` on that snapshot, all on 127.0.0.1, for the serve tests. */
 import path from 'node:path';
 import net from 'node:net';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle, type ServeOptions } from '../../src/serve/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';

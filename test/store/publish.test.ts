@@ -21,7 +21,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutputDirError, UsageError } from '../../src/errors.js';
+import { OutputDirError, UsageError } from '../../src/util/errors.js';
 import { startServe } from '../../src/serve/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
