@@ -40,7 +40,7 @@ export {
 } from './export/index.js';
 export { Layout, META_DIR, type Placement } from './format/layout.js';
 export { readManifest, manifestSchema, type Manifest } from './format/manifest.js';
-export type { DeriveManifest } from './derive/derive-manifest.js';
+export type { DeriveManifest } from './format/derive-manifest.js';
 export type { LinkMode } from './format/rewrite-links.js';
 export { startServe, ServeError, type ServeHandle, type ServeOptions } from './serve/index.js';
 export { startSampleApi, SampleApiError, type SampleApi, type SampleApiOptions } from './sample-api/index.js';

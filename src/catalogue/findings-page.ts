@@ -12,7 +12,7 @@ import { readReportJson } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { RULES } from '../validate/rules.js';
 import { badge, esc, page } from './html.js';
-import { collectionPage } from './names.js';
+import { collectionPage } from '../format/catalogue-names.js';
 import type { CatalogueRecords } from './records.js';
 import { plural } from '../util/plural.js';
 

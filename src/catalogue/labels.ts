@@ -3,9 +3,9 @@
  * the type of its records (`measuredquantityunits` of `MeasuredQuantityUnit` → "Measured quantity units"), or, for a
  * collection of community variants, from the collection their `root` relationships lead to ("Units: community
  * variants"). The API name is shown beside it once, on the collection's page. The user's names (`--names`,
- * human-names.ts) take the place of any of these.
+ * format/human-names.ts) take the place of any of these.
  */
-import type { CatalogueNames } from './human-names.js';
+import type { CatalogueNames } from '../format/human-names.js';
 
 const ACRONYMS = new Set(['uri', 'url', 'id', 'doi', 'iri', 'uuid', 'api', 'html', 'json', 'http', 'https']);
 

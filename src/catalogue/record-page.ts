@@ -7,7 +7,7 @@ import { flatKey } from '../util/flat-key.js';
 import { esc, isWebUrl, page, statusBadge } from './html.js';
 import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
 import type { HumanNames } from './labels.js';
-import { claimTag } from './names.js';
+import { claimTag } from '../format/catalogue-names.js';
 import { changeNoteHtml } from './changes-page.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';

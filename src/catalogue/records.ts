@@ -5,7 +5,7 @@
  * 38,000 records and 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
  */
 import { flatKey } from '../util/flat-key.js';
-import { recordPage, typedRecordPage } from './names.js';
+import { recordPage, typedRecordPage } from '../format/catalogue-names.js';
 import { grown } from '../util/typed-array.js';
 
 /** A record that points at another one, and under which relationship. */

@@ -5,7 +5,7 @@ import { addCatalogue, type AddCatalogueResult } from '../pipeline/add-catalogue
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { shellWord } from './invocation.js';
-import { readNamesFile, unusedNamesWarning } from '../catalogue/human-names.js';
+import { readNamesFile, unusedNamesWarning } from '../format/human-names.js';
 import { file, flag, text } from './options.js';
 import { printableJson, printableLines } from '../util/safe-text.js';
 

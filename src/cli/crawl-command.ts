@@ -8,7 +8,7 @@ import { COLLECTION_INDEX_MODES } from '../format/manifest.js';
 import { CATALOGUE_MODES } from '../format/layout.js';
 import { LINK_MODES } from '../format/rewrite-links.js';
 import { defineCommand, type Io } from './command.js';
-import { readNamesFile, unusedNamesWarning } from '../catalogue/human-names.js';
+import { readNamesFile, unusedNamesWarning } from '../format/human-names.js';
 import { choice, decimal, file, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';
 import { printableJson, printableLines } from '../util/safe-text.js';

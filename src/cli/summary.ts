@@ -1,5 +1,5 @@
 /** The closing summary of a crawl: a table per collection, or the same figures as JSON for scripts. */
-import type { DeriveManifest } from '../derive/derive-manifest.js';
+import type { DeriveManifest } from '../format/derive-manifest.js';
 import { shiftedSentence } from '../format/partial.js';
 import type { SnapshotResult } from '../pipeline/snapshot-options.js';
 

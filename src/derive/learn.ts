@@ -4,7 +4,7 @@
  */
 import { parseJson, stringifyJson } from '../json/parse-json.js';
 import { firstDifference, type Difference } from './compare.js';
-import type { DocumentKind } from './kinds.js';
+import type { DocumentKind } from '../format/derive-manifest.js';
 import { fillTemplate, hasLiteral, learnTemplate, type Sources, type Template } from './template.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 

@@ -8,19 +8,8 @@ import { stringifyJson } from '../json/parse-json.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { UrlSpace } from '../url/url-space.js';
 import type { EntryIndex } from './entries.js';
-import type { DocumentKind } from './kinds.js';
+import type { DocumentKind, FetchReason } from '../format/derive-manifest.js';
 import type { Sources } from './template.js';
-
-/** Why a document is fetched although the lists led to it. */
-export const FETCH_REASONS = {
-  'not-in-lists': 'no list entry has this URL',
-  'conflicting-entries': 'two list pages give different entries for its record',
-  'links-only': 'its relationship is given with links only, so only this document holds the linkage',
-  'target-not-in-lists': 'a record it holds is in no list',
-  'linkage-unknown': 'its relationship is given with links only and its relationship document was not read',
-  'not-derivable': 'its address is not one a list entry gives',
-} as const;
-export type FetchReason = keyof typeof FETCH_REASONS;
 
 export type Derivation =
   | {

@@ -3,7 +3,7 @@
  * the collection's pages, at crawl time (finalize) and by `cv-snapshot catalogue`, before SHA256SUMS is written, so
  * that they are listed there, checked by verify and carried by pack. The paths are named here only.
  */
-import { collectionFolder, fileName } from '../catalogue/names.js';
+import { collectionFolder, fileName } from '../format/catalogue-names.js';
 import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../util/code-unit-order.js';

@@ -5,9 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { namesSchema } from '../catalogue/human-names.js';
+import { namesSchema } from './human-names.js';
 import { CATALOGUE_MODES, META_DIR } from './layout.js';
-import { deriveManifestSchema } from '../derive/derive-manifest.js';
+import { deriveManifestSchema } from './derive-manifest.js';
 import { LINK_MODES } from './rewrite-links.js';
 
 export const MANIFEST_FORMAT_VERSION = 1;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
 import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { aboutSnapshot, buildCatalogue } from '../catalogue/build-catalogue.js';
-import { checkNames, type CatalogueNames } from '../catalogue/human-names.js';
+import { checkNames, type CatalogueNames } from '../format/human-names.js';
 import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import { StoredLinks } from '../format/rewrite-links.js';

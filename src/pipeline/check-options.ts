@@ -8,7 +8,7 @@ import type { CatalogueMode } from '../format/layout.js';
 import type { LinkMode } from '../format/rewrite-links.js';
 import { redactUrl, redactUrls } from '../util/safe-text.js';
 import { canonicalRoot, InvalidUrlError } from '../url/canonical-url.js';
-import { checkNames, noNames, type CatalogueNames } from '../catalogue/human-names.js';
+import { checkNames, noNames, type CatalogueNames } from '../format/human-names.js';
 import { DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
 
 function hasCredentials(url: string): boolean {

@@ -30,7 +30,7 @@ import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import { USER_AGENT } from '../version.js';
 import { manifestOptions, recordedNames, rootOf } from './check-options.js';
-import { checkNames } from '../catalogue/human-names.js';
+import { checkNames } from '../format/human-names.js';
 import { DocumentPool } from './document-pool.js';
 import { PhaseTimes, processCpuMs } from './phases.js';
 import { previousSnapshot } from './changes-since.js';

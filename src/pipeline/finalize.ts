@@ -3,7 +3,7 @@
  * complete collections, the host files, the validation report, the manifest and SHA256SUMS — in the staged tree.
  */
 import type { Clock } from '../util/clock.js';
-import type { DeriveManifest } from '../derive/derive-manifest.js';
+import type { DeriveManifest } from '../format/derive-manifest.js';
 import type { InvariantChecker } from '../validate/invariants.js';
 import { reportJson, type ValidationReport } from '../validate/report.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';

@@ -1,8 +1,8 @@
 /** What a library caller gives `createSnapshot` and gets back, and the defaults the command line shows. */
-import type { CatalogueNames } from '../catalogue/human-names.js';
+import type { CatalogueNames } from '../format/human-names.js';
 import type { PhaseName } from './phases.js';
 import type { Clock } from '../util/clock.js';
-import type { DeriveManifest } from '../derive/derive-manifest.js';
+import type { DeriveManifest } from '../format/derive-manifest.js';
 import { DEFAULT_SAMPLE, formatSampleSize } from '../derive/sample.js';
 import type { ProgressMode } from '../crawl/progress.js';
 import type { CollectionCounts, CollectionIndexMode } from '../format/manifest.js';

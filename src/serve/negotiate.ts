@@ -3,7 +3,7 @@
  * prefers HTML gets the catalogue's page for that document, as the live service answers a browser with its
  * browsable page. Everything else, `*` and no Accept included, gets the JSON exactly as before.
  */
-import { catalogueFileOf } from '../catalogue/names.js';
+import { catalogueFileOf } from '../format/catalogue-names.js';
 import type { Layout } from '../format/layout.js';
 import type { RequestTarget } from './request-target.js';
 

@@ -12,7 +12,7 @@ import { printable } from '../util/safe-text.js';
 import { canonicalUrl } from '../url/canonical-url.js';
 import { InvariantChecker } from '../validate/invariants.js';
 import { validateDocument } from '../validate/validate-document.js';
-import { isRecordPage, recordOfPage, recordPageProblem } from '../catalogue/names.js';
+import { isRecordPage, recordOfPage, recordPageProblem } from '../format/catalogue-names.js';
 import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { SUMS_PATH, type Manifest } from '../format/manifest.js';
 import { firstLine, NotRegularFileError, readRegularFile } from '../format/read-snapshot.js';

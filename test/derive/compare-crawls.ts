@@ -1,7 +1,7 @@
 /** A full crawl and a derived crawl of one sample API, side by side (shared by the derive tests). */
 import path from 'node:path';
 import { createClock } from '../../src/util/clock.js';
-import type { DocumentKind } from '../../src/derive/kinds.js';
+import type { DocumentKind } from '../../src/format/derive-manifest.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions, SnapshotResult } from '../../src/pipeline/snapshot-options.js';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../../src/sample-api/index.js';

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryTable } from '../../src/cli/summary.js';
 import { InterruptedError } from '../../src/util/errors.js';
-import type { DeriveManifest } from '../../src/derive/derive-manifest.js';
+import type { DeriveManifest } from '../../src/format/derive-manifest.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';

@@ -12,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { typedRecordPage } from '../../src/catalogue/names.js';
+import { typedRecordPage } from '../../src/format/catalogue-names.js';
 import { NotASnapshotError } from '../../src/format/read-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';

@@ -8,7 +8,7 @@
  * and `verify` checks that the page's file is the one the catalogue gives that record (`recordPageProblem`).
  */
 import { createHash } from 'node:crypto';
-import { CATALOGUE_DIR, INDEX_FILE, type Layout } from '../format/layout.js';
+import { CATALOGUE_DIR, INDEX_FILE, type Layout } from './layout.js';
 
 const KEPT = /^[a-z0-9_-]{1,100}$/;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
