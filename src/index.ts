@@ -38,7 +38,8 @@ export {
   type ExportOptions,
   type ExportResult,
 } from './export/index.js';
-export { Layout, META_DIR, type Placement } from './format/layout.js';
+export { Layout, type Placement } from './format/layout.js';
+export { META_DIR } from './store/sums.js';
 export { readManifest, manifestSchema, type Manifest } from './format/manifest.js';
 export type { DeriveManifest } from './format/derive-manifest.js';
 export type { LinkMode } from './format/rewrite-links.js';

@@ -21,7 +21,8 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { StoppedError, throwIfStopped } from '../util/errors.js';
 import * as z from 'zod';
-import { manifestSchema, MANIFEST_PATH, SUMS_PATH } from '../format/manifest.js';
+import { manifestSchema, MANIFEST_PATH } from '../format/manifest.js';
+import { SUMS_PATH } from '../store/sums.js';
 import { partialSentence } from '../format/partial.js';
 import { quoteUntrusted } from '../util/safe-text.js';
 import {

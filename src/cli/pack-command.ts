@@ -1,7 +1,7 @@
 import { packSnapshot, type PackResult } from '../archive/pack.js';
 import { ExitCode, StoppedError } from '../util/errors.js';
 import { printable, printableJson, printableLines } from '../util/safe-text.js';
-import { SUMS_PATH } from '../format/manifest.js';
+import { SUMS_PATH } from '../store/sums.js';
 import { readFailure } from '../format/read-snapshot.js';
 import { defineCommand } from './command.js';
 import { flag, text } from './options.js';

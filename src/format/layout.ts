@@ -20,11 +20,10 @@
 import { invalidPageNumbers } from '../url/canonical-url.js';
 import { Memo } from '../url/memo.js';
 import { UrlSpace, type ParsedUrl } from '../url/url-space.js';
+import { META_DIR } from '../store/sums.js';
 
 export const INDEX_FILE = 'index.html';
 export const PAGE_SEGMENT = 'page';
-/** Folder of the snapshot's own metadata (manifest, report, SHA256SUMS). */
-export const META_DIR = '_cv-snapshot';
 /** Files at the top of a snapshot that are not documents. */
 /** The catalogue's folder (docs/catalogue.md); its front page is the top-level index.html. */
 export const CATALOGUE_DIR = '_catalogue';

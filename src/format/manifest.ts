@@ -6,14 +6,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { namesSchema } from './human-names.js';
-import { CATALOGUE_MODES, META_DIR } from './layout.js';
+import { CATALOGUE_MODES } from './layout.js';
+import { META_DIR } from '../store/sums.js';
 import { deriveManifestSchema } from './derive-manifest.js';
 import { LINK_MODES } from './rewrite-links.js';
 
 export const MANIFEST_FORMAT_VERSION = 1;
 export const MANIFEST_PATH = `${META_DIR}/manifest.json`;
 export const REPORT_PATH = `${META_DIR}/report.json`;
-export const SUMS_PATH = `${META_DIR}/SHA256SUMS`;
 
 export const COLLECTION_INDEX_MODES = ['complete', 'first-page'] as const;
 export type CollectionIndexMode = (typeof COLLECTION_INDEX_MODES)[number];
@@ -114,37 +114,4 @@ export function serializeManifest(manifest: Manifest): string {
 export async function readManifest(dir: string): Promise<Manifest> {
   const text = await readFile(path.join(dir, ...MANIFEST_PATH.split('/')), 'utf8');
   return manifestSchema.parse(JSON.parse(text));
-}
-
-/**
- * `sha256sum` format, one line per file in the order given (sorted by path); paths are relative to the snapshot
- * directory. Yields the text in pieces of about 64 kB, so a large listing is never one string.
- */
-export function* formatSums(files: Iterable<[string, string]>): Generator<string> {
-  let piece = '';
-  for (const [file, sha256] of files) {
-    piece += `${sha256}  ${file}\n`;
-    if (piece.length >= 65_536) {
-      yield piece;
-      piece = '';
-    }
-  }
-  yield piece;
-}
-
-export function parseSums(text: string): Map<string, string> {
-  const sums = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const listed = sumsLine(line);
-    if (listed !== null) sums.set(listed.file, listed.sha256);
-  }
-  return sums;
-}
-
-const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
-
-/** A line of SHA256SUMS, `<sha256>  <path>` (or ` *<path>`): the path and its checksum; null for any other line. */
-export function sumsLine(line: string): { file: string; sha256: string } | null {
-  const match = SUMS_LINE.exec(line);
-  return match === null ? null : { file: match[2]!, sha256: match[1]! };
 }

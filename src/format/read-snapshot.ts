@@ -12,7 +12,8 @@ import { CvSnapshotError, throwIfStopped } from '../util/errors.js';
 import type * as z from 'zod';
 import { JsonTooDeepError, parseJson } from '../json/parse-json.js';
 import type { Memo } from '../url/memo.js';
-import { manifestSchema, MANIFEST_PATH, REPORT_PATH, SUMS_PATH, sumsLine, type Manifest } from './manifest.js';
+import { manifestSchema, MANIFEST_PATH, REPORT_PATH, type Manifest } from './manifest.js';
+import { SUMS_PATH, sumsLine } from '../store/sums.js';
 
 /** The path given is not a snapshot: missing, a file that is not an archive, a directory without a manifest. */
 export class NotASnapshotError extends CvSnapshotError {}

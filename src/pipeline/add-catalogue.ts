@@ -20,17 +20,11 @@ import { StoredLinks } from '../format/rewrite-links.js';
 import { createClock } from '../util/clock.js';
 import { CvSnapshotError, OutputDirError, throwIfStopped } from '../util/errors.js';
 import { isHostFile, writeHostFiles } from '../format/host-files.js';
-import { CATALOGUE_DIR, INDEX_FILE, Layout, META_DIR } from '../format/layout.js';
+import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
+import { META_DIR } from '../store/sums.js';
 import { htmlSafeJsonBytes } from '../json/html-safe.js';
-import {
-  formatSums,
-  MANIFEST_PATH,
-  manifestSchema,
-  sumsLine,
-  serializeManifest,
-  SUMS_PATH,
-  type Manifest,
-} from '../format/manifest.js';
+import { MANIFEST_PATH, manifestSchema, serializeManifest, type Manifest } from '../format/manifest.js';
+import { formatSums, sumsLine, SUMS_PATH } from '../store/sums.js';
 import { fileSystemError } from '../store/fs-errors.js';
 import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
 import { publish } from '../store/publish.js';

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
 import { diffOpenSnapshots } from '../diff/diff-snapshots.js';
 import { openSnapshot } from '../diff/read-records.js';
-import { MANIFEST_PATH, SUMS_PATH, type Manifest } from '../format/manifest.js';
+import { MANIFEST_PATH, type Manifest } from '../format/manifest.js';
+import { SUMS_PATH } from '../store/sums.js';
 import type { OutInspection, OutputPaths } from '../store/output-dir.js';
 
 /** The snapshot --out holds before a run publishes (its path, which still names it), or null when it holds none. */

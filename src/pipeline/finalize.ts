@@ -13,15 +13,14 @@ import type { CatalogueMode, Layout } from '../format/layout.js';
 import { aboutSnapshot, buildCatalogue, type BuiltCatalogue } from '../catalogue/build-catalogue.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import {
-  formatSums,
   MANIFEST_FORMAT_VERSION,
   MANIFEST_PATH,
   REPORT_PATH,
   serializeManifest,
-  SUMS_PATH,
   type CollectionIndexMode,
   type Manifest,
 } from '../format/manifest.js';
+import { formatSums, SUMS_PATH } from '../store/sums.js';
 import { StoredLinks, type LinkMode } from '../format/rewrite-links.js';
 import { PhaseTimes } from './phases.js';
 import type { RunState } from './run-state.js';

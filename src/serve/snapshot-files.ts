@@ -11,7 +11,7 @@
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseSums, SUMS_PATH } from '../format/manifest.js';
+import { parseSums, SUMS_PATH } from '../store/sums.js';
 import { firstLine, NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
 import { shellWord } from '../util/safe-text.js';
 

@@ -13,7 +13,7 @@ import { OutputDirError, UsageError } from '../util/errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { SUMS_PATH } from '../format/manifest.js';
+import { SUMS_PATH } from './sums.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */

@@ -3,18 +3,15 @@
  * complete (publish.ts), so a failed or interrupted run leaves --out exactly as it was; an interrupted run's staging
  * directory is resumed from its journal. The directory holds the run's lock (lock.ts): one crawl at a time.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../util/clock.js';
-import { htmlSafeJsonBytes } from '../json/html-safe.js';
 import { OutputDirError } from '../util/errors.js';
-import { DERIVE_JOURNAL_FILE, Journal, JOURNAL_FILE } from './journal.js';
+import { DERIVE_JOURNAL_FILE, JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE, StagingLock } from './lock.js';
 import { removeTree } from './remove-tree.js';
 import { FILE_LIST, RUN_FILE, TREE_DIR, type OutputPaths } from './output-dir.js';
-import type { RunState } from '../pipeline/run-state.js';
 
 /** Where a new generations directory is prepared, to appear beside --out in one rename (publish.ts). */
 export const NEW_GENERATIONS_DIR = 'generations.new';
@@ -207,36 +204,5 @@ function assertPlainTree(dir: string): void {
           'directory; it will not be written through or read. Remove it, or start over with --fresh.',
       );
     }
-  }
-}
-
-/**
- * The SHA-256 of a stored document; null when it cannot be read, or when it holds a markup character unescaped: an
- * older version stored it before docs/snapshot-format.md#json-that-is-never-markup, and it is fetched again rather
- * than published raw beside escaped documents.
- */
-async function storedHash(file: string): Promise<string | null> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch {
-    return null;
-  }
-  if (htmlSafeJsonBytes(bytes) !== bytes) return null;
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/**
- * Replays the journal of an interrupted run into `state`. A document whose file does not hash as journaled was cut
- * short or changed, and one an older version stored unescaped is out of date: its entry is skipped, so the document
- * is fetched again.
- */
-export async function replayJournal(paths: OutputPaths, state: RunState): Promise<void> {
-  for await (const entry of Journal.read(paths.journal)) {
-    if (entry.t === 'doc' && entry.file !== null) {
-      const actual = await storedHash(path.join(paths.stagedTree, ...entry.file.path.split('/')));
-      if (actual !== entry.file.sha256) continue;
-    }
-    state.apply(entry);
   }
 }

@@ -6,7 +6,7 @@
  * over; readSums has reported what was wrong with them.
  */
 import { closeSync } from 'node:fs';
-import { sumsLine } from '../format/manifest.js';
+import { sumsLine } from '../store/sums.js';
 import { fileLines, openSums } from '../format/read-snapshot.js';
 
 /** A chunk of SHA256SUMS: some 650 lines. */

@@ -9,7 +9,7 @@ import { createClock } from '../../src/util/clock.js';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { META_DIR } from '../../src/format/layout.js';
+import { META_DIR } from '../../src/store/sums.js';
 import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { readJson, sourceFreeHashes } from '../helpers/snapshot.js';

@@ -14,7 +14,8 @@ import { createClock } from '../../src/util/clock.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { Layout, INDEX_FILE } from '../../src/format/layout.js';
-import { readManifest, parseSums, SUMS_PATH } from '../../src/format/manifest.js';
+import { readManifest } from '../../src/format/manifest.js';
+import { parseSums, SUMS_PATH } from '../../src/store/sums.js';
 import { eachLimited } from '../sample-api/http.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 

@@ -15,7 +15,7 @@ import { htmlSafeJson } from '../../src/json/html-safe.js';
 import { answerBytes, storedList } from '../../src/serve/stored-json.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { Layout } from '../../src/format/layout.js';
-import { SUMS_PATH } from '../../src/format/manifest.js';
+import { SUMS_PATH } from '../../src/store/sums.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { get } from '../sample-api/http.js';
