@@ -9,13 +9,21 @@ import type { FetchedResponse } from '../crawl/fetcher.js';
 import { OutputDirError } from '../util/errors.js';
 import { Discovery, documentTargets } from '../crawl/discovery.js';
 import { resolveLinks } from '../jsonapi/links.js';
-import type { ListSettler } from '../pipeline/settle-collections.js';
 import { parseJson } from '../json/parse-json.js';
 import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import { DERIVE_JOURNAL_FILE, DeriveJournal, readDeriveJournal } from './derive-journal.js';
 import { DeriveRun, isDerivableLocation, type DeriveHost } from './derive-run.js';
 import { DEFAULT_SAMPLE, randomSeed, type SampleSize } from './sample.js';
+
+/**
+ * What a crawl, full or derived, settles its lists with: `again` stores a page fetched again (over the file the crawl
+ * wrote), and `settle` runs the rounds below with the crawl's own `refetch`.
+ */
+export interface ListSettler {
+  readonly again: (document: CrawledDocument) => void;
+  readonly settle: (refetch: (pending: string[]) => Promise<void>) => Promise<void>;
+}
 
 export interface DerivedCrawlOptions {
   /** The crawler's options as a full crawl uses them; `resume` and `defer` are this module's. */

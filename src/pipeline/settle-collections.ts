@@ -7,7 +7,6 @@
  * whose pages say something else every time could not be had consistently: a `pagination.shifted` finding, and the
  * crawl fails unless --allow-partial.
  */
-import type { CrawledDocument } from '../crawl/crawler.js';
 import { ShiftingCollectionError } from '../util/errors.js';
 import type { Finding } from '../validate/finding.js';
 import type { InvariantChecker, UnsettledCollection } from '../validate/invariants.js';
@@ -16,15 +15,6 @@ import { byCodeUnits } from '../util/code-unit-order.js';
 
 /** How many times a collection's pages are fetched again before it counts as shifting. */
 const PAGE_ROUNDS = 3;
-
-/**
- * What a crawl, full or derived, settles its lists with: `again` stores a page fetched again (over the file the crawl
- * wrote), and `settle` runs the rounds below with the crawl's own `refetch`.
- */
-export interface ListSettler {
-  readonly again: (document: CrawledDocument) => void;
-  readonly settle: (refetch: (pending: string[]) => Promise<void>) => Promise<void>;
-}
 
 export interface SettleInput {
   invariants: InvariantChecker;
