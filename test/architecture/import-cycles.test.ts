@@ -1,7 +1,8 @@
 /**
- * No module of src/ imports, through any chain, one that imports it back, type-only imports included
- * (docs/architecture.md#the-folders-and-what-each-owns: arrows point one way). A type shared by two modules lives
- * below both, as crawl/crawl-types.ts does for the crawler and its response handler.
+ * Arrows point one way (docs/architecture.md#the-folders-and-their-ranks): each folder of src/ has a rank, and a
+ * module imports only modules of its own folder or of a folder of lower rank, type-only imports included; within a
+ * folder, no module imports, through any chain, one that imports it back. A type shared by two modules lives below
+ * both, as crawl/crawl-types.ts does for the crawler and its response handler.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -64,6 +65,45 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The folders of src/ from the bottom up, as docs/architecture.md draws them: a folder may import the folders of
+ * the lines above its own. The modules at the top of src/ count as folders of their own name.
+ */
+const RANKS: readonly (readonly string[])[] = [
+  ['util', 'json', 'version.ts'],
+  ['url'],
+  ['jsonapi', 'validate'],
+  ['store', 'crawl', 'sample-api'],
+  ['format'],
+  ['archive', 'derive'],
+  ['export', 'diff'],
+  ['catalogue'],
+  ['pipeline', 'verify', 'serve'],
+  ['cli'],
+  ['index.ts', 'cli.ts'],
+];
+
+function folderOf(module: string): string {
+  return module.split(path.sep)[0]!;
+}
+
+function rankOf(folder: string): number {
+  return RANKS.findIndex((rank) => rank.includes(folder));
+}
+
+/** Every import from one folder into another whose rank is not lower, as `from → to (a.ts imports b.ts)`. */
+function upwardImports(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [module, targets] of graph) {
+    const from = folderOf(module);
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== from && rankOf(to) >= rankOf(from)) found.push(`${from} → ${to} (${module} imports ${target})`);
+    }
+  }
+  return found.sort();
+}
+
 describe('imports in src/', () => {
   it('finds a cycle, type-only imports included', () => {
     const graph = new Map([
@@ -75,6 +115,33 @@ describe('imports in src/', () => {
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     const { importedFiles } = ts.preProcessFile("import type { A } from './a.js';\nexport type { B } from './b.js';");
     expect(importedFiles.map((file) => file.fileName)).toEqual(['./a.js', './b.js']);
+  });
+
+  it('finds an import of a folder of the same or a higher rank', () => {
+    const graph = new Map([
+      [path.join('format', 'a.ts'), [path.join('url', 'b.ts'), path.join('format', 'c.ts')]],
+      [path.join('store', 'd.ts'), [path.join('format', 'a.ts'), path.join('crawl', 'e.ts')]],
+    ]);
+    expect(upwardImports(graph)).toEqual([
+      `store → crawl (${path.join('store', 'd.ts')} imports ${path.join('crawl', 'e.ts')})`,
+      `store → format (${path.join('store', 'd.ts')} imports ${path.join('format', 'a.ts')})`,
+    ]);
+  });
+
+  it('rank every folder and top-level module of src/', async () => {
+    const unranked = [...new Set([...(await importGraph()).keys()].map(folderOf))].filter(
+      (folder) => rankOf(folder) < 0,
+    );
+    expect(unranked, 'Give each new folder of src/ its rank in RANKS and in docs/architecture.md').toEqual([]);
+  });
+
+  it('import only folders of a lower rank', async () => {
+    const found = upwardImports(await importGraph());
+    expect(
+      found,
+      `Imports that point up, or across to a folder of the same rank:\n${found.join('\n')}\n` +
+        'Move what they share into a folder below both (docs/architecture.md#the-folders-and-their-ranks).',
+    ).toEqual([]);
   });
 
   it('have no cycle', async () => {
