@@ -1,11 +1,10 @@
 /**
- * The catalogue's record pages verify has checked, by the record each is for: recordPageProblem (format/catalogue-names.ts)
- * reads and writes them by record (SeenPages). There is a page per record (38,500 at 202,951 documents): kept as a
- * Map of the records' keys (`["Unit","7"]`) to page numbers, they were 3.5 MB of the heap that verify held to its
- * end. Here each page is two numbers in a table outside the heap: a 32-bit hash of its record's key and its number
- * in the index of the tree's files. Which record a page is for is read again from the page when a key's hash
- * matches (once per record with a second page, and about once per 25,000 records where two keys share a hash), so
- * the answers are exact.
+ * The catalogue's record pages verify has checked, by the record each is for: recordPageProblem
+ * (format/catalogue-names.ts) reads and writes them by record (SeenPages). There is a page per record: kept as a Map
+ * of the records' keys (`["Unit","7"]`) to page numbers, they would be megabytes of heap held to verify's end. Here
+ * each page is two numbers in a table outside the heap: a 32-bit hash of its record's key and its number in the index
+ * of the tree's files. Which record a page is for is read again from the page when a key's hash matches (once per
+ * record with a second page, and about once per 25,000 records where two keys share a hash), so the answers are exact.
  */
 import type { SeenPages } from '../format/catalogue-names.js';
 import type { FileIndex } from './file-index.js';
