@@ -1,5 +1,5 @@
 /**
- * The sample data's "next release" (issue 5): release 1 is release 0 of the same seed and size with a known set of
+ * The sample data's "next release": release 1 is release 0 of the same seed and size with a known set of
  * edits, so that `diff` between a crawl of each can be checked against what the data says changed. Every edit is
  * listed as a `ReleaseChange`, including what follows from it (moving an action type to another category changes
  * both categories' `action_types`), so the list is exactly the record-level difference between the two releases.
@@ -11,6 +11,7 @@
  * community with another (spec 2.4 rule 1).
  */
 import type { AttributeValue, MutableRecord, RelationshipValue } from './records.js';
+import { provenanceText, sourceOf } from './words.js';
 
 /** The newest release `createSampleData` can build. */
 export const LATEST_RELEASE = 1;
@@ -115,15 +116,25 @@ function another(ids: readonly string[], current: RelationshipValue): string {
   return next;
 }
 
+/** The global provenance a collection's terms come from (words.ts), or the first one in a small data set. */
+function provenanceOf(editor: ReleaseEditor, collection: string): { id: string; text: string } {
+  const provenances = editor.list('globalprovenances');
+  const record =
+    provenances.find((p) => p.attributes.name === sourceOf(collection)) ?? editor.at('globalprovenances', 0);
+  return { id: record.id, text: provenanceText(String(record.attributes.name)) };
+}
+
 /** spec 3: the PENDING site usage is accepted, and a new term is requested in its place. */
-function acceptAndRequest(editor: ReleaseEditor, provenance: string): void {
+function acceptAndRequest(editor: ReleaseEditor): void {
+  const provenance = provenanceOf(editor, 'siteusages');
   // spec 3: the PENDING site usage is accepted — requester cleared, a provenance and site types set.
   const accepted = editor.list('siteusages').find((record) => record.attributes.status === 'PENDING');
   if (accepted === undefined) throw new Error('release 0 has no PENDING site usage');
   const acceptance = 'the PENDING term was accepted';
   editor.setAttribute('siteusages', accepted, 'status', 'ACCEPTED', acceptance);
   editor.setAttribute('siteusages', accepted, 'requested_by_email', null, acceptance);
-  editor.setRelationship('siteusages', accepted, 'global_provenance', provenance, acceptance);
+  editor.setAttribute('siteusages', accepted, 'provenance', provenance.text, acceptance);
+  editor.setRelationship('siteusages', accepted, 'global_provenance', provenance.id, acceptance);
   editor.setRelationship('siteusages', accepted, 'site_types', idsOf(editor, 'sitetypes').slice(0, 2), acceptance);
 
   // …and a new term is requested, so release 1 still has a PENDING site usage (spec 3).
@@ -133,10 +144,10 @@ function acceptAndRequest(editor: ReleaseEditor, provenance: string): void {
       id: editor.nextId('siteusages', 4),
       attributes: {
         term: 'Peatland rewetting',
-        definition: 'Peatland rewetting: land returned to wetland after drainage.',
+        definition: 'Drained peatland flooded again to restore the wetland.',
         provenance: null,
         provenance_uri: null,
-        category: 'Biological',
+        category: 'Environmental',
         note: null,
         status: 'PENDING',
         requested_by_email: 'field.team@example.org',
@@ -148,8 +159,9 @@ function acceptAndRequest(editor: ReleaseEditor, provenance: string): void {
   );
 }
 
-function addUnit(editor: ReleaseEditor, provenance: string): void {
+function addUnit(editor: ReleaseEditor): void {
   // A new unit with a community variant of it.
+  const provenance = provenanceOf(editor, 'units');
   const unitId = editor.nextId('units', 3);
   editor.add(
     'units',
@@ -158,18 +170,19 @@ function addUnit(editor: ReleaseEditor, provenance: string): void {
       attributes: {
         term: 'ppm',
         definition: 'Parts per million',
-        provenance: 'Adapted from QUDT',
+        provenance: provenance.text,
         provenance_uri: 'https://vocab.example.org/units/ppm',
-        category: 'Chemical',
+        category: 'Physical',
         note: null,
         status: 'ACCEPTED',
         requested_by_email: null,
         discussion_url: null,
       },
-      relationships: { global_provenance: provenance },
+      relationships: { global_provenance: provenance.id },
     },
     'a new unit',
   );
+  const community = editor.at('communities', 0);
   editor.add(
     'units-communities',
     {
@@ -177,12 +190,12 @@ function addUnit(editor: ReleaseEditor, provenance: string): void {
       attributes: {
         term: 'ppm',
         abbreviation: 'ppm',
-        definition: 'ppm as used by the community.',
-        provenance: 'Community decision 2025',
+        definition: `ppm, as the ${String(community.attributes.term)} community uses the term.`,
+        provenance: `Agreed by ${String(community.attributes.term)} in 2025`,
         provenance_uri: null,
         note: null,
       },
-      relationships: { root: unitId, community: editor.at('communities', 0).id },
+      relationships: { root: unitId, community: community.id },
     },
     "a community's variant of the new unit",
   );
@@ -204,7 +217,7 @@ function editTerms(editor: ReleaseEditor): void {
     'licenses',
     license,
     'definition',
-    'Creative Commons Attribution 4.0 International',
+    'Creative Commons Attribution 4.0 International: share and adapt, giving credit to the author.',
     'the definition was rewritten',
   );
   editor.setAttribute(
@@ -277,9 +290,8 @@ function retarget(editor: ReleaseEditor): void {
 }
 
 function release1(editor: ReleaseEditor): void {
-  const provenance = editor.at('globalprovenances', 0).id;
-  acceptAndRequest(editor, provenance);
-  addUnit(editor, provenance);
+  acceptAndRequest(editor);
+  addUnit(editor);
   editTerms(editor);
   retarget(editor);
   // Removals of records nothing points at: the last base term of a collection is no community record's root

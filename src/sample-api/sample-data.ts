@@ -18,7 +18,18 @@ import { CATALOGUE, COMMUNITIES, GLOBAL_PROVENANCES, type CollectionDefinition }
 import type { AttributeValue, MutableRecord, RelationshipValue, SampleRecord } from './records.js';
 import { applyRelease, releaseDate, type ReleaseChange } from './release.js';
 import { createRandom, hash32, type Random } from './hash.js';
-import { CATEGORIES, COMMUNITY_NAMES, PROVENANCE_NAMES, REQUESTERS, TERMS, UNIT_NAMES, termAt } from './words.js';
+import {
+  COMMUNITY_NAMES,
+  LOCAL_DEFINITION,
+  PROVENANCES,
+  REQUESTERS,
+  VOCABULARIES,
+  categoryOf,
+  entryAt,
+  provenanceText,
+  sourceOf,
+  termAt,
+} from './words.js';
 
 export interface SampleCollection extends CollectionDefinition {
   /** In ascending numeric id order, the order of the list pages. */
@@ -75,6 +86,19 @@ function slug(text: string): string {
     .toLowerCase();
 }
 
+/** A term's abbreviation: the initials of its words, or the first letters of a single word. */
+function initials(term: string): string {
+  const words = term.split(/[\s-]+/).filter((word) => /^\p{L}/u.test(word));
+  if (words.length < 2) return term.slice(0, 3).toUpperCase();
+  return words.map((word) => word.slice(0, 1).toUpperCase()).join('');
+}
+
+/** Where a term is described at its source: the SPDX page of a license, else the vocabulary's own page. */
+function provenanceUri(collection: string, term: string): string {
+  if (collection === 'licenses') return `https://spdx.org/licenses/${term}`;
+  return `https://vocab.example.org/${collection}/${slug(term) || 'term'}`;
+}
+
 function at<T>(items: readonly T[], index: number): T {
   const item = items[index];
   if (item === undefined) throw new RangeError(`index ${index} outside a list of ${items.length}`);
@@ -122,17 +146,31 @@ class Builder {
   globalProvenances(): MutableRecord[] {
     const random = this.random(GLOBAL_PROVENANCES);
     return this.idsOf(GLOBAL_PROVENANCES).map((id, i) => {
-      const name = termAt(PROVENANCE_NAMES, i);
+      const [source, description, uri] = at(PROVENANCES, i % PROVENANCES.length);
       return {
         id,
         attributes: {
-          name,
-          description: i === 1 ? '' : sometimes(random, `Terms adopted from ${name}.`),
-          uri: i === 2 ? null : sometimes(random, `https://provenance.example.org/${slug(name)}/`, 0, 0.15),
+          name: termAt([source], Math.floor(i / PROVENANCES.length)),
+          description: i === 1 ? '' : sometimes(random, description),
+          uri: i === 2 || uri === null ? null : sometimes(random, uri, 0, 0.15),
         },
         relationships: {},
       };
     });
+  }
+
+  /**
+   * The global provenance a collection's terms come from, by name: its source when the data set is large enough to
+   * hold it, else the local definition (or the first provenance), or none in an empty data set.
+   */
+  provenanceOf(collection: string): { id: string; name: string } | null {
+    const ids = this.idsOf(GLOBAL_PROVENANCES);
+    for (const name of [sourceOf(collection), LOCAL_DEFINITION]) {
+      const id = ids[PROVENANCES.findIndex(([source]) => source === name)];
+      if (id !== undefined) return { id, name };
+    }
+    const first = ids[0];
+    return first === undefined ? null : { id: first, name: at(PROVENANCES, 0)[0] };
   }
 
   communities(): MutableRecord[] {
@@ -162,12 +200,13 @@ class Builder {
 
   globalRecords(def: CollectionDefinition): MutableRecord[] {
     const random = this.random(def.name);
-    const terms = TERMS[def.name] ?? [def.type];
+    const entries = VOCABULARIES[def.name] ?? [[def.type, `A term of type ${def.type}.`]];
+    const provenance = this.provenanceOf(def.name);
     return this.idsOf(def.name).map((id, i) => {
       const pending = this.isPending(def.name, i, random);
-      let term = termAt(terms, i);
+      let [term, definition] = entryAt(entries, i);
       const relationships: Record<string, RelationshipValue> = {
-        global_provenance: pending ? null : this.pickId(GLOBAL_PROVENANCES, random),
+        global_provenance: pending ? null : (provenance?.id ?? null),
       };
       if (def.name === 'actiontypes') {
         // Two action types per category over the first half of the categories: the rest have none (spec 2.4 rule 3).
@@ -175,13 +214,15 @@ class Builder {
         const index = Math.floor(i / 2) % Math.max(1, Math.ceil(categories.length / 2));
         relationships.action_category = categories[index] ?? null;
       } else if (def.name === 'measuredquantityunits') {
+        // Quantity i is measured in unit i (words.ts pairs them), and both collections have this one's size.
         const quantities = this.idsOf('measuredquantities');
         const units = this.idsOf('units');
-        const quantity = i % Math.max(1, quantities.length);
-        const unit = (i * 5 + 2) % Math.max(1, units.length);
-        relationships.measured_quantity = quantities[quantity] ?? null;
-        relationships.unit = units[unit] ?? null;
-        term = `${termAt(TERMS.measuredquantities ?? [], quantity)} [${termAt(TERMS.units ?? [], unit)}]`;
+        relationships.measured_quantity = quantities[i] ?? null;
+        relationships.unit = units[i] ?? null;
+        const [quantity, quantityDefinition] = entryAt(VOCABULARIES.measuredquantities ?? [], i);
+        const [unit, unitName] = entryAt(VOCABULARIES.units ?? [], i);
+        term = `${quantity} [${unit}]`;
+        definition = `${quantityDefinition.replace(/\.$/, '')}, in ${unitName.toLowerCase()}.`;
       } else if (def.name === 'siteusages') {
         const siteTypes = this.idsOf('sitetypes');
         const linked = new Set<string>();
@@ -189,30 +230,32 @@ class Builder {
         while (linked.size < wanted) linked.add(random.pick(siteTypes));
         relationships.site_types = [...linked].sort((a, b) => Number(a) - Number(b));
       }
-      return { id, attributes: this.globalAttributes(def.name, i, term, pending, random), relationships };
+      const source = pending ? undefined : provenance?.name;
+      return {
+        id,
+        attributes: this.globalAttributes(def.name, i, { term, definition, source }, pending, random),
+        relationships,
+      };
     });
   }
 
   globalAttributes(
     collection: string,
     i: number,
-    term: string,
+    { term, definition, source }: { term: string; definition: string; source: string | undefined },
     pending: boolean,
     random: Random,
   ): Record<string, AttributeValue> {
-    const definition =
-      collection === 'units'
-        ? (UNIT_NAMES[term] ?? `Unit ${term}`)
-        : `${term}: a term of the ${collection} vocabulary.`;
     const attributes: Record<string, AttributeValue> = {
       term,
       definition: sometimes(random, definition),
-      provenance: sometimes(random, `Adapted from ${random.pick(PROVENANCE_NAMES)}`, 0.15, 0.15),
-      provenance_uri: sometimes(random, `https://vocab.example.org/${collection}/${slug(term) || 'term'}`, 0.15, 0.2),
-      category: sometimes(random, random.pick(CATEGORIES), 0.2, 0.3),
+      // A PENDING term has no global provenance yet, so it names none.
+      provenance: source === undefined ? null : sometimes(random, provenanceText(source), 0.15, 0.15),
+      provenance_uri: sometimes(random, provenanceUri(collection, term), 0.15, 0.2),
+      category: sometimes(random, categoryOf(collection, term), 0.2, 0.3),
       note: sometimes(
         random,
-        `Reviewed in release ${1 + random.int(9)}; "quoted" text, a\ttab and <b>markup</b> & more.`,
+        `Reviewed by the editors in ${2016 + random.int(9)}: "keep as is";\tsee the <b>data sheet</b> & the manual.`,
         0.2,
         0.5,
       ),
@@ -238,7 +281,7 @@ class Builder {
       const rootIndex = i <= 1 ? 0 : i - 1;
       const communityIndex = i % Math.max(1, communities.length);
       const rootTerm = rootTerms[rootIndex]?.attributes.term ?? `Term ${rootIndex}`;
-      const [, communityAbbreviation] = at(COMMUNITY_NAMES, communityIndex % COMMUNITY_NAMES.length);
+      const [communityName, communityAbbreviation] = at(COMMUNITY_NAMES, communityIndex % COMMUNITY_NAMES.length);
       const term = random.chance(0.7) ? rootTerm : `${rootTerm} (${communityAbbreviation})`;
       const relationships: Record<string, RelationshipValue> = {
         root: rootIds[rootIndex] ?? null,
@@ -248,12 +291,12 @@ class Builder {
         relationships.sampling_media = this.pickId('samplingmedia', random);
         relationships.aggregation_type = this.pickId('aggregationtypes', random);
       }
-      const abbreviation = root === 'units' ? rootTerm : sometimes(random, term.slice(0, 4).toUpperCase(), 0, 0.4);
+      const abbreviation = root === 'units' ? rootTerm : sometimes(random, initials(rootTerm), 0, 0.4);
       const attributes: Record<string, AttributeValue> = {
         term,
         abbreviation,
-        definition: sometimes(random, `${term} as used by the community.`),
-        provenance: sometimes(random, `Community decision ${2019 + random.int(6)}`, 0.2, 0.2),
+        definition: sometimes(random, `${rootTerm}, as the ${communityName} community uses the term.`),
+        provenance: sometimes(random, `Agreed by ${communityName} in ${2019 + random.int(6)}`, 0.2, 0.2),
         provenance_uri: sometimes(random, `https://community.example.org/${def.name}/${id}`, 0.15, 0.3),
         note: sometimes(random, 'Agreed at the annual meeting.', 0.2, 0.4),
       };

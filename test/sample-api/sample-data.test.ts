@@ -138,7 +138,7 @@ describe.each([0, 1])('createSampleData, release %i', (release) => {
       }
     }
     const text = JSON.stringify(allRecords(data));
-    for (const word of ['µmol/m²·s', 'Ångström', 'Zürich']) expect(text).toContain(word);
+    for (const word of ['µmol/m²·s', 'Å', 'Zürich', 'Côte d’Ivoire']) expect(text).toContain(word);
   });
 
   it('keeps the special cases at a small size', () => {
