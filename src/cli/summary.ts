@@ -1,7 +1,8 @@
 /** The closing summary of a crawl: a table per collection, or the same figures as JSON for scripts. */
 import type { DeriveManifest } from '../format/derive-manifest.js';
 import { shiftedSentence } from '../format/partial.js';
-import type { SnapshotResult } from '../pipeline/snapshot-options.js';
+import type { ChangesSincePrevious, SnapshotResult } from '../pipeline/snapshot-options.js';
+import { plural } from '../util/plural.js';
 
 export function summaryJson(result: SnapshotResult): string {
   return `${JSON.stringify(
@@ -46,6 +47,43 @@ function deriveLine(derive: DeriveManifest): string {
   );
 }
 
+/**
+ * The documents the crawl stored and those the snapshot holds, in one sentence: besides what the crawl read, the
+ * snapshot holds each collection's list as one document, built from its pages (what verify and serve count too).
+ */
+function documentsLine(result: SnapshotResult): string {
+  const seconds = result.elapsedMs / 1000;
+  const built = Object.values(result.collections).filter((c) => c.pages > 0).length;
+  const held =
+    built > 0
+      ? `; with the ${plural(built, 'collection list')} built from their pages, the snapshot holds ` +
+        `${plural(result.documents + built, 'document')}`
+      : '';
+  return (
+    `${plural(result.documents, 'document')} crawled in ${seconds.toFixed(1)} s ` +
+    `(${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
+    `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''})${held}.`
+  );
+}
+
+/**
+ * What changed since the snapshot --out held, from the comparison the catalogue's Changes page shows; nothing after
+ * a first crawl into --out.
+ */
+export function changesLine(changes: ChangesSincePrevious | null): string | null {
+  if (changes === null) return null;
+  if (changes.against === null) {
+    return 'Changes: none listed, since what --out held before cannot be read as a snapshot.';
+  }
+  const since = `since the previous snapshot (${changes.against.createdAt})`;
+  if (changes.identical) return `Changes ${since}: none, the same records.`;
+  const { records } = changes.summary;
+  return (
+    `Changes ${since}: ${plural(records.added, 'record')} added, ${records.removed} removed, ` +
+    `${records.changed} changed (the catalogue's Changes page lists them).`
+  );
+}
+
 export function summaryTable(result: SnapshotResult): string {
   const rows = Object.entries(result.collections).map(([name, c]) => [
     name,
@@ -62,7 +100,7 @@ export function summaryTable(result: SnapshotResult): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  const seconds = result.elapsedMs / 1000;
+  const changes = changesLine(result.changes);
   return [
     line(header),
     ...rows.slice(0, -1).map(line),
@@ -70,9 +108,7 @@ export function summaryTable(result: SnapshotResult): string {
     line(rows.at(-1)!),
     '',
     `Snapshot of ${result.root} written to ${result.out}`,
-    `${result.documents} documents in ${seconds.toFixed(1)} s ` +
-      `(${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
-      `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''}).`,
+    documentsLine(result),
     ...(result.derive ? [deriveLine(result.derive)] : []),
     ...(result.missing.length > 0
       ? [
@@ -82,6 +118,7 @@ export function summaryTable(result: SnapshotResult): string {
       : []),
     ...(result.shifted.length > 0 ? [`PARTIAL: ${shiftedSentence(result.shifted)}`] : []),
     result.summary.trimEnd(),
+    ...(changes === null ? [] : [changes]),
     '',
   ].join('\n');
 }

@@ -154,7 +154,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     await fetcher.close();
     stopCrawl();
     const stopFinalize = phases.start('finalize');
-    const { manifest, report, unusedNames } = await finishSnapshot(context, opened, fetcher, derived, phases);
+    const { manifest, report, unusedNames, changes } = await finishSnapshot(context, opened, fetcher, derived, phases);
     // The list of files is in SHA256SUMS now.
     writer.close();
     stopFinalize();
@@ -178,6 +178,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       cpu: { totalMs: processCpuMs(), phases: phases.toJSON() },
       unusedNames,
       ...(manifest.derive ? { derive: manifest.derive } : {}),
+      changes,
     };
   } finally {
     writer.close();

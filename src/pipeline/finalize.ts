@@ -27,6 +27,8 @@ import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { changesMember, changesSince } from './changes-since.js';
+import type { CatalogueChanges } from '../catalogue/changes-page.js';
+import type { ChangesSincePrevious } from './snapshot-options.js';
 import { CvSnapshotError } from '../util/errors.js';
 
 export interface FinalizeInput {
@@ -78,9 +80,12 @@ function explainCatalogueFault<T>(build: () => T): T {
   }
 }
 
-export async function finalizeSnapshot(
-  input: FinalizeInput,
-): Promise<{ manifest: Manifest; report: ValidationReport; unusedNames: string[] }> {
+export async function finalizeSnapshot(input: FinalizeInput): Promise<{
+  manifest: Manifest;
+  report: ValidationReport;
+  unusedNames: string[];
+  changes: ChangesSincePrevious | null;
+}> {
   const { layout, writer, state, options } = input;
   const stage = input.stage ?? (() => undefined);
   stage(`finalize: the complete collections and the validation report of ${state.documents} documents…`);
@@ -119,12 +124,14 @@ export async function finalizeSnapshot(
   };
   const phases = input.phases ?? new PhaseTimes();
   let unusedNames: string[] = [];
+  let compared: ChangesSincePrevious | null = null;
   // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
     const stopCatalogue = phases.start('catalogue');
     if (input.previous !== null) stage('finalize: comparing with the snapshot --out held, for the Changes page…');
     const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
     manifest.changes = changesMember(changes);
+    compared = resultOf(changes);
     stage("finalize: the catalogue's pages…");
     const built = buildCatalogueOrExplain({
       changes,
@@ -148,5 +155,11 @@ export async function finalizeSnapshot(
   }
   stage('finalize: SHA256SUMS…');
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
-  return { manifest, report, unusedNames };
+  return { manifest, report, unusedNames, changes: compared };
+}
+
+/** The totals of the Changes page's comparison, for the run's result (the crawl's summary says what changed). */
+function resultOf(changes: CatalogueChanges): ChangesSincePrevious | null {
+  if (changes.against === null) return changes.why === 'first' ? null : { against: null, why: changes.why };
+  return { against: changes.against, identical: changes.diff.identical, summary: changes.diff.summary };
 }

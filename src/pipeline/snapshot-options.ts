@@ -9,6 +9,7 @@ import type { CollectionCounts, CollectionIndexMode } from '../format/manifest.j
 import type { CatalogueMode } from '../format/layout.js';
 import type { LinkMode } from '../format/rewrite-links.js';
 import type { ValidationReport } from '../validate/report.js';
+import type { SnapshotDiff } from '../diff/diff-format.js';
 
 export interface SnapshotOptions {
   /** The API root, such as https://sms-cv.helmholtz.cloud/sms/cv/api/v1/. */
@@ -105,7 +106,18 @@ export interface SnapshotResult {
   unusedNames: string[];
   /** With `derive`: documents derived rather than fetched, and the manifest's account of them. */
   derive?: DeriveManifest;
+  /**
+   * What changed since the snapshot --out held, as the catalogue's Changes page compared them: null when nothing was
+   * compared because there was nothing to compare (a first crawl into --out, or `catalogue: 'none'`).
+   */
+  changes: ChangesSincePrevious | null;
 }
+
+/** The Changes page's comparison, as a run's result gives it: the totals of the diff, or why there is none. */
+export type ChangesSincePrevious =
+  | { against: { root: string; createdAt: string }; identical: boolean; summary: SnapshotDiff['summary'] }
+  /** --out held something that cannot be read as a snapshot, so nothing was compared. */
+  | { against: null; why: 'unreadable' };
 
 type Defaulted =
   | 'concurrency'
