@@ -27,8 +27,9 @@ export const serveCommand = defineCommand({
     quiet: flag('quiet', { description: 'No request log.' }),
   },
   details: `
-The only line on stdout is the API root URL on this server, for scripts to read; the request log (one line per
-request, unless --quiet) goes to stderr, and so does, as it starts, why the snapshot is partial when it is (made
+The first line on stdout is the API root URL on this server, for scripts to read; the second, for people, the URL
+of the catalogue's front page to open in a browser (when the snapshot has a catalogue). The request log (one line
+per request, unless --quiet) goes to stderr, and so does, as it starts, why the snapshot is partial when it is (made
 with --allow-partial: it answers 404 for the documents it lacks). Read-only: GET, HEAD and OPTIONS; other methods
 get 405. Stop it with Ctrl-C.
 
@@ -44,6 +45,7 @@ Example:
       ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${printableLines(line)}\n`) }),
     });
     io.stdout.write(`${server.url}\n`);
+    if (server.catalogue !== null) io.stdout.write(`Open the catalogue in a browser: ${server.catalogue}\n`);
     if (server.partial !== null) io.stderr.write(`${server.partial}\n`);
     if (!io.signal.aborted) await once(io.signal, 'abort');
     await server.close();

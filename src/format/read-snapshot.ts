@@ -319,7 +319,9 @@ function readManifestJson(dir: string, name: string, give: string): unknown {
   try {
     json = parseJson(bytes.toString('utf8'));
   } catch (error) {
-    const why = error instanceof JsonTooDeepError ? error.message : `not valid JSON: ${firstLine(error)}`;
+    // The parser's own message quotes the bytes it stopped at, cut mid-word: what matters is that it is not JSON.
+    const why =
+      error instanceof JsonTooDeepError ? error.message : 'not valid JSON, so not a manifest that crawl wrote';
     const what = why.startsWith('it ') ? `unreadable (${why})` : why;
     throw new NotASnapshotError(`${where} is ${what}. ${give}`);
   }

@@ -12,11 +12,12 @@
  * refused with a 400, nothing is ever written, and slow or endless requests are cut by header and request timeouts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { realpath } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { CvSnapshotError } from '../util/errors.js';
 import { printable, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { partialSentence } from '../format/partial.js';
-import { Layout } from '../format/layout.js';
+import { INDEX_FILE, Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
 import { firstLine, NotASnapshotError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
 import { SnapshotAnswers } from './answer.js';
@@ -28,6 +29,7 @@ import { unsafePathReason } from './request-target.js';
 import { errorAnswer, send, sendOptions, type Answer, type SendContext } from './respond.js';
 import { SnapshotCollections } from './snapshot-collections.js';
 import { notADirectory, RefusedFileError, SnapshotFiles, UnparsableFileError } from './snapshot-files.js';
+import { SUMS_PATH } from '../store/sums.js';
 import { isObject } from '../json/is-object.js';
 import { plural } from '../util/plural.js';
 
@@ -53,6 +55,11 @@ export interface ServeHandle {
   /** The API root on this server, e.g. `http://127.0.0.1:3000/sms/cv/api/v1/`. */
   readonly url: string;
   readonly origin: string;
+  /**
+   * The catalogue's front page on this server, for people to open in a browser (`${origin}/`), or null when the
+   * snapshot has none (made with `--catalogue none`, or of an API whose root is the host's root).
+   */
+  readonly catalogue: string | null;
   /**
    * Why the snapshot is partial (made with --allow-partial: documents missing, or collections whose pages shifted),
    * in the sentence `verify` prints; null when it is complete. A partial snapshot is served as it is: 404 for the
@@ -94,13 +101,29 @@ async function openSnapshot(dir: string) {
   const notDir = await notADirectory(dir);
   if (notDir !== null) throw new ServeError(notDir);
   const give = 'Give the directory that `cv-snapshot crawl --out` wrote, and check it with `cv-snapshot verify`.';
+  // --out is a link that a crawl swaps: the manifest and the files are read from the one directory it names now.
+  let root: string;
   try {
-    files = await SnapshotFiles.open(dir);
+    root = await realpath(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ServeError(`${dir} does not exist. ${give}`);
+    throw new ServeError(`${dir} cannot be read (${code ?? firstLine(error)}). ${give}`);
+  }
+  try {
+    files = await SnapshotFiles.open(root);
     // A manifest that is not one crawl writes is named, with the field that is not (as every command names it).
-    manifest = readSnapshotManifest(files.dir, dir, give);
+    manifest = readSnapshotManifest(root, dir, give);
   } catch (error) {
     if (error instanceof NotASnapshotError) throw new ServeError(error.message);
-    throw new ServeError(`${dir} is not a snapshot that can be served (${firstLine(error)}). ${give}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      throw new ServeError(`${dir} is not a snapshot that can be served (${firstLine(error)}). ${give}`);
+    }
+    // No SHA256SUMS: a folder without a manifest either is not a snapshot, and is named as every command names it.
+    throw new ServeError(
+      notSnapshot(root, dir, give) ?? `${dir} is not a complete snapshot: it has no ${SUMS_PATH}. ${give}`,
+    );
   }
   const layout = new Layout(manifest.source.root);
   const rootFile = layout.fileOfServedPath(layout.rootPath());
@@ -199,11 +222,22 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeHandl
   return {
     url: `${origin}${snapshot.layout.rootPath()}`,
     origin,
+    catalogue: snapshot.layout.hasCatalogueRoom() && snapshot.files.has(INDEX_FILE) ? `${origin}/` : null,
     partial: snapshot.manifest.partial
       ? partialSentence(quoteUntrusted(options.dir ?? 'out'), snapshot.manifest)
       : null,
     close: (graceMs = 2000) => (closing ??= closeServer(server, graceMs)),
   };
+}
+
+/** Why `dir` is not a snapshot at all, in the words every command uses, or null when it has a manifest. */
+function notSnapshot(root: string, dir: string, give: string): string | null {
+  try {
+    readSnapshotManifest(root, dir, give);
+    return null;
+  } catch (error) {
+    return error instanceof NotASnapshotError ? error.message : null;
+  }
 }
 
 /** Answers one request; resolves with the status sent. */

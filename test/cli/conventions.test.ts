@@ -87,22 +87,29 @@ describe('help and usage errors', () => {
 });
 
 describe('results on stdout, everything else on stderr', () => {
-  it('serve prints only the URL on stdout, and its request log on stderr', async () => {
-    const { child, firstLine } = await startCli(['serve', snapshot, '--port', '0']);
-    let stdout = '';
+  it('serve prints the API root, then the catalogue for people, on stdout, and its request log on stderr', async () => {
+    const { child, firstLine, rest } = await startCli(['serve', snapshot, '--port', '0']);
+    let stdout = rest;
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     try {
       expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sms\/cv\/api\/v1\/$/);
       expect((await getJson(`${firstLine}units/`)).status).toBe(200);
+      while (!stdout.includes('\n')) await once(child.stdout!, 'data');
+      // The second line names the catalogue's front page: a page for people, the snapshot's own index.html.
+      const origin = new URL(firstLine).origin;
+      expect(stdout).toBe(`Open the catalogue in a browser: ${origin}/\n`);
+      const front = await fetch(`${origin}/`, { headers: { accept: 'text/html' } });
+      expect(front.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await front.text()).toBe(await readFile(path.join(snapshot, 'index.html'), 'utf8'));
       // The log line is written when the response ends; wait for it rather than for a time.
       while (!stderr.includes('GET /sms/cv/api/v1/units/ 200')) await once(child.stderr!, 'data');
     } finally {
       child.kill('SIGINT');
       await once(child, 'exit');
     }
-    expect(stdout).toBe('');
+    expect(stdout).toBe(`Open the catalogue in a browser: ${new URL(firstLine).origin}/\n`);
     expect(stderr).toMatch(/^GET \/sms\/cv\/api\/v1\/units\/ 200 \d+B /m);
   });
 });

@@ -64,7 +64,8 @@ export async function runMain(args: string[], options: { env?: NodeJS.ProcessEnv
 }
 
 /** Starts a long-running command and resolves with the child and its first stdout line. */
-export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLine: string }> {
+/** Starts the CLI; resolves with its first line on stdout, and what came after it in the same read (`rest`). */
+export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLine: string; rest: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let buffer = '';
@@ -73,7 +74,7 @@ export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLi
       const newline = buffer.indexOf('\n');
       if (newline >= 0) {
         child.stdout.off('data', onData);
-        resolve({ child, firstLine: buffer.slice(0, newline) });
+        resolve({ child, firstLine: buffer.slice(0, newline), rest: buffer.slice(newline + 1) });
       }
     };
     child.stdout.on('data', onData);

@@ -190,7 +190,7 @@ describe('cv-snapshot serve on the command line', () => {
   it('prints the root URL first, logs each request, and stops cleanly on SIGINT', async () => {
     const { child, firstLine } = await startCli(['serve', mirror.dir, '--port', '0']);
     let output = '';
-    // The request log goes to stderr: stdout carries only the URL line that scripts read.
+    // The request log goes to stderr: stdout carries the URL line that scripts read, and the catalogue's.
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sms\/cv\/api\/v1\/$/);
     const answer = await get(`${firstLine}units/?page[size]=2`);
@@ -207,14 +207,14 @@ describe('cv-snapshot serve on the command line', () => {
   });
 
   it('logs nothing but the URL with --quiet', async () => {
-    const { child, firstLine } = await startCli(['serve', mirror.dir, '--port', '0', '--quiet']);
-    let output = '';
+    const { child, firstLine, rest } = await startCli(['serve', mirror.dir, '--port', '0', '--quiet']);
+    let output = rest;
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     expect((await get(`${firstLine}units/`)).status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toBe('');
+    expect(output).toBe(`Open the catalogue in a browser: ${new URL(firstLine).origin}/\n`);
   });
 
   it('says plainly when the directory is not a snapshot', async () => {
