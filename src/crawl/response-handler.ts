@@ -42,7 +42,8 @@ export class ResponseHandler {
       const unfetchable =
         error instanceof FetchError || error instanceof NotJsonError || error instanceof UnusableDocumentError;
       if (!this.#options.allowPartial || url === this.#options.root || stopping() || !unfetchable) throw error;
-      this.#options.onFinding({ url, pointer: '', rule: 'fetch.failed', severity: 'error', message: error.message });
+      const message = withoutUrl(error.message, url);
+      this.#options.onFinding({ url, pointer: '', rule: 'fetch.failed', severity: 'error', message });
     }
   }
 
@@ -149,4 +150,14 @@ export class ResponseHandler {
     await this.#options.onSettled?.({ url, discovered });
     discovered.forEach(this.#schedule);
   }
+}
+
+/**
+ * An error's message as a finding's: a finding is printed after its URL, so the message does not say it again
+ * ("https://…/units/2/ could not be fetched: …" reads "Could not be fetched: …").
+ */
+function withoutUrl(message: string, url: string): string {
+  if (!message.startsWith(`${url} `)) return message;
+  const rest = message.slice(url.length + 1);
+  return `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
 }

@@ -206,12 +206,22 @@ function byImportance(a: CollectionDiff, b: CollectionDiff): number {
   return byCodeUnits(a.name, b.name);
 }
 
-function sourceLine(label: string, side: SnapshotDiff['old']): string {
+/**
+ * One snapshot's line of the header: its source, when it was recorded, the root index's Last-Modified and ETag as the
+ * source sent them (the new line says when its ETag is the old one's: the root index itself did not change, whatever
+ * its Last-Modified says), and its records.
+ */
+function sourceLine(label: string, side: SnapshotDiff['old'], other?: SnapshotDiff['old']): string {
+  const sameEtag = other !== undefined && side.etag !== null && side.etag === other.etag;
   const state = [
     side.lastModified !== null ? `Last-Modified ${side.lastModified}` : null,
-    side.etag !== null ? `ETag ${value(side.etag)}` : null,
+    side.etag === null
+      ? null
+      : sameEtag
+        ? 'the same ETag: the root index itself is unchanged'
+        : `ETag ${value(side.etag)}`,
   ].filter((s) => s !== null);
-  const details = state.length > 0 ? ` (${state.join(', ')})` : '';
+  const details = state.length > 0 ? ` (root index: ${state.join(', ')})` : '';
   const shifted =
     side.shifted.length > 0 ? ` (the pages of ${side.shifted.map((name) => value(name)).join(', ')} shifted)` : '';
   const partial = side.partial ? `, **partial**${shifted}` : '';
@@ -219,7 +229,7 @@ function sourceLine(label: string, side: SnapshotDiff['old']): string {
 }
 
 export function formatDiffMarkdown(diff: SnapshotDiff): string {
-  const lines = ['# Vocabulary changes', '', sourceLine('Old', diff.old), sourceLine('New', diff.new), ''];
+  const lines = ['# Vocabulary changes', '', sourceLine('Old', diff.old), sourceLine('New', diff.new, diff.old), ''];
   const unmatched = diff.collections.map(unmatchedText).filter((text) => text !== null);
   if (diff.identical) {
     lines.push(`No differences: the same ${diff.new.records} records in ${diff.collections.length} collections.`);

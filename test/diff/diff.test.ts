@@ -251,6 +251,25 @@ describe('diff between release 0 and the next release', () => {
     }
   });
 
+  it("says in its header that the ETag is the root index's, and when the new one is the old one", async () => {
+    const manifest = async (snapshot: string) =>
+      JSON.parse(await readFile(path.join(snapshot, ...MANIFEST_PATH.split('/')), 'utf8')) as {
+        source: { etag: string; lastModified: string };
+      };
+    const [before, after] = [(await manifest(old)).source, (await manifest(next)).source];
+    // The sample API's next release changes records, not its root index, whose date is the release's.
+    expect(after.etag).toBe(before.etag);
+    expect(after.lastModified).not.toBe(before.lastModified);
+    const { stdout } = await runCli(['diff', old, next]);
+    const [oldLine, newLine] = ['Old', 'New'].map((side) =>
+      stdout.split('\n').find((l) => l.startsWith(`- ${side}:`))!,
+    );
+    expect(oldLine).toContain(`(root index: Last-Modified ${before.lastModified}, ETag \`${before.etag}\`)`);
+    expect(newLine).toContain(
+      `(root index: Last-Modified ${after.lastModified}, the same ETag: the root index itself is unchanged)`,
+    );
+  });
+
   it('finds two crawls of the same state identical, whatever their ports, link modes and index modes', async () => {
     const diff = await diffJson(old, oldAgain);
     expect(diff.identical).toBe(true);

@@ -129,7 +129,10 @@ describe('formatSummary', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('Validation: 4 errors, 2 warnings.');
     expect(lines[1]).toContain('root.collections (1 error, 1 warning)');
-    expect(lines[2]).toBe('2 types not described by the spec: ActionType (12), SiteType (3).');
+    expect(lines[2]).toBe(
+      'Checked as generic resources, since the API contract tabulates no fields for them: 2 types, ActionType (12), ' +
+        'SiteType (3).',
+    );
     expect(lines.slice(3).map((l) => l.trim().split(' ')[0])).toEqual([
       'error',
       'error',
@@ -148,7 +151,9 @@ describe('formatSummary', () => {
     );
     const lines = formatSummary(buildReport(many, types)).split('\n');
     expect(lines[0]).toBe('Validation: 0 errors, 25 warnings.');
-    expect(lines[2]).toMatch(/^14 types not described by the spec: Type00 \(1\), .*Type09 \(10\), 4 more\.$/);
+    expect(lines[2]).toMatch(
+      /^Checked as generic resources, since .*: 14 types, Type00 \(1\), .*Type09 \(10\), 4 more\.$/,
+    );
     expect(lines.filter((l) => l.startsWith('  warning'))).toHaveLength(10);
     expect(lines.at(-1)).toBe('  … and 15 more findings in the report.');
   });
