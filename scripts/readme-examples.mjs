@@ -5,10 +5,11 @@
  * `EXAMPLE_PAGES`) with what they printed. test/scripts/readme-examples.test.ts runs the same commands and fails when
  * a block is out of date.
  *
- * The story the blocks tell: crawl release 0 of the sample data set into cv-mirror, verify it, pack it, then crawl
- * the "next release" (release 1) into the same --out and diff the archive against it. Both sample APIs listen on
- * 127.0.0.1:4100, one after the other, as one service changing between two crawls would. Everything is run with
- * SOURCE_DATE_EPOCH set, so the snapshots, the archive and its SHA-256 are the same on every run.
+ * The story the blocks tell, the README's tour: crawl release 0 of the sample data set into cv-mirror, verify it, pack
+ * it, then crawl the "next release" (release 1) into the same --out, diff the archive against it and serve it. Both
+ * sample APIs listen on 127.0.0.1:4100, one after the other, as one service changing between two crawls would.
+ * Everything is run with SOURCE_DATE_EPOCH set, so the snapshots, the archive and its SHA-256 are the same on every
+ * run.
  *
  * Only this is changed after the fact: the temporary directory the commands run in is shown as `~`, the crawl's
  * table shows its first rows and the total, the diff one collection, and a line longer than the pages' 120
@@ -29,6 +30,8 @@ export const EXAMPLE_PAGES = ['README.md', 'docs/snapshot.md', 'docs/library.md'
   (page) => path.join(REPO, page),
 );
 
+/** How the pages run the command line: in a clone after `npm ci`, as the README's tour does. */
+const PROGRAM = 'npx cv-snapshot';
 /** The port the examples show; `produceExamples` takes another when this one is taken. */
 export const EXAMPLE_PORT = 4100;
 /** 2025-03-01T00:00:00Z: the one time the snapshots record. */
@@ -207,27 +210,32 @@ export async function produceExamples(options = {}) {
     /** @type {Map<string, string[]>} */
     const blocks = new Map();
     const first = await crawlRelease(0, port, cwd);
-    blocks.set('crawl', [`$ cv-snapshot crawl ${first.root} --out cv-mirror`, shortenTable(local(first.stdout))]);
-    blocks.set('verify', ['$ cv-snapshot verify cv-mirror', local(await succeed(['verify', 'cv-mirror'], cwd))]);
+    blocks.set('crawl', [`$ ${PROGRAM} crawl ${first.root} --out cv-mirror`, shortenTable(local(first.stdout))]);
+    blocks.set('verify', [`$ ${PROGRAM} verify cv-mirror`, local(await succeed(['verify', 'cv-mirror'], cwd))]);
     const packed = await succeed(['pack', 'cv-mirror', '--output', 'cv-2025-03.tar.gz'], cwd);
-    blocks.set('pack', ['$ cv-snapshot pack cv-mirror --output cv-2025-03.tar.gz', local(packed)]);
+    blocks.set('pack', [`$ ${PROGRAM} pack cv-mirror --output cv-2025-03.tar.gz`, local(packed)]);
     const exported = await succeed(EXPORT_ARGS, cwd);
-    blocks.set('export', [`$ cv-snapshot ${EXPORT_ARGS.join(' ')}`, exportHead(exported)]);
+    blocks.set('export', [`$ ${PROGRAM} ${EXPORT_ARGS.join(' ')}`, exportHead(exported)]);
     const second = await crawlRelease(1, port, cwd);
     // What the second publish left beside --out, read from the file system as `readlink` and `ls -A` show it.
     const generations = (await readdir(path.join(cwd, 'cv-mirror.cv-snapshot'))).sort();
     blocks.set('crawl-again', [
-      `$ cv-snapshot crawl ${second.root} --out cv-mirror > /dev/null`,
+      `$ ${PROGRAM} crawl ${second.root} --out cv-mirror > /dev/null`,
       '$ readlink cv-mirror',
       await readlink(path.join(cwd, 'cv-mirror')),
       '$ ls -A cv-mirror.cv-snapshot',
       ...generations,
     ]);
+    // What the second crawl ends with: what changed since the snapshot it replaced.
+    blocks.set('crawl-next', [
+      `$ ${PROGRAM} crawl ${second.root} --out cv-mirror | tail -n 1`,
+      second.stdout.trimEnd().split('\n').at(-1) ?? '',
+    ]);
     const served = await serveExample(port, cwd, SERVE_REQUESTS);
-    blocks.set('serve', [`$ cv-snapshot serve cv-mirror --port ${port}`, served.url, served.log]);
+    blocks.set('serve', [`$ ${PROGRAM} serve cv-mirror --port ${port}`, served.url, served.log]);
     // The Markdown diff names the two snapshots (their roots, times) first; the README shows one collection.
     const diff = await succeed(['diff', 'cv-2025-03.tar.gz', 'cv-mirror'], cwd);
-    blocks.set('diff', ['$ cv-snapshot diff cv-2025-03.tar.gz cv-mirror', '…', diffSection(local(diff), 'siteusages')]);
+    blocks.set('diff', [`$ ${PROGRAM} diff cv-2025-03.tar.gz cv-mirror`, '…', diffSection(local(diff), 'siteusages')]);
     const library = await libraryRun;
     if (library.code !== 0) throw new Error(`node examples/library.mjs exited ${library.code}:\n${library.stderr}`);
     blocks.set('library-source', [(await readFile(LIBRARY_EXAMPLE, 'utf8')).trimEnd()]);

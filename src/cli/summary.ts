@@ -54,15 +54,14 @@ function deriveLine(derive: DeriveManifest): string {
 function documentsLine(result: SnapshotResult): string {
   const seconds = result.elapsedMs / 1000;
   const built = Object.values(result.collections).filter((c) => c.pages > 0).length;
-  const held =
-    built > 0
-      ? `; with the ${plural(built, 'collection list')} built from their pages, the snapshot holds ` +
-        `${plural(result.documents + built, 'document')}`
-      : '';
-  return (
+  const crawled =
     `${plural(result.documents, 'document')} crawled in ${seconds.toFixed(1)} s ` +
     `(${(result.requests / Math.max(seconds, 0.001)).toFixed(0)} req/s, ${result.retries} retries` +
-    `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''})${held}.`
+    `${result.resumed > 0 ? `; ${result.resumed} taken from the interrupted run` : ''}).`;
+  if (built === 0) return crawled;
+  return (
+    `${crawled}\nThe snapshot holds ${plural(result.documents + built, 'document')}: those and the ` +
+    `${plural(built, 'collection list')} built from their pages.`
   );
 }
 
@@ -79,8 +78,8 @@ export function changesLine(changes: ChangesSincePrevious | null): string | null
   if (changes.identical) return `Changes ${since}: none, the same records.`;
   const { records } = changes.summary;
   return (
-    `Changes ${since}: ${plural(records.added, 'record')} added, ${records.removed} removed, ` +
-    `${records.changed} changed (the catalogue's Changes page lists them).`
+    `Changes ${since}: ${plural(records.added, 'record')} added, ${records.removed} removed, ${records.changed} ` +
+    'changed.'
   );
 }
 
