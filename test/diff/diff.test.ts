@@ -252,22 +252,29 @@ describe('diff between release 0 and the next release', () => {
   });
 
   it("says in its header that the ETag is the root index's, and when the new one is the old one", async () => {
-    const manifest = async (snapshot: string) =>
-      JSON.parse(await readFile(path.join(snapshot, ...MANIFEST_PATH.split('/')), 'utf8')) as {
-        source: { etag: string; lastModified: string };
-      };
-    const [before, after] = [(await manifest(old)).source, (await manifest(next)).source];
-    // The sample API's next release changes records, not its root index, whose date is the release's.
-    expect(after.etag).toBe(before.etag);
-    expect(after.lastModified).not.toBe(before.lastModified);
-    const { stdout } = await runCli(['diff', old, next]);
-    const [oldLine, newLine] = ['Old', 'New'].map((side) =>
-      stdout.split('\n').find((l) => l.startsWith(`- ${side}:`))!,
-    );
+    const manifestOf = (snapshot: string) => path.join(snapshot, ...MANIFEST_PATH.split('/'));
+    const sourceOf = async (snapshot: string) =>
+      (JSON.parse(await readFile(manifestOf(snapshot), 'utf8')) as { source: { etag: string; lastModified: string } })
+        .source;
+    const lines = (markdown: string) =>
+      ['Old', 'New'].map((side) => markdown.split('\n').find((l) => l.startsWith(`- ${side}:`))!);
+    const before = await sourceOf(old);
+    // Two root indexes that differ (their links name their ports): each line shows its own ETag.
+    const after = await sourceOf(next);
+    expect(after.etag).not.toBe(before.etag);
+    const [oldLine, newLine] = lines((await runCli(['diff', old, next])).stdout);
     expect(oldLine).toContain(`(root index: Last-Modified ${before.lastModified}, ETag \`${before.etag}\`)`);
-    expect(newLine).toContain(
+    expect(newLine).toContain(`(root index: Last-Modified ${after.lastModified}, ETag \`${after.etag}\`)`);
+    // The same root index, served again with a later date, as one service's next release is: said once, and why.
+    const same = await copySnapshot(next, path.join(dir, 'release-1-same-root'));
+    const manifest = JSON.parse(await readFile(manifestOf(same), 'utf8')) as { source: { etag: string } };
+    manifest.source.etag = before.etag;
+    await writeFile(manifestOf(same), JSON.stringify(manifest));
+    const [, sameLine] = lines((await runCli(['diff', old, same])).stdout);
+    expect(sameLine).toContain(
       `(root index: Last-Modified ${after.lastModified}, the same ETag: the root index itself is unchanged)`,
     );
+    expect(sameLine).not.toContain(before.etag);
   });
 
   it('finds two crawls of the same state identical, whatever their ports, link modes and index modes', async () => {

@@ -222,7 +222,11 @@ describe('cv-snapshot serve on the command line', () => {
     await mkdir(path.join(empty, 'x'));
     const result = await runCli(['serve', empty, '--port', '0']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('is not a snapshot that can be served');
+    // As every command names a folder that is not a snapshot: a sentence, not the system's error text.
+    expect(result.stderr).toBe(
+      `cv-snapshot serve: ${empty} is not a cv-snapshot snapshot: it has no _cv-snapshot/manifest.json. Give the ` +
+        'directory that `cv-snapshot crawl --out` wrote, and check it with `cv-snapshot verify`.\n',
+    );
   });
 
   it('says that serve needs a directory when given an archive, and how to extract it', async () => {
