@@ -69,7 +69,7 @@ function documentsLine(result: SnapshotResult): string {
  * What changed since the snapshot --out held, from the comparison the catalogue's Changes page shows; nothing after
  * a first crawl into --out.
  */
-export function changesLine(changes: ChangesSincePrevious | null): string | null {
+function changesLine(changes: ChangesSincePrevious | null): string | null {
   if (changes === null) return null;
   if (changes.against === null) {
     return 'Changes: none listed, since what --out held before cannot be read as a snapshot.';

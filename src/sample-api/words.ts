@@ -117,7 +117,7 @@ const COUNTRIES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** SPDX license identifiers with their full names. */
-export const LICENSES: readonly Entry[] = [
+const LICENSES: readonly Entry[] = [
   ['CC-BY-4.0', 'Creative Commons Attribution 4.0 International'],
   ['CC-BY-SA-4.0', 'Creative Commons Attribution Share Alike 4.0 International'],
   ['CC0-1.0', 'Creative Commons Zero v1.0 Universal'],
@@ -378,7 +378,7 @@ export const VOCABULARIES: Readonly<Record<string, readonly Entry[]>> = {
 };
 
 /** Each collection's category (the `category` attribute), with the terms that have another. */
-export const CATEGORIES: Readonly<Record<string, string>> = {
+const CATEGORIES: Readonly<Record<string, string>> = {
   actioncategories: 'Technical',
   actiontypes: 'Technical',
   aggregationtypes: 'Statistical',
