@@ -83,6 +83,12 @@ export const CRAWL_OPTIONS = {
     max: 100_000_000,
     description: 'Stop with an error past this many URLs, a guard against a source that generates links endlessly.',
   }),
+  warc: flag('warc', {
+    description:
+      'Also record every HTTP exchange (requests, responses as the source sent them, retries, failures) in WARC ' +
+      'files in the snapshot\'s _cv-snapshot/ folder, for web archives (docs/capture.md); pack --format wacz ' +
+      'packs them for replay. --header values are recorded as ***. Runs without worker threads.',
+  }),
   allowPartial: flag('allow-partial', {
     description:
       'Publish even when documents cannot be fetched after the retries (the manifest marks the snapshot partial ' +

@@ -46,6 +46,11 @@ export interface SnapshotOptions {
    * docs/catalogue.md#names-for-people); recorded in the manifest.
    */
   names?: CatalogueNames;
+  /**
+   * Record every HTTP exchange as the source sent it, in WARC files in the snapshot's `_cv-snapshot/` folder
+   * (docs/capture.md). The crawl then runs on the main thread only.
+   */
+  warc?: boolean;
   /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */
   headers?: string[];
   /** Publish nothing when validation finds an error. */
