@@ -29,7 +29,7 @@ import { VerifyFindings } from './verify-findings.js';
 /** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
 const MAX_DOCUMENT_BYTES = 500 << 20;
 
-function isDocumentFile(file: string, layout: Layout): boolean {
+export function isDocumentFile(file: string, layout: Layout): boolean {
   // Below a root path, a top-level index.html is the catalogue's front page, not a document.
   if (file === INDEX_FILE && layout.hasCatalogueRoom()) return false;
   return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);

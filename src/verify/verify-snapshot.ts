@@ -28,6 +28,7 @@ import { Problems } from './problems.js';
 import { SumsChangedError, SumsCursor } from './sums-cursor.js';
 import { TreeCheck } from './tree-check.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
+import { checkCapture } from './capture-check.js';
 
 export interface VerifyResult {
   manifest: Manifest;
@@ -79,6 +80,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   const check = new TreeCheck(dir, layout, files, manifest, problems);
   await checkFiles(dir, name, files, check, signal);
   check.finish();
+  if (manifest.options.warc === true) await checkCapture(dir, files, layout, manifest, problems, signal);
   const { findings, omitted } = check.findings.listed();
   return {
     manifest,
