@@ -119,3 +119,25 @@ export function* readWarc(file: string, maxRecordBytes: number): Generator<WarcE
     closeSync(fd);
   }
 }
+
+/**
+ * The one record that `bytes` hold, as an index gives its offset and length: a whole gzip member, nothing after it.
+ * Throws WarcFormatError otherwise.
+ */
+export function recordIn(bytes: Buffer, where: string, maxRecordBytes: number): Omit<WarcEntry, 'offset' | 'length'> {
+  const header = gzipHeaderLength(bytes);
+  if (header === null) throw new WarcFormatError(`${where} is not a gzip member.`);
+  let inflated: { buffer: Buffer; engine: { bytesWritten: number } };
+  try {
+    inflated = inflateRawSync(bytes.subarray(header), { info: true, maxOutputLength: maxRecordBytes }) as never;
+  } catch (error) {
+    throw new WarcFormatError(`${where} does not decompress (${(error as Error).message}).`);
+  }
+  const end = header + inflated.engine.bytesWritten;
+  if (end + 8 !== bytes.length) throw new WarcFormatError(`${where} is not exactly one gzip member.`);
+  const record = inflated.buffer;
+  if (bytes.readUInt32LE(end) !== crc32(record) || bytes.readUInt32LE(end + 4) !== record.length % 2 ** 32) {
+    throw new WarcFormatError(`${where} does not match its gzip checksum.`);
+  }
+  return parseRecord(record, where);
+}

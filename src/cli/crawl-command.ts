@@ -86,7 +86,7 @@ export const CRAWL_OPTIONS = {
   warc: flag('warc', {
     description:
       'Also record every HTTP exchange (requests, responses as the source sent them, retries, failures) in WARC ' +
-      'files in the snapshot\'s _cv-snapshot/ folder, for web archives (docs/capture.md); pack --format wacz ' +
+      "files in the snapshot's _cv-snapshot/ folder, for web archives (docs/capture.md); pack --format wacz " +
       'packs them for replay. --header values are recorded as ***. Runs without worker threads.',
   }),
   allowPartial: flag('allow-partial', {
