@@ -1,7 +1,7 @@
 /** `verify <file>.wacz`: a WACZ that `pack --format wacz` wrote, checked on its own (docs/capture.md#wacz). */
-import { ExitCode, StoppedError } from '../errors.js';
-import { plural } from '../plural.js';
-import { printableJson, printableLines } from '../safe-text.js';
+import { ExitCode, StoppedError } from '../util/errors.js';
+import { plural } from '../util/plural.js';
+import { printableJson, printableLines } from '../util/safe-text.js';
 import { verifyWacz } from '../verify/verify-wacz.js';
 import type { Io } from './command.js';
 

@@ -87,7 +87,7 @@ describe('crawl --warc of the sample API', () => {
     expect((await verifySnapshot(out)).problems.join('\n')).toContain(
       `_cv-snapshot/${name} cannot be read as a capture`,
     );
-  });
+  }, 60_000);
 
   it('killed with SIGKILL and resumed: a second capture file, and every document in one of them', async () => {
     const out = path.join(dir, 'killed');

@@ -168,7 +168,7 @@ describe('crawl --warc', () => {
     expect(gunzipSync(await readFile(file)).includes(Buffer.from('s3cret'))).toBe(false);
     for (const request of requests) expect(request.block.toString()).toContain('authorization: ***\r\n');
     expect((await verifySnapshot(out)).problems).toEqual([]);
-  });
+  }, 60_000);
 
   it('keeps exactly what the tree cannot: a repeated member name, a body in ISO-8859-1', async () => {
     const source = await rawSource();
@@ -186,5 +186,5 @@ describe('crawl --warc', () => {
     expect((await stored('/api/units/3/')).toString('utf8')).toContain('Ångström');
     expect(body('/api/units/3/').includes(Buffer.from('"term":"Ångström"', 'latin1'))).toBe(true);
     expect(body('/api/units/3/').includes(Buffer.from('Ångström', 'utf8'))).toBe(false);
-  });
+  }, 60_000);
 });

@@ -121,9 +121,15 @@ describe('pack --format wacz', () => {
     for (const url of pageUrls) expect(urls.has(url)).toBe(true);
 
     const verified = quietIo();
-    expect(await verifyCommand.run([first], { quiet: false, json: false }, verified.io)).toBe(0);
+    expect(
+      await verifyCommand.run(
+        [first],
+        { quiet: false, json: false, maxBytes: undefined, maxEntries: undefined },
+        verified.io,
+      ),
+    ).toBe(0);
     expect(verified.output().stdout).toMatch(/is sound/);
-  });
+  }, 60_000);
 
   it('verify names a WACZ whose capture was changed, and pack refuses a snapshot without a capture', async () => {
     const wacz = (await packWacz(out, { output: path.join(dir, 'changed.wacz') })).output;
