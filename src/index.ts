@@ -18,6 +18,8 @@ export {
   type PackResult,
 } from './archive/index.js';
 export type { ExtractLimits } from './archive/index.js';
+export { packWacz } from './archive/pack-wacz.js';
+export { verifyWacz, type WaczResult } from './verify/verify-wacz.js';
 export {
   diffSnapshots,
   diffSnapshotDirs,

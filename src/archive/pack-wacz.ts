@@ -27,7 +27,7 @@ import { checkOutput, sidecarText, tempPathFor } from './pack-output.js';
 import type { PackOptions, PackResult } from './pack.js';
 import { dosDateTime, ZipLimitError, ZipWriter } from './zip-format.js';
 
-export const WACZ_VERSION = '1.1.1';
+const WACZ_VERSION = '1.1.1';
 /** The largest record read: a response of the crawl's largest --max-bytes with room for its head. */
 const MAX_RECORD_BYTES = 1 << 30;
 const CHUNK = 1 << 20;

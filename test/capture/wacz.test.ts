@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packWacz } from '../../src/archive/pack-wacz.js';
 import { packCommand } from '../../src/cli/pack-command.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/util/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifyWacz } from '../../src/verify/verify-wacz.js';
