@@ -73,6 +73,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
         links: recorded.links,
         baseUrl: recorded.baseUrl,
         collectionIndex: recorded.collectionIndex,
+        ...(options.warc === true ? { warc: true } : {}),
         ...(recorded.names ? { names: recorded.names } : {}),
       });
     } catch (error) {

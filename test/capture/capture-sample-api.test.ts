@@ -102,6 +102,10 @@ describe('crawl --warc of the sample API', () => {
     await exited;
     // What the killed run recorded reads to its end: no record was left half written.
     const first = await recordedUrls(`${out}.staging/tree`);
+    // A resume without --warc would leave the first run's documents out of the capture: refused.
+    await expect(createSnapshot({ rootUrl: api.rootUrl, out, resume: true })).rejects.toThrow(
+      /started with other settings: --warc was given and is now \(none\)/,
+    );
     const result = await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, resume: true });
     expect(result.resumed).toBeGreaterThan(0);
     expect(await captureFiles(out)).toEqual(['capture-00001.warc.gz', 'capture-00002.warc.gz']);
