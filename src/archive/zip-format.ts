@@ -7,7 +7,7 @@
  */
 import { readSync } from 'node:fs';
 
-export const ZIP_LIMIT = 0xffff_ffff;
+const ZIP_LIMIT = 0xffff_ffff;
 
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;

@@ -10,7 +10,7 @@ import type { CaptureFile } from './capture-file.js';
 import { recordId, sha256Digest, warcFieldsBlock, warcMember, type WarcFields } from './warc-record.js';
 
 /** What a header given with --header is recorded as, in the request records and the warcinfo record alike. */
-export const REDACTED = '***';
+const REDACTED = '***';
 
 export interface RecorderSettings {
   /** Names (lower case) of the headers whose values are secret: those given with --header. */

@@ -25,7 +25,7 @@ export function surt(url: string): string {
 }
 
 /** `2026-11-28T05:50:00.123Z` as the 14 digits of a CDX timestamp. */
-export function cdxTimestamp(warcDate: string): string {
+function cdxTimestamp(warcDate: string): string {
   return warcDate
     .replace(/[^0-9]/g, '')
     .slice(0, 14)

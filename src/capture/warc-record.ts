@@ -26,7 +26,7 @@ export function sha256Digest(parts: readonly Buffer[]): string {
 }
 
 /** WARC-Date: UTC with milliseconds, which WARC 1.1 allows (section 5.4). */
-export function warcDate(date: Date): string {
+function warcDate(date: Date): string {
   return date.toISOString();
 }
 
