@@ -1,10 +1,11 @@
 /**
  * A capture file being written (docs/capture.md#the-file): `capture-00001.warc.gz` and on, one per run of a crawl in
  * the snapshot's metadata folder, so that a resumed crawl appends nothing to what an interrupted one left. Each record
- * is one gzip member written at once with a synchronous write: a kill loses only the exchanges still in flight, never
- * part of a record already written. The file is synced to disk twice a second, as the journal is.
+ * is one gzip member, and an exchange's records are written at once with one synchronous call: a kill loses only the
+ * exchanges still in flight, never part of one already written. The file is synced to disk twice a second, as the
+ * journal is.
  */
-import { closeSync, constants, fdatasync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, mkdirSync, openSync, readdirSync, writeSync, writevSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -45,11 +46,16 @@ export class CaptureFile {
     return new CaptureFile(openSync(path.join(dir, name), flags, 0o644), name);
   }
 
-  /** Appends one record (a whole gzip member). */
-  append(member: Buffer): void {
+  /** Appends records (whole gzip members), an exchange's in one system call. */
+  append(members: readonly Buffer[]): void {
     if (this.#closed) return;
-    for (let offset = 0; offset < member.length;) {
-      offset += writeSync(this.fd, member, offset, member.length - offset);
+    let total = 0;
+    for (const member of members) total += member.length;
+    const written = writevSync(this.fd, members);
+    if (written < total) {
+      // A short write (a full disk, a signal): the rest, in order.
+      const rest = Buffer.concat(members, total).subarray(written);
+      for (let offset = 0; offset < rest.length;) offset += writeSync(this.fd, rest, offset, rest.length - offset);
     }
     this.#dirty = true;
   }

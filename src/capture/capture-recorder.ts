@@ -36,11 +36,11 @@ export class CaptureRecorder implements ExchangeRecorder {
     private readonly settings: RecorderSettings,
   ) {
     const fields: WarcFields = [['WARC-Filename', file.name]];
-    file.append(
+    file.append([
       warcMember(this.#warcinfo, 'warcinfo', settings.now(), fields, 'application/warc-fields', [
         ...warcFieldsBlock(settings.info),
       ]),
-    );
+    ]);
   }
 
   begin(url: string, headers: Readonly<Record<string, string>>): ExchangeTap {
@@ -72,21 +72,22 @@ export class CaptureRecorder implements ExchangeRecorder {
       ['WARC-Target-URI', url],
       ['WARC-Warcinfo-ID', this.#warcinfo],
     ];
-    this.file.append(
-      warcMember(
-        requestId,
-        'request',
-        exchange.sent,
-        [...common, ['WARC-Concurrent-To', answerId], ['WARC-Block-Digest', sha256Digest(request)]],
-        HTTP_REQUEST,
-        request,
-      ),
+    // Requests are small and alike: stored rather than compressed (warc-record.ts), for the CPU.
+    const requestRecord = warcMember(
+      requestId,
+      'request',
+      exchange.sent,
+      [...common, ['WARC-Concurrent-To', answerId], ['WARC-Block-Digest', sha256Digest(request)]],
+      HTTP_REQUEST,
+      request,
+      false,
     );
     const head = exchange.head;
     if (head === undefined) {
       const block = warcFieldsBlock([['failure', failure ?? 'no response']]);
       const fields: WarcFields = [...common, ['WARC-Refers-To', requestId], ['WARC-Block-Digest', sha256Digest(block)]];
-      this.file.append(warcMember(answerId, 'metadata', this.settings.now(), fields, 'application/warc-fields', block));
+      const failed = warcMember(answerId, 'metadata', this.settings.now(), fields, 'application/warc-fields', block);
+      this.file.append([requestRecord, failed]);
       return;
     }
     const body = exchange.chunks;
@@ -99,7 +100,10 @@ export class CaptureRecorder implements ExchangeRecorder {
       ['WARC-Block-Digest', sha256Digest(block)],
       ...(truncated === undefined ? [] : ([['WARC-Truncated', truncated]] as const)),
     ];
-    this.file.append(warcMember(answerId, 'response', exchange.received, fields, HTTP_RESPONSE, block));
+    this.file.append([
+      requestRecord,
+      warcMember(answerId, 'response', exchange.received, fields, HTTP_RESPONSE, block),
+    ]);
   }
 
   now(): Date {
