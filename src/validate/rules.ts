@@ -50,6 +50,14 @@ export const RULES = {
   'reference.target': { severity: 'error', checks: 'every relationship target is in the snapshot' },
   'community.root': { severity: 'error', checks: "every community record's root is in the snapshot" },
   // What the crawl itself notices, as it fetches and stores.
+  'json.duplicate': {
+    severity: 'error',
+    checks: 'no object gives a member name twice (the snapshot can keep only the last value)',
+  },
+  'json.encoding': {
+    severity: 'warning',
+    checks: 'the body is UTF-8 without a byte order mark (the snapshot stores the same text in UTF-8)',
+  },
   'fetch.failed': { severity: 'error', checks: 'the document could be fetched (recorded with --allow-partial)' },
   'link.invalid': { severity: 'warning', checks: 'a link is a usable http(s) URL' },
   'link.dead': { severity: 'error', checks: 'a link in scope does not answer 404 or 410' },

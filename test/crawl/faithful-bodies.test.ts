@@ -290,3 +290,71 @@ describe('numbers', () => {
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 });
+
+describe('what a stored document cannot say as the source did', () => {
+  it('a member name given twice, anywhere in a document, is a json.duplicate finding at its pointer', async () => {
+    const server = await recordSource({
+      '1': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.from(
+            `{"data":{"type":"Unit","id":"1","attributes":{"term":"one","status":"ACCEPTED","status":"DEPRECATED"},` +
+              `"relationships":{},"links":{"self":"${self}"}},"meta":{"notes":[{"a":1,"a":1.50,"a":"x"}]}}`,
+          ),
+          'application/vnd.api+json',
+        ),
+      '2': (res, self) => sendBytes(res, Buffer.from(recordText(self, '2', 'two')), 'application/vnd.api+json'),
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const duplicates = result.report.findings.filter((f) => f.rule === 'json.duplicate');
+    const record = `${server.url}/api/units/1/`;
+    expect(duplicates.map((f) => [f.url, f.pointer, f.severity])).toEqual([
+      [record, '/data/attributes/status', 'error'],
+      [record, '/meta/notes/0/a', 'error'],
+    ]);
+    expect(duplicates[0]!.message).toContain('"ACCEPTED", "DEPRECATED"');
+    expect(duplicates[1]!.message).toContain('(1, 1.50, "x")');
+    // What JSON.parse makes of it, as every client of the mirror will.
+    const json = JSON.parse(await readFile(path.join(out, 'api/units/1/index.html'), 'utf8')) as {
+      data: { attributes: Record<string, unknown> };
+    };
+    expect(json.data.attributes.status).toBe('DEPRECATED');
+  });
+
+  it('a body not sent as plain UTF-8 is a json.encoding warning; ASCII in another charset is not', async () => {
+    const server = await recordSource({
+      '1': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.from(recordText(self, '1', 'caf\u00e9'), 'latin1'),
+          'application/vnd.api+json; charset=iso-8859-1',
+        ),
+      '2': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(recordText(self, '2', 'two'))]),
+          'application/vnd.api+json',
+        ),
+      '3': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '3', 'three')), 'application/vnd.api+json; charset=iso-8859-1'),
+      '4': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '4', 'caf\u00e9')), 'application/vnd.api+json; charset=utf-8'),
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const encodings = result.report.findings.filter((f) => f.rule === 'json.encoding');
+    expect(encodings.map((f) => [f.url, f.severity, f.message])).toEqual([
+      [
+        `${server.url}/api/units/1/`,
+        'warning',
+        'The body was sent in windows-1252; the snapshot stores the same text in UTF-8.',
+      ],
+      [
+        `${server.url}/api/units/2/`,
+        'warning',
+        'The body was sent with a UTF-8 byte order mark; the snapshot stores the same text in UTF-8.',
+      ],
+    ]);
+  });
+});
