@@ -358,3 +358,32 @@ describe('what a stored document cannot say as the source did', () => {
     ]);
   });
 });
+
+describe('values a round trip through JavaScript could change', () => {
+  it('keep their value: __proto__ members, lone surrogates, NUL, escapes, big and negative-zero numbers', async () => {
+    const attributes =
+      '{"term":"x","__proto__":{"polluted":true},"lone":"\\ud800 and \\udfff","nul":"a\\u0000b",' +
+      '"\\u0000":1,"esc":"\\/\\u0041\\t","big":123456789012345678901234567890,"tiny":1e-400,"huge":1E+400,' +
+      '"zero":-0,"one":1.0,"list":[-0.0,1.10,2e2],"7":"index"}';
+    const server = await recordSource({
+      '1': (res, self) => {
+        const links = `"relationships":{},"links":{"self":"${self}"}`;
+        const sent = `{"data":{"type":"Unit","id":"1","attributes":${attributes},${links}}}`;
+        sendBytes(res, Buffer.from(sent), 'application/vnd.api+json');
+      },
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const text = await readFile(path.join(out, 'api/units/1/index.html'), 'utf8');
+    const attributesAt = text.indexOf('"attributes":') + '"attributes":'.length;
+    // The attributes hold no link and no markup character: stored as the source spelled each value.
+    const storedAttributes = text.slice(attributesAt, text.indexOf(',"relationships"'));
+    expect(JSON.parse(storedAttributes)).toEqual(JSON.parse(attributes));
+    expect(Object.keys(JSON.parse(storedAttributes) as object)).toContain('__proto__');
+    for (const spelling of ['123456789012345678901234567890', '1e-400', '1E+400', '-0', '1.0', '-0.0', '1.10', '2e2']) {
+      expect(storedAttributes).toContain(spelling);
+    }
+    expect(Object.keys(JSON.parse(storedAttributes) as object)).toEqual(Object.keys(JSON.parse(attributes) as object));
+    expect(result.report.findings.filter((f) => f.url === `${server.url}/api/units/1/`)).toEqual([]);
+  });
+});
