@@ -184,6 +184,7 @@ export async function runCrawl(rootUrl: string, options: CrawlValues, io: Io): P
   io.stdout.write(json ? printableJson(summaryJson(result)) : printableLines(summaryTable(result)));
   const warning = unusedNamesWarning(result.unusedNames);
   if (!json && warning !== '') io.stderr.write(`${printableLines(warning)}\n`);
+  for (const kept of result.kept) io.stderr.write(`${printableLines(kept)}\n`);
   return 0;
 }
 

@@ -65,6 +65,10 @@ export const RULES = {
   'scope.outside': { severity: 'warning', checks: 'a link stays below the root URL' },
   'scope.redirect': { severity: 'error', checks: 'a redirect stays below the root URL and can be followed' },
   'pagination.runaway': { severity: 'error', checks: 'no page links past the pages its list declares' },
+  'pagination.unbounded': {
+    severity: 'error',
+    checks: "a list's later pages announce no more pages than its first (recorded with --allow-partial)",
+  },
   'pagination.shifted': {
     severity: 'error',
     checks: "a collection's pages agree when fetched again (recorded with --allow-partial)",
