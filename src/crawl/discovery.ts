@@ -34,9 +34,9 @@ export interface DocumentTargets {
   urls: string[];
   /**
    * For each of `urls`, what bounds it by what a list's first page announced (`Discovery.admit`): a page past the
-   * first of a list (`p`), a record of a collection (`r`), or nothing (null).
+   * first of a list, the collection of a record (a string: no object per link), or nothing (null).
    */
-  bounded: Array<ListTarget | RecordTarget | null>;
+  bounded: Array<ListTarget | string | null>;
   findings: Finding[];
   /** The pages the document declares, when it is a page of a list that declares them. */
   declares?: { list: string; page: number; pages: number; count?: number };
@@ -44,15 +44,8 @@ export interface DocumentTargets {
 
 /** A page past the first of a list (a collection's, or a related list's, named as `listName` names it). */
 interface ListTarget {
-  kind: 'p';
   list: string;
   page: number;
-}
-
-/** A record document of a collection. */
-interface RecordTarget {
-  kind: 'r';
-  collection: string;
 }
 
 type Pagination = { pages?: unknown; count?: unknown } | undefined;
@@ -143,9 +136,9 @@ export function documentTargets(
     }
     if (known?.(target) === true) continue;
     urls.push(target.url);
-    if (location.kind === 'record') bounded.push({ kind: 'r', collection: location.collection });
+    if (location.kind === 'record') bounded.push(location.collection);
     else if ((location.kind === 'list' || location.kind === 'related') && location.page > 1) {
-      bounded.push({ kind: 'p', list: listName(location), page: location.page });
+      bounded.push({ list: listName(location), page: location.page });
     } else bounded.push(null);
   }
   const targets: DocumentTargets = { from, urls, bounded, findings };
@@ -236,9 +229,9 @@ export class Discovery {
   }
 
   /** Whether `url` goes past what its list's first page announced; if so, a finding says so. */
-  #heldBack(url: string, bound: ListTarget | RecordTarget, { from, declares }: DocumentTargets): boolean {
+  #heldBack(url: string, bound: ListTarget | string, { from, declares }: DocumentTargets): boolean {
     const first = this.#options.firstPages;
-    if (bound.kind === 'p') {
+    if (typeof bound !== 'string') {
       const pages = this.#firstPages.get(bound.list) ?? first?.pages(bound.list);
       if (pages === undefined || bound.page <= pages) return false;
       const said = declares?.list === bound.list ? `, which declares ${declares.pages} pages,` : '';
@@ -250,17 +243,18 @@ export class Discovery {
       );
       return true;
     }
-    const count = this.#firstCounts.get(bound.collection) ?? first?.count(bound.collection);
-    const admitted = this.#records.get(bound.collection) ?? 0;
+    const collection = bound;
+    const count = this.#firstCounts.get(collection) ?? first?.count(collection);
+    const admitted = this.#records.get(collection) ?? 0;
     const limit = count === undefined ? undefined : count + Math.max(count, UNLISTED_RECORDS);
     if (limit === undefined || admitted < limit) {
-      this.#records.set(bound.collection, admitted + 1);
+      this.#records.set(collection, admitted + 1);
       return false;
     }
     this.#hold(
       url,
       `${url} was not fetched: ${from} links to it, and the crawl has found ${admitted} records of ` +
-        `${bound.collection}, where its first page counts ${count}. A collection is held to what its first page ` +
+        `${collection}, where its first page counts ${count}. A collection is held to what its first page ` +
         `announces (its count, and as many again or ${UNLISTED_RECORDS} that it may link to without listing them), ` +
         'or a source whose every record links to a new one would never end.',
     );

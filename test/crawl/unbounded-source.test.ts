@@ -6,13 +6,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { UnboundedListError } from '../../src/errors.js';
+import { UnboundedListError } from '../../src/util/errors.js';
+import type * as Library from '../../src/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const serve = serversClosedAfterEach();
+const DIST = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js')).href;
 
 const unit = (base: string, id: number, links: Record<string, unknown> = {}) => ({
   type: 'Unit',
@@ -51,20 +54,25 @@ const unitPages = (requests: string[]) =>
   requests.map(decodeURIComponent).filter((r) => r.startsWith('/api/units/?') || r === '/api/units/');
 
 describe('a collection whose every page announces one page more', () => {
-  it('is held to the pages its first page announced, and the crawl fails naming it', async () => {
-    const server = await pagedSource((page) => page + 1);
-    const out = path.join(await tempDir(), 'out');
-    const error = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 }).catch((e: unknown) => e);
-    expect((error as Error).cause).toBeInstanceOf(UnboundedListError);
-    expect((error as Error).message).toContain(
-      `Page 3 of units was not fetched: ${server.url}/api/units/?page[number]=2, which declares 3 pages, links to ` +
-        'it, past the 2 pages the first page of units declares.',
-    );
-    expect((error as Error).message).toContain('--allow-partial');
-    // Pages 1 and 2, fetched once and then again in each round that looks for a collection that shifted.
-    expect(new Set(unitPages(server.requests))).toEqual(new Set(['/api/units/', '/api/units/?page[number]=2']));
-    await expect(readFile(path.join(out, 'api/index.html'))).rejects.toThrow();
-  });
+  it.each([0, 1])(
+    'is held to the pages its first page announced, and the crawl fails naming it (%i workers)',
+    async (workers) => {
+      const server = await pagedSource((page) => page + 1);
+      const out = path.join(await tempDir(), 'out');
+      // Worker threads run the built library (dist/, which `npm test` builds first).
+      const create = workers === 0 ? createSnapshot : ((await import(DIST)) as typeof Library).createSnapshot;
+      const error = await create({ rootUrl: `${server.url}/api/`, out, retries: 0, workers }).catch((e: unknown) => e);
+      expect(((error as Error).cause as Error).name).toBe(UnboundedListError.name);
+      expect((error as Error).message).toContain(
+        `Page 3 of units was not fetched: ${server.url}/api/units/?page[number]=2, which declares 3 pages, links to ` +
+          'it, past the 2 pages the first page of units declares.',
+      );
+      expect((error as Error).message).toContain('--allow-partial');
+      // Pages 1 and 2, fetched once and then again in each round that looks for a collection that shifted.
+      expect(new Set(unitPages(server.requests))).toEqual(new Set(['/api/units/', '/api/units/?page[number]=2']));
+      await expect(readFile(path.join(out, 'api/index.html'))).rejects.toThrow();
+    },
+  );
 
   it('with --allow-partial is published partial, the page left out named in the manifest and report', async () => {
     const server = await pagedSource((page) => page + 1);
