@@ -85,9 +85,10 @@ export const CRAWL_OPTIONS = {
   }),
   allowPartial: flag('allow-partial', {
     description:
-      'Publish even when documents cannot be fetched after the retries (the manifest marks the snapshot partial ' +
-      'and lists them), or when the pages of a collection disagree each time they are fetched (the manifest marks ' +
-      'the snapshot partial and names the collection under shifted).',
+      "Publish even when documents cannot be fetched after the retries, or go past what their list's first page " +
+      'announced (the manifest marks the snapshot partial and lists them), or when the pages of a collection ' +
+      'disagree each time they are fetched (the manifest marks the snapshot partial and names the collection ' +
+      'under shifted).',
   }),
   links: choice('links', LINK_MODES, {
     default: DEFAULTS.links,
