@@ -91,9 +91,10 @@ export const CRAWL_OPTIONS = {
   }),
   allowPartial: flag('allow-partial', {
     description:
-      'Publish even when documents cannot be fetched after the retries (the manifest marks the snapshot partial ' +
-      'and lists them), or when the pages of a collection disagree each time they are fetched (the manifest marks ' +
-      'the snapshot partial and names the collection under shifted).',
+      "Publish even when documents cannot be fetched after the retries, or go past what their list's first page " +
+      'announced (the manifest marks the snapshot partial and lists them), or when the pages of a collection ' +
+      'disagree each time they are fetched (the manifest marks the snapshot partial and names the collection ' +
+      'under shifted).',
   }),
   links: choice('links', LINK_MODES, {
     default: DEFAULTS.links,
@@ -190,6 +191,7 @@ export async function runCrawl(rootUrl: string, options: CrawlValues, io: Io): P
   io.stdout.write(json ? printableJson(summaryJson(result)) : printableLines(summaryTable(result)));
   const warning = unusedNamesWarning(result.unusedNames);
   if (!json && warning !== '') io.stderr.write(`${printableLines(warning)}\n`);
+  for (const kept of result.kept) io.stderr.write(`${printableLines(kept)}\n`);
   return 0;
 }
 

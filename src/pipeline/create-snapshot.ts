@@ -13,7 +13,8 @@ import type { Finding } from '../validate/finding.js';
 import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine, StageLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
-import { StrictValidationError, UsageError } from '../util/errors.js';
+import { StrictValidationError, UnboundedListError, UsageError } from '../util/errors.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { Layout } from '../format/layout.js';
 import { META_DIR } from '../store/sums.js';
 import { captureSums, openCapture, type CaptureRun } from '../capture/capture-run.js';
@@ -166,7 +167,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     stopFinalize();
     context.run.keep = true;
     const stopPublish = phases.start('publish');
-    await publishSnapshot(context, report);
+    const kept = await publishSnapshot(context, report);
     stopPublish();
     return {
       out: paths.out,
@@ -183,6 +184,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       elapsedMs: context.clock.monotonicMs() - context.startedMs,
       cpu: { totalMs: processCpuMs(), phases: phases.toJSON() },
       unusedNames,
+      kept,
       ...(manifest.derive ? { derive: manifest.derive } : {}),
       changes,
     };
@@ -325,6 +327,10 @@ function crawlerOptions({ options, root, concurrency }: RunContext, opened: Open
     onFinding: (finding: Finding) => store.record({ t: 'finding', finding }),
     ...(options.signal ? { signal: options.signal } : {}),
     maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+    firstPages: {
+      pages: (list: string) => opened.invariants.firstPageDeclares(list),
+      count: (collection: string) => opened.invariants.firstPageCount(collection),
+    },
     allowPartial: options.allowPartial === true,
   };
 }
@@ -418,8 +424,21 @@ function listSettler(options: SnapshotOptions, opened: OpenedRun): ListSettler {
         addFinding: (finding) => opened.state.addFinding(finding),
         refetch,
       });
+      const held = opened.state.heldBack();
+      if (held.length > 0 && options.allowPartial !== true) throw new UnboundedListError(unboundedMessage(held));
     },
   };
+}
+
+/** What a crawl that held URLs back past their list's first page says, without --allow-partial. */
+function unboundedMessage(held: Finding[]): string {
+  const [first] = held.sort((a, b) => byCodeUnits(a.url, b.url));
+  const others = held.length === 1 ? '' : ` (and ${held.length - 1} more like it)`;
+  return (
+    `${first!.message}${others} Nothing was published: the snapshot would lack what the source's later pages ` +
+    'announced. Crawl again when the source is not changing, or give --allow-partial to publish what the first ' +
+    'pages announced, with the report and the manifest naming what was left out.'
+  );
 }
 
 /** Closes the journal and writes what comes after the documents: report, manifest, catalogue, sums. */
@@ -457,11 +476,14 @@ async function finishSnapshot(
   }
 }
 
-/** Publishes the finished staging at --out, unless --strict found errors or the user asked to stop. */
+/**
+ * Publishes the finished staging at --out, unless --strict found errors or the user asked to stop. Returns what
+ * publish says of the older generations it kept.
+ */
 async function publishSnapshot(
   { options, paths, before, opened }: RunContext,
   report: ValidationReport,
-): Promise<void> {
+): Promise<string[]> {
   if (options.strict && report.errors > 0) {
     throw new StrictValidationError(
       report.errors,
@@ -473,10 +495,12 @@ async function publishSnapshot(
   }
   // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
   if (options.signal?.aborted) throw options.signal.reason;
+  let kept: string[];
   try {
-    await publish(paths, before, opened.lock);
+    kept = await publish(paths, before, opened.lock);
   } catch (error) {
     throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
   }
   await removeStaging(paths, opened.lock).catch(() => undefined);
+  return kept;
 }

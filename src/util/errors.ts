@@ -188,6 +188,13 @@ export class VerifyError extends CvSnapshotError {
 export class ShiftingCollectionError extends CvSnapshotError {}
 
 /**
+ * A list's later pages announced more pages than its first page did, and the crawl held it to what the first page
+ * announced (src/crawl/discovery.ts): publishing would leave pages out unsaid. `--allow-partial` publishes with a
+ * finding instead.
+ */
+export class UnboundedListError extends CvSnapshotError {}
+
+/**
  * `--resume` found the source in another state than the one the interrupted crawl began with: continuing would mix
  * two states in one snapshot.
  */

@@ -144,6 +144,16 @@ export class InvariantChecker {
   }
 
   /** The count page 1 of each collection stated (for --resume: a cheap sign that the source changed). */
+  /** The `meta.pagination.pages` page 1 of `collection` declared when it was last stored; undefined until then. */
+  firstPageDeclares(collection: string): number | undefined {
+    return this.#lists.get(collection)?.get(1)?.pages ?? undefined;
+  }
+
+  /** The `meta.pagination.count` page 1 of `collection` declared when it was last stored; undefined until then. */
+  firstPageCount(collection: string): number | undefined {
+    return this.#lists.get(collection)?.get(1)?.count ?? undefined;
+  }
+
   firstPageCounts(): Map<string, { url: string; count: number }> {
     const counts = new Map<string, { url: string; count: number }>();
     for (const [collection, pages] of this.#lists) {

@@ -14,6 +14,7 @@ const UNSTORED_RULES = new Set([
   'layout.collision',
   'fetch.failed',
   'pagination.runaway',
+  'pagination.unbounded',
   'scope.redirect',
 ]);
 
