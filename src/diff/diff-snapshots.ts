@@ -1,5 +1,5 @@
 /**
- * `diff` (issue 5): what changed between two snapshots, record by record (type + id). Streams collection by
+ * `diff`: what changed between two snapshots, record by record (type + id). Streams collection by
  * collection: only one collection of each snapshot is in memory at a time, plus the changes found so far.
  */
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
