@@ -1,5 +1,5 @@
 /**
- * Every request ends (issue 10, §2): a body that is not wanted is not read forever, a body that trickles in just
+ * Every request ends: a body that is not wanted is not read forever, a body that trickles in just
  * faster than --timeout still meets the attempt's deadline, and so does a server that sends informational answers
  * without end. Each is then retried like a stall, and the crawl ends with a sentence naming the URL.
  */

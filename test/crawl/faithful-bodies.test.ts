@@ -1,5 +1,5 @@
 /**
- * Nothing changes silently (issue 10, §4): text is decoded in the character set the response declares, a body cut
+ * Nothing changes silently: text is decoded in the character set the response declares, a body cut
  * off or empty is fetched again before it becomes an error, and numbers keep the source's text byte for byte.
  */
 import { readFile } from 'node:fs/promises';

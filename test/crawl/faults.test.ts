@@ -1,5 +1,5 @@
 /**
- * Faults (issue 4): an unreliable source is crawled completely; a source that keeps failing ends the crawl with
+ * Faults: an unreliable source is crawled completely; a source that keeps failing ends the crawl with
  * the URL, or (with --allow-partial) publishes a snapshot marked partial that verify reports as such; Retry-After
  * and --rate are honoured.
  */

@@ -1,5 +1,5 @@
 /**
- * No input crashes the crawl (issue 10, §3): documents nested deep enough to overflow the stack, redirects to
+ * No input crashes the crawl: documents nested deep enough to overflow the stack, redirects to
  * places that cannot be fetched, a document with thousands of links outside the root, and a root index that
  * leads nowhere each end in a finding or a sentence naming the URL, never in "unexpected failure".
  */

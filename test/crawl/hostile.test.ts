@@ -1,5 +1,5 @@
 /**
- * Hostile or broken servers (issue 4): nothing is written outside --out, nothing is fetched outside the root's
+ * Hostile or broken servers: nothing is written outside --out, nothing is fetched outside the root's
  * origin and path (redirects included), secrets never leak, and every oversized, endless or malformed answer ends
  * in a finding or a clear error, never a hang.
  */

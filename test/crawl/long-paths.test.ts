@@ -1,5 +1,5 @@
 /**
- * A path longer than a file system allows (issue 25, §3) is a `layout.refused` finding like any unstorable path,
+ * A path longer than a file system allows is a `layout.refused` finding like any unstorable path,
  * decided before anything is written: a 4.5 KB path of short segments, deep nesting, one segment over 255 bytes.
  * The snapshot then verifies and packs; a path at the limit is stored.
  */

@@ -1,5 +1,5 @@
 /**
- * Messages that send the user the right way (issue 10, §6): each failure of a request suggests what helps for that
+ * Messages that send the user the right way: each failure of a request suggests what helps for that
  * failure, never echoes a password, and never prints a control character a server sent.
  */
 import net from 'node:net';

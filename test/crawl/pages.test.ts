@@ -1,5 +1,5 @@
 /**
- * Page numbers and path spellings that a source links to (issue 10, §4): only a canonical whole number ≥ 1 is a
+ * Page numbers and path spellings that a source links to: only a canonical whole number ≥ 1 is a
  * page; any other `page[number]` is fetched, reported and never stored on or merged into a page; two spellings of
  * one path are one URL, fetched once.
  */
@@ -39,7 +39,7 @@ function onePage(base: string, data: unknown[]) {
 
 /**
  * Three pages of units, linked with the odd spellings (and `0`) from page 1. A server that clamps: `0` answers
- * page 1, as the issue's source did. The other odd spellings get pages of their own records, so that a file they
+ * page 1, as a source seen in the wild did. The other odd spellings get pages of their own records, so that a file they
  * overwrote would show.
  */
 function paginating(req: http.IncomingMessage, res: http.ServerResponse): void {

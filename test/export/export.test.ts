@@ -1,5 +1,5 @@
 /**
- * `cv-snapshot export` (issue 28): a crawl of the sample API exported as Turtle, JSON-LD and CSV, read back with
+ * `cv-snapshot export`: a crawl of the sample API exported as Turtle, JSON-LD and CSV, read back with
  * maintained RDF libraries and an RFC 4180 parser, and checked against the records the snapshot stores.
  */
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Invalid JSON:API is mirrored and reported, and every command still works on it (issue 25, §3). A source lists
+ * Invalid JSON:API is mirrored and reported, and every command still works on it. A source lists
  * records with small mistakes (a null entry, a resource that is a string, number or list, `attributes`,
  * `relationships`, `links` or `meta` null or of the wrong kind, a relationship that is null, a string, a number,
  * relationship data entries that are null or not identifiers, ids that are numbers): the crawl stores them as they

@@ -1,5 +1,5 @@
 /**
- * A source that paginates a related to-many list (JSON:API allows it; issue 10, §5): the crawl stores each page,
+ * A source that paginates a related to-many list (JSON:API allows it): the crawl stores each page,
  * links point at the stored pages, `verify` resolves them, and `cv-snapshot serve` answers every page URL the
  * source answered, in any spelling of `page[number]`, with or without `format=api`.
  */

@@ -1,5 +1,5 @@
 /**
- * Query answers of `cv-snapshot serve` hold each record's stored bytes (issue 10, §4 and §5): numbers a JavaScript
+ * Query answers of `cv-snapshot serve` hold each record's stored bytes: numbers a JavaScript
  * number cannot hold (18446744073709551617, 1e400, long decimals) come back as the snapshot stores them, a record
  * nested deeper than JSON.stringify can recurse is still answered, and ordinary documents are byte for byte what
  * JSON.stringify writes.
