@@ -11,8 +11,13 @@ import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** Node's timers count from the loop's cached time, which may be up to a millisecond behind. */
-const TIMER_SLACK_MS = 2;
+/**
+ * What a gap measured here may fall short of the interval without the limiter being wrong. Node's timers count from
+ * the loop's cached time, which may be a millisecond behind; and a test reads the clock only once the limiter has let
+ * a caller go, which a busy machine can delay by a few milliseconds for one caller and not the next. A limiter that
+ * lets callers go together (a burst) gives gaps of about a millisecond, far below the interval less this.
+ */
+const SLACK_MS = 10;
 
 function gaps(times: number[]): number[] {
   return times.slice(1).map((time, i) => time - times[i]!);
@@ -35,7 +40,7 @@ describe('RateLimiter', () => {
     holdUp(300);
     await Promise.all(takes);
     expect(starts).toHaveLength(6);
-    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(50 - TIMER_SLACK_MS);
+    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(50 - SLACK_MS);
   });
 
   it('lets a caller that gives up leave at once; the ones behind it keep their place and their spacing', async () => {
@@ -58,7 +63,7 @@ describe('RateLimiter', () => {
     const secondAt = await second.then(() => performance.now());
     await fourth;
     expect(events).toEqual(['third gave up', 'second', 'fourth']);
-    expect(fourthAt - secondAt).toBeGreaterThanOrEqual(100 - TIMER_SLACK_MS);
+    expect(fourthAt - secondAt).toBeGreaterThanOrEqual(100 - SLACK_MS);
   });
 
   it('refuses with the reason when the signal has already aborted', async () => {
