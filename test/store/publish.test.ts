@@ -436,7 +436,7 @@ describe('a signal once the crawl is done', () => {
 describe('a kill at any step of a publish', () => {
   let old: TinySource;
   beforeEach(async () => {
-    old = await startTinySource('old');
+    old = await startTinySource({ term: 'old' });
     source.term = 'new';
   });
   afterEach(() => old.close());
