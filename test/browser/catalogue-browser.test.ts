@@ -11,13 +11,12 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
-import { createClock } from '../../src/util/clock.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { AXE_TIMEOUT_MS, seriousViolations } from '../helpers/axe.js';
+import { crawlForTest } from '../helpers/crawl.js';
 import { HOSTILE_ID, startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
@@ -140,9 +139,8 @@ describe('the catalogue in a browser', () => {
     ]);
     out = path.join(suite.dir, 'out');
     bigOut = path.join(suite.dir, 'big');
-    const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
-    await createSnapshot({ rootUrl: api.rootUrl, out, clock });
-    await createSnapshot({ rootUrl: `${big.url}/api/`, out: bigOut, clock, retries: 0 });
+    await crawlForTest(api.rootUrl, out);
+    await crawlForTest(`${big.url}/api/`, bigOut);
     served = await startServe({ dir: out, port: 0 });
     front = pathToFileURL(path.join(out, 'index.html')).href;
     const communities = (await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] };
@@ -152,7 +150,7 @@ describe('the catalogue in a browser', () => {
     const groups = (await readJson(out, `${ROOT_PATH}/communities/index.html`)) as { data: Listed[] };
     const group = groups.data.find((g) => g.id === community.relationships!.community!.data!.id)!;
     communityName = String(group.attributes.term);
-  });
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await Promise.all([served?.close(), api?.close(), big?.close()]);
@@ -658,7 +656,7 @@ describe('the catalogue in a browser', () => {
     const source = await startFindingsSource(NOT_NUMERIC);
     const findingsOut = path.join(suiteRoot, 'findings');
     try {
-      await createSnapshot({ rootUrl: `${source.url}/api/`, out: findingsOut, retries: 0 });
+      await crawlForTest(`${source.url}/api/`, findingsOut);
     } finally {
       await source.close();
     }

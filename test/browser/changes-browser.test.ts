@@ -9,11 +9,10 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
-import { createClock } from '../../src/util/clock.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
 import { AXE_TIMEOUT_MS, seriousViolations } from '../helpers/axe.js';
+import { crawlForTest } from '../helpers/crawl.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const SEED = 4;
@@ -42,7 +41,7 @@ describe('the Changes page in a browser', () => {
     for (const release of [0, 1]) {
       const api = await startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release });
       try {
-        await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }) });
+        await crawlForTest(api.rootUrl, out);
       } finally {
         await api.close();
       }
