@@ -11,6 +11,7 @@ import type { EndpointContext } from './endpoints.js';
 import { RequestHandler, type HandlerSettings, type RequestLogEntry } from './request-handler.js';
 import { createSampleData } from './sample-data.js';
 import { DEFAULT_VARIANTS, type SampleVariants } from './variants.js';
+import { urlHost } from '../util/http-server.js';
 
 export interface SampleApiOptions {
   host?: string;
@@ -89,13 +90,6 @@ function wholeNumber(name: string, value: number, min: number): number {
 function normalizeRootPath(path: string): string {
   const withLeading = path.startsWith('/') ? path : `/${path}`;
   return withLeading.endsWith('/') ? withLeading : `${withLeading}/`;
-}
-
-/** The host part of a URL for a listening address: wildcards become loopback, IPv6 gets brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 export async function startSampleApi(options: SampleApiOptions = {}): Promise<SampleApi> {

@@ -32,6 +32,7 @@ import { notADirectory, RefusedFileError, SnapshotFiles, UnparsableFileError } f
 import { SUMS_PATH } from '../store/sums.js';
 import { isObject } from '../json/is-object.js';
 import { plural } from '../util/plural.js';
+import { urlHost } from '../util/http-server.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */
@@ -77,12 +78,6 @@ export interface ServeHandle {
 
 /** The directory is not a snapshot, or the port cannot be had. */
 export class ServeError extends CvSnapshotError {}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
 
 /**
  * The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`): the API root's address
