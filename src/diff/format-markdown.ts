@@ -244,7 +244,7 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
       : '';
   lines.push(
     `${summary.records.added} added, ${summary.records.removed} removed, ${summary.records.changed} changed ` +
-      `(${summary.statusChanges} status change${summary.statusChanges === 1 ? '' : 's'}, ${summary.renamed} renamed)` +
+      `(${plural(summary.statusChanges, 'status change')}, ${summary.renamed} renamed)` +
       `${notFetched > 0 ? `, ${notFetched} not fetched` : ''}` +
       `${summary.records.unmatched > 0 ? `, ${summary.records.unmatched} not compared` : ''}${collectionsText}.`,
     '',
