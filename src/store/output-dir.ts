@@ -15,6 +15,7 @@ import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { SUMS_PATH } from './sums.js';
+import { noun } from '../util/plural.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */
@@ -105,7 +106,7 @@ export interface OutInspection {
 }
 
 function count(n: number, what: string): string {
-  return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} ${noun(n, what)}`;
 }
 
 const SUMS_LINE = /[0-9a-f]{64} [ *]/y;

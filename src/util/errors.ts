@@ -4,6 +4,7 @@
  * error keeps it as its `cause`.
  */
 import { printable, quoteUntrusted } from './safe-text.js';
+import { plural } from './plural.js';
 
 export const ExitCode = {
   ok: 0,
@@ -65,8 +66,7 @@ export class FetchError extends CvSnapshotError {
     const suggestion =
       hint ?? (status !== undefined && status >= 400 && status < 500 && status !== 429 ? 'client' : 'retry');
     super(
-      `${url} could not be fetched: ${safeReason} (after ${attempts} attempt${attempts === 1 ? '' : 's'}). ` +
-        FETCH_HINTS[suggestion],
+      `${url} could not be fetched: ${safeReason} (after ${plural(attempts, 'attempt')}). ` + FETCH_HINTS[suggestion],
     );
     this.reason = safeReason;
     this.hint = suggestion;
@@ -136,7 +136,7 @@ export class StrictValidationError extends CvSnapshotError {
     howToGoOn: string,
   ) {
     super(
-      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was ` +
+      `Validation found ${plural(errorCount, 'error')} and --strict is set, so nothing was ` +
         `published. The findings are in ${reportPath}. ${howToGoOn}`,
     );
   }
