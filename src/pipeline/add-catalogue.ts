@@ -18,7 +18,7 @@ import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
 import { StoredLinks } from '../format/rewrite-links.js';
 import { createClock } from '../util/clock.js';
-import { CvSnapshotError, OutputDirError, throwIfStopped } from '../util/errors.js';
+import { OutputDirError, throwIfStopped, UnsoundSnapshotError } from '../util/errors.js';
 import { isHostFile, writeHostFiles } from '../format/host-files.js';
 import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
 import { META_DIR } from '../store/sums.js';
@@ -46,9 +46,6 @@ import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
 import { removeTree } from '../store/remove-tree.js';
-
-/** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
-export class UnsoundSnapshotError extends CvSnapshotError {}
 
 export interface AddCatalogueOptions {
   /** A snapshot directory or an archive `pack` wrote. */

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CvSnapshotError } from '../util/errors.js';
+import { SampleApiError } from '../util/errors.js';
 import { listDocumentUrls } from './document-urls.js';
 import type { EndpointContext } from './endpoints.js';
 import { RequestHandler, type HandlerSettings, type RequestLogEntry } from './request-handler.js';
@@ -76,9 +76,6 @@ export const SAMPLE_API_DEFAULTS: Readonly<
   seed: 1,
   release: 0,
 };
-
-/** The sample API cannot start: its port is taken, or its address is not this machine's. */
-export class SampleApiError extends CvSnapshotError {}
 
 function wholeNumber(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value) || value < min) {

@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { realpath } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { CvSnapshotError } from '../util/errors.js';
+import { ServeError } from '../util/errors.js';
 import { printable, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { partialSentence } from '../format/partial.js';
 import { INDEX_FILE, Layout } from '../format/layout.js';
@@ -75,9 +75,6 @@ export interface ServeHandle {
   /** Stops taking connections, lets requests in flight finish (at most `graceMs`), then closes. */
   close(graceMs?: number): Promise<void>;
 }
-
-/** The directory is not a snapshot, or the port cannot be had. */
-export class ServeError extends CvSnapshotError {}
 
 /**
  * The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`): the API root's address

@@ -1,7 +1,8 @@
 /**
- * Every failure a user can meet, as a class with a sentence that says what happened and what to try. The CLI maps
- * them to exit codes in one place (`runMain` in src/cli/main.ts) through `exitCode`. A failure caused by another
- * error keeps it as its `cause`.
+ * Every failure a user can meet, whichever command meets it, as a class with a sentence that says what happened and
+ * what to try. The CLI maps them to exit codes in one place (`runMain` in src/cli/main.ts) through `exitCode`. A
+ * failure caused by another error keeps it as its `cause`. Errors that never leave their stage (thrown and caught
+ * within it, such as a body that must be fetched again) are defined beside the code that throws them.
  */
 import { printable, quoteUntrusted } from './safe-text.js';
 import { plural } from './plural.js';
@@ -255,3 +256,27 @@ export class CrawlStoppedError extends CvSnapshotError {
     this.exitCode = cause.exitCode;
   }
 }
+
+/**
+ * An archive could not be written or read: the snapshot holds something a deterministic archive cannot carry, or
+ * the archive is damaged or unsafe to extract. The message names the file or entry and what to do about it.
+ */
+export class ArchiveError extends CvSnapshotError {}
+
+/** `diff` could not read a snapshot: the message names the snapshot and file, and suggests `verify`. */
+export class DiffError extends CvSnapshotError {}
+
+/** The export cannot be written: a file of the snapshot is unusable, a name is wrong, the output is in the way. */
+export class ExportError extends CvSnapshotError {}
+
+/**
+ * The input of the `catalogue` command is not a sound snapshot: a catalogue is built only from files that match their
+ * checksums.
+ */
+export class UnsoundSnapshotError extends CvSnapshotError {}
+
+/** `serve` cannot start: the directory is not a snapshot, or the port cannot be had. */
+export class ServeError extends CvSnapshotError {}
+
+/** The sample API cannot start: its port is taken, or its address is not this machine's. */
+export class SampleApiError extends CvSnapshotError {}
