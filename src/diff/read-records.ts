@@ -12,7 +12,7 @@
  */
 import { isObject } from '../json/is-object.js';
 import { createHash } from 'node:crypto';
-import { throwIfStopped } from '../util/errors.js';
+import { DiffError, throwIfStopped } from '../util/errors.js';
 import { Layout } from '../format/layout.js';
 import { LinksOnlyReader, selfLinkOf, type StoredRecord } from '../format/links-only.js';
 import { StoredLinks } from '../format/rewrite-links.js';
@@ -20,7 +20,6 @@ import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
 import { locate } from '../url/api-location.js';
 import { shiftedOf } from '../format/partial.js';
-import { DiffError } from './diff-error.js';
 import { elementText } from './exact-values.js';
 
 /** The parts of a JSON:API resource object that diff compares. */
