@@ -7,7 +7,7 @@ import { collectionFolder, fileName } from '../format/catalogue-names.js';
 import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { ExportError } from './export-error.js';
+import { ExportError } from '../util/errors.js';
 import { collectionNodes, exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
 import { exportSource } from './read-collection.js';
 import { surveySnapshot } from './survey.js';

@@ -11,7 +11,7 @@ import { LinksOnlyReader, selfLinkOf } from '../format/links-only.js';
 import { StoredLinks } from '../format/rewrite-links.js';
 import type { Manifest } from '../format/manifest.js';
 import { readSnapshotJson, readSnapshotManifest, UnusableFileError } from '../format/read-snapshot.js';
-import { ExportError } from './export-error.js';
+import { ExportError } from '../util/errors.js';
 import { Memo } from '../url/memo.js';
 import { SourceIris } from './source-iri.js';
 

@@ -3,9 +3,8 @@
  * holds each resource type (a relationship names its target by type and id only), and, for the CSV's header, the
  * attribute and relationship names each collection's records carry.
  */
-import { throwIfStopped } from '../util/errors.js';
+import { ExportError, throwIfStopped } from '../util/errors.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { ExportError } from './export-error.js';
 import { collectionResources, type ExportSource, type Resource } from './read-collection.js';
 import { byRecordOrder } from './record-order.js';
 
