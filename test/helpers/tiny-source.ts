@@ -38,6 +38,8 @@ export interface TinySourceOptions {
   failing?: string[];
   /** Paths below the root (`''` for the root, `units/`, `units/2/`) and what they answer instead. */
   answers?: Record<string, TinyAnswer>;
+  /** Called as each request arrives, before it is answered (to time arrivals, say). */
+  onRequest?: (req: http.IncomingMessage) => void;
 }
 
 export interface TinySource extends TestServer {
@@ -84,6 +86,7 @@ function tinyHandler(options: TinySourceOptions, state: TinyState): TestHandler 
   const collections = (): Record<string, TinyRecord[]> =>
     options.collections ?? { units: [{ id: '1', term: state.term }] };
   return (req, res) => {
+    options.onRequest?.(req);
     const base = `http://${req.headers.host}/api/`;
     const rest = pathBelowRoot(req.url);
     const answer = options.answers?.[rest];
