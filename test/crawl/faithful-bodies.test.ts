@@ -12,6 +12,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
@@ -73,7 +74,7 @@ describe('character sets', () => {
         sendBytes(res, Buffer.from(recordText(self, '5', term)), 'application/vnd.api+json; charset=utf-8'),
     });
     const out = path.join(await tempDir(), 'out');
-    await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    await crawlForTest(`${server.url}/api/`, out);
     expect(await stored(out, '1')).toBe('Ångström café, naïve µm');
     for (const id of ['2', '3', '4', '5']) expect(await stored(out, id), id).toBe(term);
     expect((await verifySnapshot(out)).problems).toEqual([]);
@@ -152,7 +153,7 @@ describe('content codings', () => {
       ),
     );
     const out = path.join(await tempDir(), 'out');
-    await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    await crawlForTest(`${server.url}/api/`, out);
     for (const id of Object.keys(stacks)) expect(await stored(out, id), id).toBe(`term ${id}`);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
@@ -177,10 +178,7 @@ describe('content codings', () => {
   it('each step is held to --max-bytes: a body compressed twice cannot grow past it', async () => {
     const big = JSON.stringify({ data: { units: 'x'.repeat(300_000) } });
     const server = await serve((req, res) => sendCoded(res, big, ['gzip', 'gzip']));
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      retries: 0,
+    const error = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'), {
       maxBytes: 100_000,
     }).catch((e: unknown) => e);
     expect((error as Error).message).toContain('over the --max-bytes limit of 100000');
@@ -276,7 +274,7 @@ describe('numbers', () => {
       sendJson(res, 200, `{"data":${resource}}`);
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(`${server.url}/api/`, out);
     for (const file of ['api/units/1/index.html', 'api/units/page/1/index.html', 'api/units/index.html']) {
       const text = await readFile(path.join(out, file), 'utf8');
       expect(text, file).toContain(`"numbers":${numbers}`);

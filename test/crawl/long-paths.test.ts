@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
@@ -54,7 +54,7 @@ describe('a link to a path longer than a file system allows', () => {
     });
     const base = await tempDir();
     const out = path.join(base, 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, catalogue: 'none' });
+    const result = await crawlForTest(`${server.url}/api/`, out, { catalogue: 'none' });
 
     const refused = result.report.findings.filter((f) => f.rule === 'layout.refused').map((f) => f.url);
     expect(refused.sort()).toEqual(

@@ -13,6 +13,7 @@ import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 /** Records of the three real pages. */
 const PAGES: Record<string, number[]> = { '1': [1, 2], '2': [3, 4], '3': [5] };
@@ -79,7 +80,7 @@ describe('page numbers a source links to', () => {
     const server = await startServer(paginating);
     try {
       const out = path.join(await tempDir(), 'out');
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${server.url}/api/`, out);
 
       // Each odd spelling was fetched (it is a document of the source) and reported, naming its URL.
       const refused = result.report.findings.filter((f) => f.rule === 'layout.refused');
@@ -139,7 +140,7 @@ describe('path spellings a source links to', () => {
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${server.url}/api/`, out);
       const records = server.requests.filter((r) => r !== '/api/' && r !== '/api/units/').sort();
       expect(records).toEqual(['/api/units/!/', '/api/units/%5Bx%5D/', '/api/units/A/', '/api/units/~/']);
       const stored = (await listFiles(out)).filter((file) => /^api\/units\/[^/]+\/index\.html$/.test(file));
@@ -170,7 +171,7 @@ describe('two names a file system folds into one file', () => {
       sendJson(res, 200, { data: unit(base, 'a') });
     });
     try {
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${server.url}/api/`, out);
       const collisions = result.report.findings.filter((f) => f.rule === 'layout.collision');
       expect(collisions.map((f) => f.url)).toEqual([`${server.url}/api/units/a/`]);
       expect(collisions[0]!.message).toContain('api/units/a/index.html cannot be written: another document of');
