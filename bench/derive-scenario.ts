@@ -1,7 +1,8 @@
 /**
  * The derive scenario: `crawl --derive` against a full crawl of the same source, first CPU-bound (no latency, at the
- * cpu scenario's size, `--runs` pairs alternating: wall time and CPU per document), then latency-bound at each size of `--derive-records` (requests and wall time, the target
- * being at most a fifth of the requests; docs/performance.md has the targets).
+ * cpu scenario's size, `--runs` pairs alternating: wall time and CPU per document), then latency-bound at each size
+ * of `--derive-records` (requests and wall time, the target being at most a fifth of the requests;
+ * docs/performance.md has the targets).
  */
 import { startSampleApiProcess } from './children.js';
 import { cpuPerDocument, derivedCost, type CpuPerDocument, type CrawlCpu, type DerivedCost } from './cpu-figures.js';
