@@ -59,7 +59,7 @@ export function records(count: number, prefix = 'term '): TinyRecord[] {
 const TYPES: Record<string, string> = { units: 'Unit', things: 'Thing' };
 
 /** A record as the source lists and serves it, its JSON written by hand so that `value` and `idJson` stay as given. */
-export function recordText(base: string, collection: string, record: TinyRecord): string {
+function recordText(base: string, collection: string, record: TinyRecord): string {
   const type = TYPES[collection] ?? 'Thing';
   const value = record.value === undefined ? '' : `,"value":${record.value}`;
   const self = JSON.stringify(`${base}${collection}/${record.id}/`);
