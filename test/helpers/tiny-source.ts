@@ -1,8 +1,9 @@
 /**
  * The suite's small JSON:API source on 127.0.0.1: a root index, collections of a few records paginated `pageSize` to
  * a page (links as spec 4.1 gives them, `?page[number]=n`), and each record's document. A crawl of it takes
- * milliseconds. By default it serves one collection, `units`, of one record whose term is the source's `term`, which
- * a test may change between crawls so that two snapshots can be told apart.
+ * milliseconds. By default it serves three documents: the root, one collection, `units`, whose one page is its own
+ * URL, and one record whose term is the source's `term`, which a test may change between crawls so that two
+ * snapshots can be told apart.
  *
  * - `answers` replaces what chosen paths answer (a body cut off, a redirect, a document nested too deep), so that a
  *   test of a hostile or odd source writes only what is odd about it;
@@ -103,7 +104,9 @@ function tinyHandler(options: TinySourceOptions, state: TinyState): TestHandler 
       const pageSize = options.pageSize ?? Math.max(1, records.length);
       const pages = Math.max(1, Math.ceil(records.length / pageSize));
       const page = Number(list[2] ?? '1');
-      const url = (n: number) => `${base}${collection}/?page[number]=${n}`;
+      // The default source is three documents: its one page is the collection's own URL, not a page of its own.
+      const url = (n: number) =>
+        options.collections === undefined ? `${base}${collection}/` : `${base}${collection}/?page[number]=${n}`;
       const data = records.slice((page - 1) * pageSize, page * pageSize).map((r) => recordText(base, collection, r));
       const links = {
         first: url(1),
