@@ -152,7 +152,9 @@ export function linksOnlyData(
   if (known === undefined) {
     const answer = source.reader.read(stored, name, relationship);
     if (answer.unusable !== null) {
-      throw new ExportError(`${source.name}: ${answer.unusable}. Run cv-snapshot verify on it.`);
+      throw new ExportError(
+        `${source.name}: ${answer.unusable.file} ${answer.unusable.why}. Run cv-snapshot verify on it.`,
+      );
     }
     source.linksOnly.set(key, (known = { data: answer.data }));
   }

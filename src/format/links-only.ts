@@ -56,10 +56,10 @@ export interface LinksOnlyAnswer {
   /** The `data` of the first document that has one (null: it leads nowhere); undefined when none does. */
   data: unknown;
   /**
-   * The first document tried that the snapshot holds but that cannot be read safely: its file and why ("… is a
-   * symbolic link, never opened"), to end a sentence; null when there was none.
+   * The first document tried that the snapshot holds but that cannot be read safely: its file, and why to end a
+   * sentence that names it ("is a symbolic link, never opened"); null when there was none.
    */
-  unusable: string | null;
+  unusable: { file: string; why: string } | null;
 }
 
 /** The source URL a stored link stands for (StoredLinks.sourceUrlOf), or null when it is no http(s) URL. */
@@ -109,7 +109,7 @@ export class LinksOnlyReader {
       own('related'),
       `${at.uri}${encodeURIComponent(name)}/`,
     ];
-    let unusable: string | null = null;
+    let unusable: LinksOnlyAnswer['unusable'] = null;
     for (const url of tried) {
       const file = url === null ? null : this.#fileOf(url);
       if (file === null) continue;
@@ -118,7 +118,7 @@ export class LinksOnlyReader {
         document = readSnapshotJson(this.#dir, file, MAX_LINKS_ONLY_BYTES, this.#checked);
       } catch (error) {
         if (!(error instanceof UnusableFileError)) throw error;
-        unusable ??= `${file} ${error.message}`;
+        unusable ??= { file, why: error.message };
         continue;
       }
       if (isObject(document) && 'data' in document) return { data: document.data, unusable };
