@@ -14,7 +14,7 @@ import { throwIfStopped, UsageError } from '../util/errors.js';
 import { firstLine } from '../format/read-snapshot.js';
 import { ExportError } from './export-error.js';
 import { exportedCollections, exportParts, type ExportFormat } from './export-snapshot.js';
-import { openExportSource } from './read-collection.js';
+import { openExportSource } from './export-source.js';
 import { shiftedOf } from '../format/partial.js';
 import { surveySnapshot } from './survey.js';
 

@@ -13,7 +13,7 @@
  * - Records sort by id (numeric ids as numbers, before any other id, which sort by code units), then by type.
  */
 import * as z from 'zod';
-import { byCodeUnits } from '../code-unit-order.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { isObject } from '../json/is-object.js';
 import { sourceNumberText } from '../json/parse-json.js';
 

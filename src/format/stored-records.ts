@@ -21,8 +21,8 @@
  *
  * The reader keeps one page in memory at a time, and a few thousand recent answers of the links-only documents.
  */
-import { CvSnapshotError } from '../errors.js';
-import { flatKey } from '../flat-key.js';
+import { CvSnapshotError } from '../util/errors.js';
+import { flatKey } from '../util/flat-key.js';
 import { isObject } from '../json/is-object.js';
 import { locate } from '../url/api-location.js';
 import { Memo } from '../url/memo.js';
