@@ -166,7 +166,7 @@ function countsText(diff: SnapshotDiff, short = false): string {
 
 /**
  * The collections only one snapshot has, the records a partial snapshot could not compare, and those without a
- * string type and id that are not the same in both, which cannot be matched record by record.
+ * type and id that are not the same in both, which cannot be matched record by record.
  */
 function collectionsNote(diff: SnapshotDiff): string {
   const names = (change: CollectionDiff['change']) =>
@@ -185,7 +185,7 @@ function collectionsNote(diff: SnapshotDiff): string {
   const { unmatched } = diff.summary.records;
   if (unmatched > 0) {
     notes.push(
-      `${plural(unmatched, 'record')} without a string type and id could not be compared record by record, and ` +
+      `${plural(unmatched, 'record')} without a type and id could not be compared record by record, and ` +
         'are not the same in both snapshots: what changed in them cannot be told (<code>cv-snapshot diff</code> ' +
         'counts them per collection).',
     );

@@ -14,28 +14,11 @@ import type {
   RelationshipChange,
 } from './diff-format.js';
 import { exactObject, sameMember } from './exact-values.js';
-import type { DiffRecord } from './read-records.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
+import { byRecordOrder, namedLabel as labelOf, type SnapshotRecord } from '../format/records.js';
 
-/** Ids in numeric order when both are numbers (spec 2.1: numeric text), else in code-unit order. */
-export function byId(a: string, b: string): number {
-  if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
-  return byCodeUnits(a, b);
-}
-
-export function byIdentity(a: { type: string; id: string }, b: { type: string; id: string }): number {
-  return byId(a.id, b.id) || byCodeUnits(a.type, b.type);
-}
-
-/** The attribute a record is known by: `term` (spec 2.3), or `name` for types without one (global provenances). */
-function labelAttribute(record: DiffRecord): string {
-  return 'term' in record.attributes || !('name' in record.attributes) ? 'term' : 'name';
-}
-
-function labelOf(record: DiffRecord): string | null {
-  const value = record.attributes[labelAttribute(record)];
-  return typeof value === 'string' ? value : null;
-}
+/** What is compared of a record: its type, id, attributes and relationships. */
+type DiffRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
 
 export function statusOf(record: DiffRecord): string | null {
   const value = record.attributes.status;
@@ -61,7 +44,7 @@ function linkageOf(relationship: unknown): Linkage | undefined {
 
 function targets(linkage: Linkage | undefined): Identifier[] {
   if (linkage === undefined || linkage === null) return [];
-  return (Array.isArray(linkage) ? linkage : [linkage]).slice().sort(byIdentity);
+  return (Array.isArray(linkage) ? linkage : [linkage]).slice().sort(byRecordOrder);
 }
 
 const identifierKey = (target: Identifier): string => `${target.type}\u0000${target.id}`;

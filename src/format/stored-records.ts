@@ -28,7 +28,7 @@ import { locate } from '../url/api-location.js';
 import { Memo } from '../url/memo.js';
 import { Layout } from './layout.js';
 import { LinksOnlyReader, recordUris, type RecordUris } from './links-only.js';
-import type { Manifest } from './manifest.js';
+import { MANIFEST_PATH, type Manifest } from './manifest.js';
 import { shiftedOf } from './partial.js';
 import { CHECKED_DIRS, readSnapshotJson, readSnapshotManifest, UnusableFileError } from './read-snapshot.js';
 import { recordOf, type SnapshotRecord } from './records.js';
@@ -128,7 +128,12 @@ export class SnapshotReader {
     for (let page = 1; page <= last; page += 1) {
       if (missing.has(page)) continue;
       const at = this.layout.pageOf(listUrl, page);
-      if (at !== null) pages.push({ page, ...at });
+      if (at === null) {
+        // A manifest changed by hand may name a collection such as `../..`: its pages cannot be files of the tree.
+        const why = `names collection ${JSON.stringify(collection)}, whose list pages no file of a snapshot can hold`;
+        throw new SnapshotReadError(this.name, MANIFEST_PATH, why);
+      }
+      pages.push({ page, ...at });
     }
     return { pages, lacking: missing.size };
   }
