@@ -8,13 +8,11 @@
 import { shiftedOf, shiftedSentence } from '../format/partial.js';
 import type { Manifest } from '../format/manifest.js';
 import { plural } from '../util/plural.js';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { flatKey } from '../util/flat-key.js';
 import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
-import type { StoredLinks } from '../format/rewrite-links.js';
 import type { TreeWriter } from '../store/writer.js';
 import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
 import type { CatalogueNames } from '../format/human-names.js';
@@ -24,10 +22,10 @@ import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools }
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
 import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
-import { linksOnlyReader, linksOnlyTargets } from './stored.js';
 import { CatalogueRecords } from './records.js';
 import { isObject } from '../json/is-object.js';
-import { linkages, listRecords, type Resource } from './resource.js';
+import { labelOf, linkagesOf as linkages, type SnapshotRecord as Resource } from '../format/records.js';
+import type { SnapshotReader } from '../format/stored-records.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
@@ -36,10 +34,8 @@ const ROWS_PER_PAGE = 500;
 export interface CatalogueInput {
   layout: Layout;
   writer: TreeWriter;
-  /** Every collection with its stored list page files, in page order. */
-  collections: Array<[string, string[]]>;
-  /** How the snapshot wrote its links (`--links`), to read them back. */
-  links: StoredLinks;
+  /** The reader of the snapshot's records: its collections, their list pages, where links-only relationships lead. */
+  reader: SnapshotReader;
   about: {
     root: string;
     createdAt: string;
@@ -72,15 +68,6 @@ interface CollectionInfo {
   root?: { type: string; id: string };
 }
 
-function labelOf(resource: Resource, id: string): string {
-  const a = resource.attributes;
-  for (const key of ['term', 'name', 'title', 'display_name']) {
-    const value = a[key];
-    if (typeof value === 'string' && value.trim() !== '') return value;
-  }
-  return id;
-}
-
 function excerpt(value: unknown, max = 160): string {
   if (typeof value !== 'string') return '';
   const text = value.replace(/\s+/g, ' ').trim();
@@ -111,7 +98,6 @@ function firstTarget(resource: Resource, name: string): { type: string; id: stri
 /** Everything the passes share. */
 interface Catalogue {
   input: CatalogueInput;
-  readPage: (file: string) => Resource[];
   records: CatalogueRecords;
   info: Map<string, CollectionInfo>;
   site: RecordSite;
@@ -119,27 +105,26 @@ interface Catalogue {
 }
 
 /** Pass 1: where each record lives, what it is called, who points at it, and what each collection is. */
-function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType<typeof listRecords>) {
+function firstPass(input: CatalogueInput) {
   const records = new CatalogueRecords();
   const info = new Map<string, CollectionInfo>();
   /** A community variant's `community` target, by the variant's type and id. */
   const communities = new Map<string, { type: string; id: string }>();
   /** Where the relationships given with links only lead (RecordSite.linksOnly). */
   const linksOnly = new Map<string, unknown>();
-  const reader = linksOnlyReader(input);
-  for (const [collection, files] of input.collections) {
+  const { reader } = input;
+  for (const collection of reader.collections()) {
     const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false, letters: new Set() };
     info.set(collection, count);
-    for (const file of files) {
-      const list = readList(file);
-      count.skipped += list.skipped;
+    for (const list of reader.pages(collection)) {
+      count.skipped += list.others.length;
       for (const resource of list.records) {
         count.records++;
         count.type ??= resource.type;
         const status = resource.attributes.status;
         if ('status' in resource.attributes) count.hasStatus = true;
         if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
-        const label = labelOf(resource, resource.id);
+        const label = labelOf(resource);
         count.letters.add(letterOf(label));
         const self = records.add(resource.type, resource.id, collection, label);
         for (const [name, relationship] of Object.entries(resource.relationships)) {
@@ -148,7 +133,8 @@ function firstPass(input: CatalogueInput, readList: (file: string) => ReturnType
         }
         // Relationships given with links only: read here, once, so that their targets' pages list who points at them.
         if (records.find(resource.type, resource.id)!.collection === collection) {
-          for (const [name, data] of linksOnlyTargets(reader, collection, resource)) {
+          for (const name of reader.linksOnlyNames(resource)) {
+            const data = reader.relationshipData(collection, resource, name);
             // Most lead nowhere (`data: null`): only the others are kept (record-page.ts reads a missing one as that).
             if (data !== null) linksOnly.set(flatKey(resource.type, resource.id, name), data);
             for (const target of linkages(data)) records.addReference(target.type, target.id, self, name);
@@ -190,34 +176,21 @@ function rootCollectionOf(c: Catalogue, collection: string): string | undefined 
   return found === collection ? undefined : found;
 }
 
-/** A list page's records, read from the staged tree (what is not a record is left out; the crawl reported it). */
-function listReader(writer: TreeWriter): (file: string) => ReturnType<typeof listRecords> {
-  return (file) => {
-    try {
-      return listRecords(readFileSync(path.join(writer.dir, file), 'utf8'));
-    } catch {
-      return { records: [], skipped: 0 };
-    }
-  };
-}
-
 /** Pass 1 and what the later passes share: the records, the collections, their titles, the record pages' site. */
 function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalogue {
   const { layout, writer } = input;
-  const readList = listReader(writer);
-  const { records, info, communities, linksOnly } = firstPass(input, readList);
+  const { records, info, communities, linksOnly } = firstPass(input);
   const names = new HumanNames(input.names);
   const titles = collectionTitles(records, info, names);
   return {
     input,
-    readPage: (file) => readList(file).records,
     records,
     info,
     site: {
       layout,
       writer,
       records,
-      links: input.links,
+      reader: input.reader,
       titles,
       names,
       linksOnly,
@@ -316,7 +289,7 @@ function rowCells(c: Catalogue, collection: string, columns: Columns, resource: 
       case 'Id':
         return resource.id;
       case 'Term or name':
-        return [labelOf(resource, resource.id), href];
+        return [labelOf(resource), href];
       case 'Community':
         return c.site.communityOf(resource.type, resource.id) ?? '';
       case 'Root':
@@ -366,14 +339,16 @@ function downloadLinks(collection: string): string {
  * entry as its page is written: in the order of the pages, a record listed twice once.
  */
 function* pagesAndSearchEntries(c: Catalogue): Generator<string> {
-  for (const [collection, files] of c.input.collections) yield* collectionPages(c, collection, files);
+  // The list pages are read a second time: a record's page names the records that point at it, known once pass 1
+  // has read them all.
+  for (const collection of c.input.reader.collections()) yield* collectionPages(c, collection);
 }
 
 /**
  * Writes a collection's pages (500 rows each), its rows script, and the pages of the records it keeps; yields the
  * search entry of each record whose page it writes.
  */
-function* collectionPages(c: Catalogue, collection: string, files: string[]): Generator<string> {
+function* collectionPages(c: Catalogue, collection: string): Generator<string> {
   const { records: total, skipped, hasStatus, letters } = c.info.get(collection)!;
   const title = c.site.titles.get(collection) ?? collection;
   const layout = layoutOf(c, collection);
@@ -419,8 +394,8 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
     rows = [];
     n++;
   };
-  for (const file of files) {
-    for (const resource of c.readPage(file)) {
+  for (const list of c.input.reader.pages(collection)) {
+    for (const resource of list.records) {
       const id = resource.id;
       const listedOn = n;
       const recordFile = c.records.find(resource.type, id)!.page;
@@ -439,7 +414,7 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
       if (rows.length === ROWS_PER_PAGE) flush();
       // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
       if (!c.records.takePage(resource.type, id, collection)) continue;
-      const label = labelOf(resource, id);
+      const label = labelOf(resource);
       c.write(recordFile, recordHtml(c.site, { collection, id, resource, label, n: listedOn }));
       yield searchEntry(c, collection, resource, recordFile);
     }
@@ -457,7 +432,7 @@ function searchEntry(c: Catalogue, collection: string, resource: Resource, page:
     .join(' ');
   return indexEntry({
     page,
-    label: labelOf(resource, resource.id),
+    label: labelOf(resource),
     status: typeof a.status === 'string' ? a.status : '',
     collection,
     id: resource.id,
@@ -469,7 +444,7 @@ function searchEntry(c: Catalogue, collection: string, resource: Resource, page:
 
 /** The collections in the order of the front page: each one, then the collections of its community variants. */
 function frontOrder(c: Catalogue): string[] {
-  const names = c.input.collections.map(([name]) => name);
+  const names = c.input.reader.collections();
   const variantsOf = new Map<string, string[]>();
   for (const name of names) {
     const root = rootCollectionOf(c, name);

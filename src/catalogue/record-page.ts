@@ -11,7 +11,7 @@ import { claimTag } from '../format/catalogue-names.js';
 import { changeNoteHtml } from './changes-page.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';
-import { linkages, type Resource } from './resource.js';
+import { linkagesOf as linkages, type SnapshotRecord as Resource } from '../format/records.js';
 
 /** Attributes shown above the list of attributes rather than in it. */
 const SHOWN_FIRST = new Set(['definition', 'description']);
@@ -20,7 +20,7 @@ const SHOWN_FIRST = new Set(['definition', 'description']);
 export interface RecordSite extends TreeSite {
   records: CatalogueRecords;
   /**
-   * Where the relationships the lists give with links only lead, read in pass 1 (`linksOnlyTargets`), by
+   * Where the relationships the lists give with links only lead, read in pass 1 (SnapshotReader.relationshipData), by
    * `flatKey(type, id, relationship)`: the linkage, or undefined where the snapshot holds no document of it. A
    * relationship not here leads nowhere (its documents say `data: null`).
    */

@@ -21,6 +21,7 @@
  *
  * The reader keeps one page in memory at a time, and a few thousand recent answers of the links-only documents.
  */
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { CvSnapshotError } from '../util/errors.js';
 import { flatKey } from '../util/flat-key.js';
 import { isObject } from '../json/is-object.js';
@@ -111,9 +112,9 @@ export class SnapshotReader {
     return new SnapshotReader(name, dir, readSnapshotManifest(dir, name));
   }
 
-  /** The collections the manifest names, in its order (by name). */
+  /** The collections the manifest names, by name. */
   collections(): string[] {
-    return Object.keys(this.manifest.collections);
+    return Object.keys(this.manifest.collections).sort(byCodeUnits);
   }
 
   /** The list pages of `collection` the snapshot holds, from its manifest and the layout. */
