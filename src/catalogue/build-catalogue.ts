@@ -24,7 +24,7 @@ import { recordHtml, type RecordSite } from './record-page.js';
 import { CHANGES_PAGE, changeNotes, changesHtml, changesLink, type CatalogueChanges } from './changes-page.js';
 import { CatalogueRecords } from './records.js';
 import { isObject } from '../json/is-object.js';
-import { labelOf, linkagesOf as linkages, type SnapshotRecord as Resource } from '../format/records.js';
+import { labelOf, linkagesOf as linkages, type SnapshotRecord } from '../format/records.js';
 import type { SnapshotReader } from '../format/stored-records.js';
 import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
@@ -90,7 +90,7 @@ function fromCollection(collection: string, recordFile: string): string {
 }
 
 /** The first linkage of a relationship, when it is given as data. */
-function firstTarget(resource: Resource, name: string): { type: string; id: string } | undefined {
+function firstTarget(resource: SnapshotRecord, name: string): { type: string; id: string } | undefined {
   const relationship = resource.relationships[name];
   return isObject(relationship) ? linkages(relationship.data)[0] : undefined;
 }
@@ -280,7 +280,7 @@ function layoutOf(c: Catalogue, collection: string): keyof typeof TABLE_LAYOUTS 
 }
 
 /** A record's row: one cell per column (links relative to the collection's folder). */
-function rowCells(c: Catalogue, collection: string, columns: Columns, resource: Resource, href: string): Cell[] {
+function rowCells(c: Catalogue, collection: string, columns: Columns, resource: SnapshotRecord, href: string): Cell[] {
   const a = resource.attributes;
   const root = firstTarget(resource, 'root');
   const rootFound = root && c.records.find(root.type, root.id);
@@ -424,7 +424,7 @@ function* collectionPages(c: Catalogue, collection: string): Generator<string> {
 }
 
 /** A record's entry in the search index (search.ts): what it is found by, and what a result shows of it. */
-function searchEntry(c: Catalogue, collection: string, resource: Resource, page: string): string {
+function searchEntry(c: Catalogue, collection: string, resource: SnapshotRecord, page: string): string {
   const a = resource.attributes;
   const searchable = Object.entries(a)
     .filter(([name, v]) => typeof v === 'string' && v !== '' && !/(_uri|_url|email)$/.test(name))

@@ -18,14 +18,14 @@ import { byCodeUnits } from '../util/code-unit-order.js';
 import { byRecordOrder, namedLabel as labelOf, type SnapshotRecord } from '../format/records.js';
 
 /** What is compared of a record: its type, id, attributes and relationships. */
-type DiffRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
+type ComparedRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
 
-export function statusOf(record: DiffRecord): string | null {
+export function statusOf(record: ComparedRecord): string | null {
   const value = record.attributes.status;
   return typeof value === 'string' ? value : null;
 }
 
-export function recordRef(record: DiffRecord): RecordRef {
+export function recordRef(record: ComparedRecord): RecordRef {
   return { type: record.type, id: record.id, label: labelOf(record), status: statusOf(record) };
 }
 
@@ -58,7 +58,7 @@ function sameLinkage(a: Linkage | undefined, b: Linkage | undefined): boolean {
   return left.size === right.size && [...left].every((key) => right.has(key));
 }
 
-function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChange[] {
+function compareAttributes(before: ComparedRecord, after: ComparedRecord): AttributeChange[] {
   const names = [...new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)])].sort(byCodeUnits);
   const changes: AttributeChange[] = [];
   for (const name of names) {
@@ -77,7 +77,7 @@ function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChan
   return changes;
 }
 
-function compareRelationships(before: DiffRecord, after: DiffRecord): RelationshipChange[] {
+function compareRelationships(before: ComparedRecord, after: ComparedRecord): RelationshipChange[] {
   const names = [...new Set([...Object.keys(before.relationships), ...Object.keys(after.relationships)])].sort(
     byCodeUnits,
   );
@@ -100,7 +100,7 @@ function compareRelationships(before: DiffRecord, after: DiffRecord): Relationsh
 }
 
 /** What changed between two versions of a record, or null when nothing did. */
-export function compareRecords(before: DiffRecord, after: DiffRecord): RecordChange | null {
+export function compareRecords(before: ComparedRecord, after: ComparedRecord): RecordChange | null {
   const attributes = compareAttributes(before, after);
   const relationships = compareRelationships(before, after);
   if (attributes.length === 0 && relationships.length === 0) return null;
@@ -108,7 +108,7 @@ export function compareRecords(before: DiffRecord, after: DiffRecord): RecordCha
 }
 
 /** The record's label before and after, when it changed (a rename). */
-export function renameOf(before: DiffRecord, after: DiffRecord): { old: string; new: string } | null {
+export function renameOf(before: ComparedRecord, after: ComparedRecord): { old: string; new: string } | null {
   const old = labelOf(before);
   const value = labelOf(after);
   return old !== null && value !== null && old !== value ? { old, new: value } : null;

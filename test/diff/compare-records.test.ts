@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { compareRecords, renameOf } from '../../src/diff/compare-records.js';
 import { byId, type SnapshotRecord } from '../../src/format/records.js';
 
-type DiffRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
+type ComparedRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
 
-function record(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}): DiffRecord {
+function record(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}): ComparedRecord {
   return { type: 'SiteUsage', id: '7', attributes, relationships };
 }
 
