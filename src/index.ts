@@ -8,7 +8,7 @@ export {
   type AddCatalogueResult,
 } from './pipeline/add-catalogue.js';
 export { verifySnapshot, type VerifyOptions, type VerifyResult } from './verify/verify-snapshot.js';
-export { NotASnapshotError } from './format/read-snapshot.js';
+export { NotASnapshotError } from './format/read-manifest.js';
 export {
   packSnapshot,
   extractArchive,

@@ -1,6 +1,6 @@
 import { diffSnapshots, formatDiffJson, formatDiffMarkdown, type SnapshotDiff } from '../diff/index.js';
 import { ExitCode, StoppedError } from '../util/errors.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';

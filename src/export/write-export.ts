@@ -11,7 +11,7 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
 import { throwIfStopped, UsageError } from '../util/errors.js';
-import { firstLine } from '../format/read-snapshot.js';
+import { firstLine } from '../format/safe-read.js';
 import { ExportError } from './export-error.js';
 import { exportedCollections, exportParts, type ExportFormat } from './export-snapshot.js';
 import { openExportSource } from './export-source.js';

@@ -15,14 +15,14 @@
  * A relationship document's `data` is the linkage; a related document's is the target itself (or a list of them):
  * either names where the relationship leads by type and id.
  *
- * Every file is read as `verify` reads one (read-snapshot.ts): never through a symbolic link, never a pipe, socket
+ * Every file is read as `verify` reads one (safe-read.ts): never through a symbolic link, never a pipe, socket
  * or device, at most MAX_LINKS_ONLY_BYTES, JSON nested too deep refused. Such a document is passed over like one the
  * snapshot does not hold, and the answer names the first one met (`unusable`): the catalogue and `diff` go on with
  * what the others say, `export` refuses the tree as it refuses any file it cannot read.
  */
 import { isObject } from '../json/is-object.js';
 import type { Layout } from './layout.js';
-import { CHECKED_DIRS, readSnapshotJson, UnusableFileError } from './read-snapshot.js';
+import { CHECKED_DIRS, readSnapshotJson, UnusableFileError } from './safe-read.js';
 import type { StoredLinks } from './rewrite-links.js';
 import { Memo } from '../url/memo.js';
 

@@ -13,7 +13,7 @@
  * - A collection's list pages are the files the layout gives for pages 1 to n, n the pages its manifest counts
  *   plus those of its pages a partial snapshot lacks (the manifest's `missing`), which are passed over: nothing is
  *   probed. A page file that is absent from a snapshot that lacks nothing is an error.
- * - Every file is read as `verify` reads one (read-snapshot.ts): never through a symbolic link, never a pipe or
+ * - Every file is read as `verify` reads one (safe-read.ts): never through a symbolic link, never a pipe or
  *   device, at most a bounded size, JSON nested too deep refused, numbers kept as the source wrote them. A file
  *   that cannot be read stops the reader with a SnapshotReadError that names it and says to run `verify`.
  * - A relationship given with links only (spec 2.4's `successor`) leads where its stored documents say
@@ -31,7 +31,8 @@ import { Layout } from './layout.js';
 import { LinksOnlyReader, recordUris, type RecordUris } from './links-only.js';
 import { MANIFEST_PATH, type Manifest } from './manifest.js';
 import { shiftedOf } from './partial.js';
-import { CHECKED_DIRS, readSnapshotJson, readSnapshotManifest, UnusableFileError } from './read-snapshot.js';
+import { readSnapshotManifest } from './read-manifest.js';
+import { CHECKED_DIRS, readSnapshotJson, UnusableFileError } from './safe-read.js';
 import { recordOf, type SnapshotRecord } from './records.js';
 import { StoredLinks } from './rewrite-links.js';
 

@@ -32,16 +32,9 @@ import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { FileCollisionError, sha256, TreeWriter } from '../store/writer.js';
 import { Memo } from '../url/memo.js';
 import { UrlSpace } from '../url/url-space.js';
-import {
-  CHECKED_DIRS,
-  fileLines,
-  firstLine,
-  GIVE_A_SNAPSHOT,
-  NotASnapshotError,
-  openSums,
-  readSnapshotFile,
-  readSnapshotManifestJson,
-} from '../format/read-snapshot.js';
+import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotManifestJson } from '../format/read-manifest.js';
+import { fileLines, openSums } from '../format/read-sums.js';
+import { CHECKED_DIRS, firstLine, readSnapshotFile } from '../format/safe-read.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
