@@ -1,8 +1,7 @@
 /**
  * Where a relationship that a list entry gives with links only leads (spec 2.4's `successor`: `links.self` and
- * `links.related`, no `data`), read from the documents the snapshot stored. The one reader of them: the catalogue
- * (its record pages and "Successor of"), `diff` (a successor set in a new release) and `export` (`dct:isReplacedBy`,
- * in the catalogue's downloads too) each ask it, and each does its own with the answer.
+ * `links.related`, no `data`), read from the documents the snapshot stored. The one reader of them, asked through
+ * SnapshotReader.relationshipData (stored-records.ts) by the catalogue, its downloads, `export` and `diff`.
  *
  * The documents tried, in this order; the first one stored whose JSON has a `data` member answers:
  *
@@ -17,8 +16,8 @@
  *
  * Every file is read as `verify` reads one (safe-read.ts): never through a symbolic link, never a pipe, socket
  * or device, at most MAX_LINKS_ONLY_BYTES, JSON nested too deep refused. Such a document is passed over like one the
- * snapshot does not hold, and the answer names the first one met (`unusable`): the catalogue and `diff` go on with
- * what the others say, `export` refuses the tree as it refuses any file it cannot read.
+ * snapshot does not hold, and the answer names the first one met (`unusable`), which SnapshotReader turns into the
+ * error every reader stops with, as for any file of the snapshot that cannot be read.
  */
 import { isObject } from '../json/is-object.js';
 import type { Layout } from './layout.js';
@@ -43,12 +42,6 @@ export interface StoredRecord {
   collection: string;
   id: string;
   self: string | null;
-}
-
-/** A list entry's `links.self` (StoredRecord.self): its string, or null when it has none. */
-export function selfLinkOf(entry: { links?: unknown }): string | null {
-  const links = entry.links;
-  return isObject(links) && typeof links.self === 'string' ? links.self : null;
 }
 
 /** What the stored documents say of one relationship given with links only. */

@@ -47,7 +47,7 @@ function keyOf(container: Record<string, unknown>, key: string): string | null {
 }
 
 /** A list entry's `links.self`: its string, or null when it has none. */
-export function selfLinkOf(entry: { links?: unknown }): string | null {
+function selfLinkOf(entry: { links?: unknown }): string | null {
   const links = entry.links;
   return isObject(links) && typeof links.self === 'string' ? links.self : null;
 }
