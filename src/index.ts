@@ -4,7 +4,7 @@ export { DEFAULTS, type SnapshotOptions, type SnapshotResult } from './pipeline/
 export { addCatalogue, type AddCatalogueOptions, type AddCatalogueResult } from './pipeline/add-catalogue.js';
 export { UnsoundSnapshotError } from './util/errors.js';
 export { verifySnapshot, type VerifyOptions, type VerifyResult } from './verify/verify-snapshot.js';
-export { NotASnapshotError } from './format/read-snapshot.js';
+export { NotASnapshotError } from './format/read-manifest.js';
 export {
   packSnapshot,
   extractArchive,

@@ -9,7 +9,7 @@ import { closeSync, lstatSync, readSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_PATH } from '../format/manifest.js';
-import { NotRegularFileError, openRegularFile, readRegularFile } from '../format/read-snapshot.js';
+import { NotRegularFileError, openRegularFile, readRegularFile } from '../format/safe-read.js';
 import { ArchiveError } from '../util/errors.js';
 
 /**

@@ -25,14 +25,10 @@ import { manifestSchema, MANIFEST_PATH } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
 import { partialSentence } from '../format/partial.js';
 import { quoteUntrusted } from '../util/safe-text.js';
-import {
-  NotASnapshotError,
-  NotRegularFileError,
-  openRegularFile,
-  readManifestWith,
-  readSums,
-  walkTree,
-} from '../format/read-snapshot.js';
+import { NotASnapshotError, readManifestWith } from '../format/read-manifest.js';
+import { readSums } from '../format/read-sums.js';
+import { NotRegularFileError, openRegularFile } from '../format/safe-read.js';
+import { walkTree } from '../format/walk-tree.js';
 import { removeOnExit } from './exit-cleanup.js';
 import { checkOutput, sidecarText, tempPathFor } from './pack-output.js';
 import { ancestorDirs, snapshotEntries, strayPaths, type SnapshotEntry } from './snapshot-entries.js';

@@ -1,5 +1,5 @@
 import { ExitCode, StoppedError, UsageError } from '../util/errors.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { shiftedSentence } from '../format/partial.js';
 import { EXPORT_FORMATS } from '../export/index.js';
 import { exportSnapshotTo, exportSnapshotToFile, type ExportResult } from '../export/index.js';

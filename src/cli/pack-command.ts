@@ -3,7 +3,7 @@ import { packWacz } from '../archive/pack-wacz.js';
 import { ExitCode, StoppedError } from '../util/errors.js';
 import { printable, printableJson, printableLines } from '../util/safe-text.js';
 import { SUMS_PATH } from '../store/sums.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { defineCommand } from './command.js';
 import { choice, flag, text } from './options.js';
 

@@ -3,7 +3,7 @@ import { withSnapshotDir } from '../archive/index.js';
 import { printableJson, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { verifySnapshot, type VerifyResult } from '../verify/verify-snapshot.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
 import { ExportError, throwIfStopped, UsageError } from '../util/errors.js';
-import { firstLine } from '../format/read-snapshot.js';
+import { firstLine } from '../format/safe-read.js';
 import { exportedCollections, exportParts, type ExportFormat } from './export-snapshot.js';
-import { openExportSource } from './read-collection.js';
+import { openExportSource } from './export-source.js';
 import { shiftedOf } from '../format/partial.js';
 import { surveySnapshot } from './survey.js';
 

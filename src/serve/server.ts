@@ -19,7 +19,8 @@ import { printable, printableLines, quoteUntrusted } from '../util/safe-text.js'
 import { partialSentence } from '../format/partial.js';
 import { INDEX_FILE, Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
-import { firstLine, NotASnapshotError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
+import { NotASnapshotError, readSnapshotManifest } from '../format/read-manifest.js';
+import { firstLine, readSnapshotFile } from '../format/safe-read.js';
 import { SnapshotAnswers } from './answer.js';
 import { answerClientError } from './client-error.js';
 import { Compression } from './compress.js';

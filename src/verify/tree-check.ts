@@ -16,7 +16,7 @@ import { isRecordPage, recordOfPage, recordPageProblem } from '../format/catalog
 import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { type Manifest } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
-import { firstLine, NotRegularFileError, readRegularFile } from '../format/read-snapshot.js';
+import { firstLine, NotRegularFileError, readRegularFile } from '../format/safe-read.js';
 import { CollectionRecords } from './collection-records.js';
 import type { FileIndex } from './file-index.js';
 import { LinkTargets } from './link-targets.js';

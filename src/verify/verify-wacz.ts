@@ -12,7 +12,7 @@ import { surt } from '../capture/cdxj.js';
 import { recordIn, WarcFormatError } from '../capture/warc-reader.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { throwIfStopped, VerifyError } from '../util/errors.js';
-import { openRegularFile } from '../format/read-snapshot.js';
+import { openRegularFile } from '../format/safe-read.js';
 import { zipEntries, ZipFormatError, type ZipEntry } from '../archive/zip-format.js';
 import { Problems } from './problems.js';
 
