@@ -3,7 +3,7 @@
  * holds each resource type (a relationship names its target by type and id only), and, for the CSV's header, the
  * attribute and relationship names each collection's records carry.
  */
-import { ExportError, throwIfStopped } from '../util/errors.js';
+import { throwIfStopped } from '../util/errors.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { byRecordOrder, type SnapshotRecord } from '../format/records.js';
 import { SnapshotReadError } from '../format/stored-records.js';
