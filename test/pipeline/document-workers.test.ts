@@ -170,9 +170,11 @@ describe('a crawl with worker threads', () => {
       expect(threaded.result.retries).toBe(1);
       // HTML and a document nested too deep are missing, each with the sentence that names it.
       expect(threaded.result.missing).toEqual([`${root}units/deep/`, `${root}units/page/`]);
-      const messages = threaded.result.report.findings.map((f) => `${f.rule} ${f.message}`);
-      expect(messages).toContainEqual(expect.stringMatching(/^fetch\.failed .*units\/page\/ did not answer with JSON/));
-      expect(messages).toContainEqual(expect.stringMatching(/^fetch\.failed .*units\/deep\/ cannot be stored/));
+      const messages = threaded.result.report.findings.map((f) => `${f.rule} ${f.url} ${f.message}`);
+      expect(messages).toContainEqual(
+        expect.stringMatching(/^fetch\.failed \S*units\/page\/ Did not answer with JSON/),
+      );
+      expect(messages).toContainEqual(expect.stringMatching(/^fetch\.failed \S*units\/deep\/ Cannot be stored/));
       expect(messages).toContainEqual(expect.stringMatching(/^layout\.collision .*units\/a\//));
       const odd = threaded.result.report.findings.filter(
         (f) => f.url === `${root}units/odd/` && f.severity === 'error',
