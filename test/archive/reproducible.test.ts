@@ -186,8 +186,10 @@ describe('the archive, with standard tools and verify', () => {
     const file = new Layout(manifest.source.root).collectionIndex('licenses').file;
     const target = path.join(tampered, ...file.split('/'));
     const text = await readFile(target, 'utf8');
-    expect(text).toContain('CC BY 4.0');
-    await writeFile(target, text.replace('CC BY 4.0', 'CC BY 4.1'));
+    // One licence's term, edited by hand as a hot fix would be.
+    const term = (JSON.parse(text) as { data: Array<{ attributes: { term: string } }> }).data[0]!.attributes.term;
+    expect(text).toContain(`"${term}"`);
+    await writeFile(target, text.replace(`"${term}"`, `"${term} (edited)"`));
     const refused = await runCli(['pack', tampered, '--output', path.join(dir, 'tampered.tar.gz')]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${file} does not match its checksum in ${SUMS_PATH}: it was changed after`);
