@@ -315,7 +315,7 @@ describe('a derived crawl of a source with markup in its text', () => {
       for (const file of files) {
         const text = await readFile(path.join(crawls.full.out, file), 'utf8');
         expect(text, file).not.toMatch(MARKUP);
-        if (text.includes('\\u003cb\\u003emarkup\\u003c/b\\u003e \\u0026 more')) escaped += 1;
+        if (text.includes('\\u003cb\\u003edata sheet\\u003c/b\\u003e \\u0026 the manual')) escaped += 1;
       }
       expect(escaped).toBeGreaterThan(0);
     } finally {
