@@ -16,7 +16,18 @@ import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
 import type { StoredLinks } from '../format/rewrite-links.js';
 import type { TreeWriter } from '../store/writer.js';
-import { type Columns, esc, page, snapshotTime, STYLE, statusBadge, TABLE_LAYOUTS } from './html.js';
+import {
+  type Columns,
+  esc,
+  FAVICON,
+  FAVICON_SVG,
+  page,
+  snapshotTime,
+  STYLE,
+  statusBadge,
+  TABLE_LAYOUTS,
+} from './html.js';
+import { frontPageHtml } from './front-page.js';
 import type { CatalogueNames } from '../format/human-names.js';
 import { HumanNames } from './labels.js';
 import { collectionFolder, collectionPage, FRONT_PAGE } from '../format/catalogue-names.js';
@@ -28,7 +39,7 @@ import { linksOnlyReader, linksOnlyTargets } from './stored.js';
 import { CatalogueRecords } from './records.js';
 import { isObject } from '../json/is-object.js';
 import { linkages, listRecords, type Resource } from './resource.js';
-import { indexEntry, letterOf, SEARCH_RESULTS, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
+import { indexEntry, letterOf, SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 
 /** Rows per collection page: a page stays light in any browser, whatever the collection's size. */
 const ROWS_PER_PAGE = 500;
@@ -239,6 +250,7 @@ function catalogueOf(input: CatalogueInput, counter: { pages: number }): Catalog
 /** The files every page shares: the style sheet, the scripts, and the snapshot's time for the citations. */
 function writeAssets(writer: TreeWriter, createdAt: string): void {
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
+  writer.write(`${CATALOGUE_DIR}/${FAVICON}`, FAVICON_SVG);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
   // The snapshot's time for the record pages' citations: the one catalogue file besides the front page it is in.
@@ -289,6 +301,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
       layout: input.layout,
       records: c.records,
       collections: new Set(c.info.keys()),
+      site: input.names?.site?.title,
     }),
   );
   c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
@@ -414,6 +427,7 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
         crumbs: [],
         body: `${summary}${nav}${table}${nav}`,
         scripts: rows.length === 0 ? [] : ['rows.js', '../catalogue.js'],
+        site: c.site.names.names.site?.title,
       }),
     );
     rows = [];
@@ -467,18 +481,6 @@ function searchEntry(c: Catalogue, collection: string, resource: Resource, page:
   });
 }
 
-/** The collections in the order of the front page: each one, then the collections of its community variants. */
-function frontOrder(c: Catalogue): string[] {
-  const names = c.input.collections.map(([name]) => name);
-  const variantsOf = new Map<string, string[]>();
-  for (const name of names) {
-    const root = rootCollectionOf(c, name);
-    if (root !== undefined) variantsOf.set(root, [...(variantsOf.get(root) ?? []), name]);
-  }
-  const placed = new Set([...variantsOf.values()].flat());
-  return names.filter((name) => !placed.has(name)).flatMap((name) => [name, ...(variantsOf.get(name) ?? [])]);
-}
-
 /** For a partial snapshot (--allow-partial), what it lacks, first on the front page; nothing for a complete one. */
 function partialNote(about: CatalogueInput['about']): string {
   const reasons: string[] = [];
@@ -494,40 +496,36 @@ function partialNote(about: CatalogueInput['about']): string {
   return `<p class="partial"><strong>A partial snapshot:</strong> ${reasons.join('; and ')}.</p>\n`;
 }
 
+/**
+ * The front page's collections: each global vocabulary with its community variants' collections under it (not
+ * listed of their own), in name order.
+ */
 function frontHtml(c: Catalogue): string {
   const { about } = c.input;
-  const rows = frontOrder(c)
-    .map((collection) => {
-      const count = c.info.get(collection)!;
-      const title = c.site.titles.get(collection) ?? collection;
-      const variant = rootCollectionOf(c, collection) !== undefined;
-      const status = count.hasStatus
-        ? `${count.statuses.get('ACCEPTED') ?? 0} accepted, ${count.statuses.get('PENDING') ?? 0} pending`
-        : '<span class="muted">no status</span>';
-      return (
-        `<tr${variant ? ' class="variant-row"' : ''}><td>` +
-        `<a href="${collectionPage(collection, 1)}">${esc(title)}</a> <code class="muted">${esc(collection)}</code>` +
-        `</td><td>${count.records}</td><td>${status}</td></tr>\n`
-      );
-    })
-    .join('');
-  const when = snapshotTime(about.createdAt);
-  const body =
-    partialNote(about) +
-    SEARCH_RESULTS +
-    `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
-    `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
-    `<dt>Validation</dt><dd><a href="${FINDINGS_PAGE}">${about.errors} errors, ${about.warnings} warnings</a></dd>\n` +
-    `<dt>Changes</dt><dd>${changesLink(c.input.changes)}</dd>\n</dl>\n` +
-    '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
-    '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
-    `<tbody>\n${rows}</tbody>\n</table></div>\n` +
-    `<script src="${CATALOGUE_DIR}/search-index.js"></script>\n<script src="${CATALOGUE_DIR}/search.js"></script>\n`;
-  return page({
-    title: 'Controlled vocabulary snapshot',
-    toCatalogue: `${CATALOGUE_DIR}/`,
-    toFront: FRONT_PAGE,
-    crumbs: [],
-    body,
+  const variantsOf = new Map<string, string[]>();
+  const names = c.input.collections.map(([name]) => name);
+  for (const name of names) {
+    const root = rootCollectionOf(c, name);
+    if (root !== undefined) variantsOf.set(root, [...(variantsOf.get(root) ?? []), name]);
+  }
+  const placed = new Set([...variantsOf.values()].flat());
+  const entry = (collection: string) => {
+    const count = c.info.get(collection)!;
+    return {
+      title: c.site.titles.get(collection) ?? collection,
+      href: collectionPage(collection, 1),
+      records: count.records,
+      statuses: count.hasStatus ? count.statuses : null,
+    };
+  };
+  return frontPageHtml({
+    site: c.input.names?.site,
+    collections: names
+      .filter((name) => !placed.has(name))
+      .map((name) => ({ ...entry(name), variants: (variantsOf.get(name) ?? []).map(entry) })),
+    about,
+    findings: FINDINGS_PAGE,
+    changes: changesLink(c.input.changes),
+    partial: partialNote(about),
   });
 }
