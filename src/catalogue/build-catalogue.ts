@@ -17,6 +17,7 @@ import type { ExportFormat } from '../export/export-snapshot.js';
 import type { StoredLinks } from '../format/rewrite-links.js';
 import type { TreeWriter } from '../store/writer.js';
 import {
+  alternates,
   type Columns,
   esc,
   FAVICON,
@@ -27,10 +28,10 @@ import {
   statusBadge,
   TABLE_LAYOUTS,
 } from './html.js';
-import { frontPageHtml } from './front-page.js';
+import { frontPageHtml, notFoundHtml } from './front-page.js';
 import type { CatalogueNames } from '../format/human-names.js';
 import { HumanNames } from './labels.js';
-import { collectionFolder, collectionPage, FRONT_PAGE } from '../format/catalogue-names.js';
+import { collectionFolder, collectionPage, FRONT_PAGE, NOT_FOUND_PAGE } from '../format/catalogue-names.js';
 import { type Cell, letterIndex, PAGE_SCRIPT, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { recordHtml, type RecordSite } from './record-page.js';
@@ -306,6 +307,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
   );
   c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
   c.write(FRONT_PAGE, frontHtml(c));
+  c.write(NOT_FOUND_PAGE, notFoundHtml(input.names?.site?.title));
   return { pages: counter.pages, unusedNames: c.site.names.unused() };
 }
 
@@ -358,20 +360,16 @@ function rowHtml(columns: Columns, cells: Cell[]): string {
   return `<tr>${tds.join('')}</tr>\n`;
 }
 
-const DOWNLOADS: ReadonlyArray<readonly [ExportFormat, string]> = [
-  ['turtle', 'SKOS Turtle'],
-  ['jsonld', 'SKOS JSON-LD'],
-  ['csv', 'CSV'],
-];
+/** A collection's download in `format` from its pages (docs/vocabulary-export.md). */
+function downloadHref(collection: string, format: ExportFormat): string {
+  return path.posix.relative(collectionFolder(collection), downloadFile(collection, format));
+}
 
-/** Links from a collection's pages to its downloads (docs/vocabulary-export.md). */
+/** Links from a collection's pages to its downloads. */
 function downloadLinks(collection: string): string {
-  const from = collectionFolder(collection);
-  const links = DOWNLOADS.map(
-    ([format, label]) =>
-      `<a href="${esc(path.posix.relative(from, downloadFile(collection, format)))}" download>${label}</a>`,
-  );
-  return `<p class="downloads">Download the collection: ${links.join(' · ')}</p>\n`;
+  const skos = alternates((format) => downloadHref(collection, format)).links;
+  const csv = `<a href="${esc(downloadHref(collection, 'csv'))}" type="text/csv" download>CSV</a>`;
+  return `<p class="downloads">Download the collection: ${skos} · ${csv}</p>\n`;
 }
 
 /**
@@ -422,6 +420,7 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
       collectionPage(collection, n),
       page({
         title: pageCount > 1 ? `${title} (page ${n} of ${pageCount})` : title,
+        ...(total > 0 ? { head: alternates((format) => downloadHref(collection, format)).head } : {}),
         toCatalogue: '../',
         toFront: '../../index.html',
         crumbs: [],

@@ -54,6 +54,24 @@ function card(c: FrontCollection): string {
   );
 }
 
+/**
+ * The page `serve` answers a browser with, with 404, on an address the snapshot has no document for: the search box
+ * in its header, and the way to the vocabularies.
+ */
+export function notFoundHtml(site: string | undefined): string {
+  return page({
+    title: 'No such page in this snapshot',
+    toCatalogue: '',
+    toFront: `../${FRONT_PAGE}`,
+    crumbs: [],
+    body:
+      '<p>No term, collection or page of this snapshot answers this address: it may have been removed before the ' +
+      'snapshot was taken, or mistyped. Search for it above, or browse the ' +
+      `<a href="../${FRONT_PAGE}">vocabularies</a>.</p>\n`,
+    site,
+  });
+}
+
 export function frontPageHtml(input: FrontPage): string {
   const { about } = input;
   const title = input.site?.title ?? SITE_TITLE;

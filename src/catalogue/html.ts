@@ -80,6 +80,28 @@ export function page(input: PageInput): string {
   );
 }
 
+/** The SKOS downloads of a collection (written beside its pages: src/export/downloads.ts), by media type. */
+const ALTERNATES = [
+  ['turtle', 'text/turtle', 'SKOS Turtle'],
+  ['jsonld', 'application/ld+json', 'SKOS JSON-LD'],
+] as const;
+
+/**
+ * `<link rel="alternate">` to a collection's SKOS downloads, for the head of its pages and of its records' pages (the
+ * download holds each record's concept), and the same as links for people; `file` gives a download's path from the
+ * page.
+ */
+export function alternates(file: (format: 'turtle' | 'jsonld') => string): { head: string; links: string } {
+  return {
+    head: ALTERNATES.map(
+      ([format, type, label]) => `<link rel="alternate" type="${type}" href="${esc(file(format))}" title="${label}">\n`,
+    ).join(''),
+    links: ALTERNATES.map(
+      ([format, type, label]) => `<a href="${esc(file(format))}" type="${type}" download>${label}</a>`,
+    ).join(' · '),
+  };
+}
+
 /** An ISO time (the snapshot's `createdAt`) as people read it, `2026-11-26 17:30 UTC`, and in a `<time>`. */
 export function snapshotTime(iso: string): { text: string; html: string } {
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);

@@ -4,10 +4,12 @@
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
 import { flatKey } from '../util/flat-key.js';
-import { esc, isWebUrl, page, statusBadge } from './html.js';
+import { alternates, esc, isWebUrl, page, statusBadge } from './html.js';
 import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
 import { typeTitle, type HumanNames } from './labels.js';
-import { claimTag } from '../format/catalogue-names.js';
+import { claimTag, collectionFolder } from '../format/catalogue-names.js';
+import { downloadFile } from '../export/downloads.js';
+import path from 'node:path';
 import { changeNoteHtml } from './changes-page.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';
@@ -263,6 +265,8 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     .map(([name, v]) => `<dt>${fieldName(site, name, 'field')}</dt><dd>${value(v)}</dd>`)
     .join('\n');
   const relationships = relationshipsList(site, resource);
+  const folder = collectionFolder(c.collection);
+  const downloads = alternates((format) => path.posix.relative(folder, downloadFile(c.collection, format)));
   const body =
     replacedNote(site, resource) +
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +
@@ -272,6 +276,8 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     `<a href="page-${c.n}.html">${esc(title)}</a> · <a href="#json">JSON</a></p>\n` +
     statusNote(a) +
     `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(uri)}</code></dd>\n` +
+    `<dt>Download</dt><dd>${downloads.links} <span class="muted">(of the collection, which holds this term)</span>` +
+    '</dd>\n' +
     `${attributes}\n</dl>\n` +
     variantsSection(site, resource) +
     (relationships ? `<h2>Relationships</h2>\n<dl class="relations">\n${relationships}\n</dl>\n` : '') +
@@ -282,7 +288,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   return page({
     title: `${c.label} — ${title}`,
     heading: c.label,
-    head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc),
+    head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc) + downloads.head,
     toCatalogue: '../',
     toFront: '../../index.html',
     crumbs: [[title, `page-${c.n}.html`]],

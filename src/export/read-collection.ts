@@ -90,7 +90,8 @@ function readJsonFile(source: ExportSource, file: string, maxBytes: number): unk
   }
 }
 
-function asResource(item: unknown): Resource | null {
+/** A list entry or a document's `data` as a record, or null when it has no string type and id. */
+export function asResource(item: unknown): Resource | null {
   if (!isObject(item) || typeof item.type !== 'string' || typeof item.id !== 'string') return null;
   return {
     type: item.type,
