@@ -11,7 +11,7 @@ import { locate } from '../url/api-location.js';
 import type { ListPages } from './list-pages.js';
 import { cataloguePageOf, pageAtApiUrl, prefersHtml, recordOfFile } from './negotiate.js';
 import { preferredRdf, RDF_TYPES, SkosAnswers, type RdfFormat } from './skos.js';
-import { NOT_FOUND_PAGE } from '../catalogue/names.js';
+import { NOT_FOUND_PAGE } from '../format/catalogue-names.js';
 import { ExportError } from '../export/export-error.js';
 import type { Manifest } from '../format/manifest.js';
 import { createHash } from 'node:crypto';
