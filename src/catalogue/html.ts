@@ -70,7 +70,7 @@ export function page(input: PageInput): string {
     `<title>${esc(title)}</title>\n<link rel="icon" href="${toCatalogue}${FAVICON}" type="image/svg+xml">\n` +
     `<link rel="stylesheet" href="${toCatalogue}style.css">\n${head}</head>\n<body>\n` +
     `<header class="site"><div class="bar">\n<a class="brand" href="${esc(toFront)}">` +
-    `<img src="${toCatalogue}${FAVICON}" alt="" width="24" height="24">${esc(site)}</a>\n` +
+    `<span class="logo" aria-hidden="true"></span>${esc(site)}</a>\n` +
     `${searchForm(toFront)}</div></header>\n` +
     `<main>\n${trail}<h1>${esc(heading)}</h1>\n${body}</main>\n` +
     '<footer><div class="bar">A static page of this snapshot: it works from the disk, from any static host and ' +
@@ -170,7 +170,9 @@ header.site .bar { display: flex; flex-wrap: wrap; align-items: center; justify-
   gap: 0.5rem 1.5rem; padding-top: 0.6rem; padding-bottom: 0.6rem; }
 .brand { display: inline-flex; align-items: center; gap: 0.5rem; font-weight: 700; font-size: var(--step-1);
   color: var(--fg); text-decoration: none; }
-.brand img { flex: none; }
+.logo { flex: none; width: 1.5rem; height: 1.5rem; border-radius: 0.35rem; background: linear-gradient(#fff, #fff)
+  0.35rem 0.4rem / 0.8rem 0.15rem no-repeat, linear-gradient(#fff, #fff) 0.35rem 0.68rem / 0.55rem 0.15rem no-repeat,
+  linear-gradient(#fff, #fff) 0.35rem 0.96rem / 0.8rem 0.15rem no-repeat, #0b57d0; }
 .crumbs { font-size: var(--small); color: var(--muted); margin: 0 0 0.25rem; }
 .crumbs a { color: var(--muted); }
 .search { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; flex: 1 1 18rem;

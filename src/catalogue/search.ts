@@ -257,7 +257,7 @@ export const SEARCH_SCRIPT = `(function () {
       var best = null, bestDistance = 3, bestCount = 0;
       words.forEach(function (n, word) {
         var d = distance(term, word, 2);
-        if (d < bestDistance || (d === bestDistance && n > bestCount)) {
+        if (d <= 2 && (d < bestDistance || (d === bestDistance && n > bestCount))) {
           best = word; bestDistance = d; bestCount = n;
         }
       });
