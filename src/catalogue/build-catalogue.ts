@@ -29,6 +29,7 @@ import {
   TABLE_LAYOUTS,
 } from './html.js';
 import { frontPageHtml, notFoundHtml } from './front-page.js';
+import { treeItem, treeSection } from './hierarchy.js';
 import type { CatalogueNames } from '../format/human-names.js';
 import { HumanNames } from './labels.js';
 import { collectionFolder, collectionPage, FRONT_PAGE, NOT_FOUND_PAGE } from '../format/catalogue-names.js';
@@ -391,6 +392,7 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
   const columns = TABLE_LAYOUTS[layout];
   const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
   let rows: string[] = [];
+  let tree: string[] = [];
   const data: string[] = [];
   let n = 1;
   const flush = () => {
@@ -411,7 +413,8 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
         : letterIndex(letters) +
           tableTools(hasStatus) +
           `<div class="table-wrap"><table class="records ${layout}">\n<thead><tr>${head}</tr></thead>\n` +
-          `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
+          `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n` +
+          treeSection(tree);
     // The summary, the collection's downloads (written beside the catalogue: src/export/downloads.ts), the table.
     const summary =
       `<p class="summary">${total} records. API name <code>${esc(collection)}</code>.` +
@@ -430,6 +433,7 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
       }),
     );
     rows = [];
+    tree = [];
     n++;
   };
   for (const file of files) {
@@ -449,6 +453,7 @@ function* collectionPages(c: Catalogue, collection: string, files: string[]): Ge
         }),
       );
       rows.push(rowHtml(columns, cells));
+      tree.push(treeItem(c.site, resource, (page) => fromCollection(collection, page)));
       if (rows.length === ROWS_PER_PAGE) flush();
       // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
       if (!c.records.takePage(resource.type, id, collection)) continue;

@@ -11,6 +11,7 @@ import { claimTag, collectionFolder } from '../format/catalogue-names.js';
 import { downloadFile } from '../export/downloads.js';
 import path from 'node:path';
 import { changeNoteHtml } from './changes-page.js';
+import { breadcrumbPath } from './hierarchy.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';
 import { linkages, type Resource } from './resource.js';
@@ -291,7 +292,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc) + downloads.head,
     toCatalogue: '../',
     toFront: '../../index.html',
-    crumbs: [[title, `page-${c.n}.html`]],
+    crumbs: breadcrumbPath(site, resource) ?? [[title, `page-${c.n}.html`]],
     body,
     scripts: ['../snapshot.js', '../catalogue.js'],
     site: site.names.names.site?.title,

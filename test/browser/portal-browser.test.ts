@@ -245,6 +245,30 @@ describe('the catalogue as a vocabulary portal', () => {
     await context.close();
   });
 
+  it('browses the hierarchy: a tree on the collection page without the network, a path in the breadcrumb', async () => {
+    const { page, context, clean } = await open();
+    const categories = ((await readJson(out, `${ROOT_PATH}/actioncategories/index.html`)) as { data: Listed[] }).data;
+    const types = ((await readJson(out, `${ROOT_PATH}/actiontypes/index.html`)) as { data: Listed[] }).data;
+    const type = types.find((t) => t.relationships?.action_category?.data)!;
+    const category = categories.find((c) => c.id === type.relationships!.action_category!.data!.id)!;
+    await page.goto(file(out, '_catalogue/actioncategories/page-1.html'));
+    const branch = page.locator('.tree > ul > li').filter({ has: page.getByRole('link', { name: label(category) }) });
+    const child = branch.getByRole('link', { name: label(type), exact: true }).first();
+    await expect(child.isVisible()).resolves.toBe(false);
+    await branch.locator('summary').first().click();
+    await child.click();
+    expect(await page.locator('h1').textContent()).toBe(label(type));
+    const crumbs = await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link').allTextContents();
+    expect(crumbs).toEqual(['Catalogue', 'Action categories', label(category)]);
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: label(category) })
+      .click();
+    expect(await page.locator('h1').textContent()).toBe(label(category));
+    clean('null');
+    await context.close();
+  });
+
   it('links SKOS Turtle and JSON-LD from record and collection pages, which hold the concept', async () => {
     const { page, context } = await open();
     const unit = units[0]!;
