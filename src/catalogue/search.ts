@@ -293,19 +293,25 @@ export const SEARCH_SCRIPT = `(function () {
   prepare(index); // at load, not on the first keystroke
   /** text into parent, each place where one of terms matches it (folded) marked. */
   function marked(parent, text, terms) {
-    var folded = '';
-    var at = [];
-    for (var i = 0; i < text.length; i++) {
-      var piece = fold(text.charAt(i));
-      for (var k = 0; k < piece.length; k++) at.push(i);
-      folded += piece;
+    var folded = fold(text);
+    var at = null;
+    if (folded.length !== text.length) {
+      // Folding changed the length (ß as ss): each folded letter's place in the text, letter by letter.
+      folded = '';
+      at = [];
+      for (var i = 0; i < text.length; i++) {
+        var piece = fold(text.charAt(i));
+        for (var k = 0; k < piece.length; k++) at.push(i);
+        folded += piece;
+      }
+      at.push(text.length);
     }
-    at.push(text.length);
+    function place(n) { return at === null ? n : at[n]; }
     var marks = [];
     terms.forEach(function (term) {
       if (term === '') return;
       for (var from = folded.indexOf(term); from >= 0; from = folded.indexOf(term, from + term.length)) {
-        marks.push([at[from], at[from + term.length - 1] + 1]);
+        marks.push([place(from), place(from + term.length - 1) + 1]);
       }
     });
     marks.sort(function (a, b) { return a[0] - b[0]; });
