@@ -98,10 +98,8 @@ function node(
   const below = depth < 2 ? childrenOf(site, key, resource) : [];
   if (below.length === 0) return `<li>${link}</li>`;
   const items: string = below.map((child) => node(site, child, href, depth + 1)).join('');
-  return (
-    `<li><details><summary>${link} <span class="muted">(${below.length})</span></summary>` +
-    `<ul>${items}</ul></details></li>`
-  );
+  // The link stays outside the summary: a link inside the control that opens the list would nest two controls.
+  return `<li>${link}<details><summary>${below.length} below</summary><ul>${items}</ul></details></li>`;
 }
 
 /**

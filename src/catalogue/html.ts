@@ -272,7 +272,7 @@ table.findings td:nth-child(3) code { overflow-wrap: anywhere; }
 .tree ul { list-style: none; margin: 0; padding-left: 1.25rem; }
 .tree > ul { padding-left: 0; }
 .tree li { margin: 0.15rem 0; }
-.tree summary { list-style-position: outside; }
+.tree summary { font-size: var(--small); color: var(--muted); width: max-content; }
 @media (max-width: 40rem) { dl { grid-template-columns: minmax(0, 1fr); gap: 0; } dd { margin-bottom: 0.5rem; } }
 @media (max-width: 37.5rem) {
   h1 { font-size: var(--step-2); }

@@ -536,7 +536,20 @@ describe('the catalogue in a browser', () => {
     await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
     expect(await page.title()).toBe(`${label(rootTerm)} — Units`);
     expect(await page.locator('h1 + p').textContent()).toBe(String(rootTerm.attributes.definition));
-    expect(await page.locator('dt').allTextContents()).toContain('Provenance URI');
+    // An attribute with a value is shown under its human name; an empty one is left out.
+    const unitsList = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
+    const linked = unitsList.data.find(
+      (u) => typeof u.attributes.provenance_uri === 'string' && u.attributes.provenance_uri,
+    )!;
+    const unlinked = unitsList.data.find((u) => !u.attributes.provenance_uri)!;
+    for (const [unit, shown] of [
+      [linked, true],
+      [unlinked, false],
+    ] as const) {
+      await page.goto(file(`_catalogue/units/r-${unit.id}.html`));
+      expect((await page.locator('main > dl dt').allTextContents()).includes('Provenance URI'), unit.id).toBe(shown);
+    }
+    await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
     const variants = page.locator('h2:text-is("Community variants") + ul li');
     const listed = variants.filter({ hasText: label(community) }).filter({ hasText: `in community ${communityName}` });
     await expect(listed.count()).resolves.toBeGreaterThan(0);
@@ -776,11 +789,17 @@ describe('the catalogue in a browser', () => {
 
     await page.goto(at(`_catalogue/units/r-${rootTerm.id}.html`));
     expect(await page.title()).toBe(`${label(rootTerm)} — Units of measurement`);
+    // A field the user named shows its API name beside it, on a unit that has a value for it.
+    const unitsList = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
+    const linked = unitsList.data.find(
+      (u) => typeof u.attributes.provenance_uri === 'string' && u.attributes.provenance_uri,
+    )!;
+    await page.goto(at(`_catalogue/units/r-${linked.id}.html`));
     const field = page.locator('main > dl dt').filter({ hasText: 'Provenance link' });
     expect(await field.textContent()).toBe('Provenance link provenance_uri');
     expect(await page.locator('main > dl dt code.api-name').allTextContents()).toEqual(['provenance_uri']);
     // A field nobody named keeps its derived name.
-    expect(rootTerm.attributes.category).toBeTruthy();
+    expect(linked.attributes.category).toBeTruthy();
     expect(await page.locator('main > dl dt').allTextContents()).toContain('Category');
 
     await page.goto(`${at('index.html')}?q=${encodeURIComponent(label(rootTerm))}`);
