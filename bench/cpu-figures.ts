@@ -1,5 +1,5 @@
 /**
- * Issue 27's CPU figures, from what `cv-snapshot crawl --json` reports of its own run (`cpu`: the process's CPU time,
+ * The crawl's CPU figures, from what `cv-snapshot crawl --json` reports of its own run (`cpu`: the process's CPU time,
  * user + system, every thread, start-up included, and the CPU time of each phase; src/pipeline/phases.ts): per
  * document, by phase, the catalogue's share, and what a derived document costs against a fetched one. Each is a
  * median over the runs, taken figure by figure.

@@ -1,6 +1,6 @@
 /**
  * The cpu scenario (and the disk scenario, the same writing to a disk): the crawl where its own work sets the pace,
- * no latency. Issue 27's figures come from the crawl's own `--json` (cpu-figures.ts): CPU per document, by phase, and
+ * no latency. Its figures come from the crawl's own `--json` (cpu-figures.ts): CPU per document, by phase, and
  * the catalogue's share, medians of `--runs`; curl (handed the URL list) and the bare Node loop run beside it,
  * alternating, as anchors: what fetching and writing alone cost. Then, on tmpfs only, one crawl under
  * `node --cpu-prof` whose profile says where a document's CPU goes (cpu-profile.ts).
@@ -39,7 +39,7 @@ export interface CpuScenario {
   concurrency: number;
   documents: number;
   runs: RunFigures[];
-  /** Each crawl's CPU per document and by phase (one per worker count), from its --json: issue 27's figures. */
+  /** Each crawl's CPU per document and by phase (one per worker count), from its --json. */
   perDocument: Array<CpuPerDocument & { name: string }>;
   /** CPU µs per document of curl (GNU time) and of the bare Node loop: what fetching and writing alone cost. */
   curlCpuPerDocumentUs: number | null;
@@ -50,13 +50,13 @@ export interface CpuScenario {
   threads: { withCatalogue: ThreadSplit | null; withoutCatalogue: ThreadSplit | null };
   /** The profiled crawl's top functions; null when not run. */
   profile: (ProfileSummary & { keptIn: string | null }) | null;
-  /** The fastest crawl's wall time ÷ curl's (an anchor; issue 14's 1.5 is retired); null without curl. */
+  /** The fastest crawl's wall time ÷ curl's (an anchor, not a target); null without curl. */
   crawlToCurl: number | null;
   /** The bare Node loop's wall time ÷ curl's: what being a Node client costs; null without one of them. */
   nodeLoopToCurl: number | null;
   /** The fastest crawl's wall time ÷ the bare Node loop's: what the crawl's own work costs; null without the loop. */
   crawlToNodeLoop: number | null;
-  /** Garbage collection as a share of the fastest crawl's CPU, in percent (issue 14: ≤ 8). */
+  /** Garbage collection as a share of the fastest crawl's CPU, in percent (target ≤ 8). */
   crawlGcPercent: number | null;
   /** Sample API process over the whole scenario. */
   server: { cpuS: number | null; peakRssMb: number | null };

@@ -1,8 +1,8 @@
 /**
  * The derive scenario: `crawl --derive` against a full crawl of the same source, first CPU-bound (no latency, at the
- * cpu scenario's size, `--runs` pairs alternating: wall time and CPU per document, issue 27's target being a wall
- * time at most 0.6 of the full crawl's), then latency-bound at each size of `--derive-records` (requests and wall
- * time, issue 14's target being at most a fifth of the requests).
+ * cpu scenario's size, `--runs` pairs alternating: wall time and CPU per document), then latency-bound at each size
+ * of `--derive-records` (requests and wall time, the target being at most a fifth of the requests;
+ * docs/performance.md has the targets).
  */
 import { startSampleApiProcess } from './children.js';
 import { cpuPerDocument, derivedCost, type CpuPerDocument, type CrawlCpu, type DerivedCost } from './cpu-figures.js';
@@ -59,7 +59,7 @@ export interface DeriveScenario {
 
 /**
  * `crawl --derive` against a full crawl of the same source, at each size of `--derive-records` and `--latency` per
- * response: requests (the issue's target: at most a fifth of the full crawl's, samples included) and wall time. The
+ * response: requests (the target: at most a fifth of the full crawl's, samples included) and wall time. The
  * floor is what a derived crawl cannot avoid: the root, the list pages and the links-only relationships (spec 2.4's
  * successor), whose linkage only their own documents hold.
  */

@@ -1,8 +1,8 @@
 /**
  * The export scenario (docs/vocabulary-export.md#streaming): a snapshot of the sample API crawled once at
  * `--export-records` (1100 gives the 202,951-document snapshot; the memory scenario's largest snapshot when it is that
- * size), then `cv-snapshot export` in each format, run as users run it. Targets (issue 28): under 30 s and under
- * 200 MB peak RSS each; issue 27's: streamed (memory-scenario.ts), well below the crawl's peak RSS.
+ * size), then `cv-snapshot export` in each format, run as users run it. Targets: under 30 s and under
+ * 200 MB peak RSS each (docs/performance.md).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';

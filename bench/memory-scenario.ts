@@ -1,6 +1,6 @@
 /**
  * The memory scenario: peak RSS of the crawl at each size of `--memory-records`, then, on the largest crawl's
- * snapshot, of the other commands that read a whole snapshot (issue 27): `crawl --derive` (of the sample API's next
+ * snapshot, of the other commands that read a whole snapshot: `crawl --derive` (of the sample API's next
  * release, so that `diff` then compares two releases of the same size), `diff`, `verify` and `catalogue`. The largest
  * snapshot is kept for the export scenario, which exports it instead of crawling again.
  */

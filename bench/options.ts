@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 export type Scenario = 'cpu' | 'disk' | 'latency' | 'memory' | 'cores' | 'derive' | 'export';
 const SCENARIOS: readonly Scenario[] = ['cpu', 'disk', 'latency', 'memory', 'cores', 'derive', 'export'];
-/** What `--targets` runs: the scenarios that measure issue 27's targets (targets.ts). */
+/** What `--targets` runs: the scenarios that measure the targets (targets.ts). */
 const TARGET_SCENARIOS: readonly Scenario[] = ['cpu', 'latency', 'memory', 'derive', 'export'];
 
 export interface BenchOptions {
@@ -109,7 +109,7 @@ const SPECS: OptionSpec[] = [
   {
     name: 'targets',
     description:
-      "Run the scenarios issue 27's targets need (cpu, latency, memory, derive, export); with --scenario, as well as " +
+      'Run the scenarios the targets need (cpu, latency, memory, derive, export); with --scenario, as well as ' +
       'those. The table of targets ends every bench.',
   },
   {
@@ -183,7 +183,7 @@ export function helpText(): string {
     'crawl at two sizes, and of crawl --derive, diff, verify and catalogue at the largest), cores (the cpu scenario',
     'on one CPU and on all, with 0, 1 and 2 worker threads; needs taskset), derive (crawl --derive against a full',
     'crawl: wall and CPU without latency, requests and wall time with it) and export (a snapshot exported as',
-    "Turtle, JSON-LD and CSV: time and peak RSS). A table of issue 27's targets, met or missed, ends the output.",
+    'Turtle, JSON-LD and CSV: time and peak RSS). A table of the targets, met or missed, ends the output.',
     '',
     'Options:',
     ...SPECS.map(

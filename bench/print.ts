@@ -1,4 +1,4 @@
-/** The bench's text output: one section per scenario, then the table of issue 27's targets (targets.ts). */
+/** The bench's text output: one section per scenario, then the table of the targets (targets.ts). */
 import type { CoresScenario } from './cores-scenario.js';
 import type { CpuBySize, CpuPerDocument } from './cpu-figures.js';
 import type { ProfileItem } from './cpu-profile.js';
@@ -11,7 +11,7 @@ import { runTable, table, verdict, type RunFigures } from './report.js';
 import type { LatencyScenario } from './scenarios.js';
 import type { TargetRow } from './targets.js';
 
-/** Targets of the figures that issue 27 did not restate (issues 14 and 28); issue 27's are in targets.ts. */
+/** Thresholds of the figures printed beside their scenario rather than in the targets' table (targets.ts). */
 export const THRESHOLDS = {
   gcPercent: 8,
   growth: 10,
@@ -86,8 +86,8 @@ export function printCpu(result: CpuScenario, options: BenchOptions, where = '')
       `${us(result.nodeLoopCpuPerDocumentUs)} (fetching and writing alone, the anchors)`,
   );
   console.log(
-    `fastest crawl's wall ÷ curl's: ${result.crawlToCurl ?? 'n/a (curl not run)'} (an anchor: issue 27 retired the ` +
-      `1.5 target); its GC: ${result.crawlGcPercent ?? 'n/a'} % of its CPU (issue 14: ≤ ${THRESHOLDS.gcPercent} %: ` +
+    `fastest crawl's wall ÷ curl's: ${result.crawlToCurl ?? 'n/a (curl not run)'} (an anchor, not a target); ` +
+      `its GC: ${result.crawlGcPercent ?? 'n/a'} % of its CPU (target ≤ ${THRESHOLDS.gcPercent} %: ` +
       `${verdict(result.crawlGcPercent === null ? null : result.crawlGcPercent <= THRESHOLDS.gcPercent)})`,
   );
   printNodeLoop(result);
@@ -158,7 +158,7 @@ export function printMemory(result: MemoryScenario): void {
   console.log(`\nMemory: peak RSS of the crawl process, concurrency ${result.concurrency}`);
   console.log(runTable(result.runs));
   console.log(
-    `largest ÷ smallest: ${result.growth ?? 'n/a'} (issue 14: same order of magnitude, < ${THRESHOLDS.growth}: ` +
+    `largest ÷ smallest: ${result.growth ?? 'n/a'} (target: same order of magnitude, < ${THRESHOLDS.growth}: ` +
       `${verdict(result.growth === null ? null : result.growth < THRESHOLDS.growth)})`,
   );
   printCpuBySize(result.cpuBySize);
@@ -242,7 +242,7 @@ export function printDerive(result: DeriveScenario, options: BenchOptions): void
       }),
     );
     console.log(
-      `requests: ${percent(size.requestRatio)} of the full crawl's (issue 14: ≤ ` +
+      `requests: ${percent(size.requestRatio)} of the full crawl's (target ≤ ` +
         `${percent(THRESHOLDS.deriveRequestRatio)}: ${verdict(size.requestRatio <= THRESHOLDS.deriveRequestRatio)}); ` +
         `floor (root, lists, links-only relationships) ${percent(size.floorRatio)}; wall time ` +
         `${percent(size.wallRatio)}; ${size.derived.derivedDocuments} documents derived, ${size.derived.mismatches} ` +
@@ -262,8 +262,7 @@ export function printExport(result: ExportScenario): void {
     (run) => run.wallS <= THRESHOLDS.exportWallS && run.peakRssMb !== null && run.peakRssMb <= THRESHOLDS.exportRssMb,
   );
   console.log(
-    `every format under ${THRESHOLDS.exportWallS} s and ${THRESHOLDS.exportRssMb} MB peak RSS (issue 28): ` +
-      verdict(within),
+    `every format under ${THRESHOLDS.exportWallS} s and ${THRESHOLDS.exportRssMb} MB peak RSS: ` + verdict(within),
   );
 }
 

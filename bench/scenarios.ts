@@ -75,7 +75,7 @@ export interface CrawlSummary {
   documents: number;
   requests: number;
   seconds: number;
-  /** Absent from crawls older than issue 27's counters. */
+  /** Absent from crawls of builds that did not count their CPU. */
   cpu?: CrawlCpu;
   derive?: { requests: number; derived: number; fetched: number; mismatches: number; sample: string };
 }

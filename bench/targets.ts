@@ -1,5 +1,5 @@
 /**
- * Issue 27's targets, each a ratio or a per-document figure measured in one run, against what this bench measured:
+ * The bench's targets, each a ratio or a per-document figure measured in one run, against what this bench measured:
  * the table that ends every bench (and the JSON's `targets`). A target whose scenario did not run is "not measured";
  * a memory target measured on a snapshot well short of 200,000 documents (a small check) is "not at size".
  */

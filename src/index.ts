@@ -1,14 +1,10 @@
 /** cv-snapshot as a library: the same operations as the command line, without the process around them. */
 export { createSnapshot } from './pipeline/create-snapshot.js';
 export { DEFAULTS, type SnapshotOptions, type SnapshotResult } from './pipeline/snapshot-options.js';
-export {
-  addCatalogue,
-  UnsoundSnapshotError,
-  type AddCatalogueOptions,
-  type AddCatalogueResult,
-} from './pipeline/add-catalogue.js';
+export { addCatalogue, type AddCatalogueOptions, type AddCatalogueResult } from './pipeline/add-catalogue.js';
+export { UnsoundSnapshotError } from './util/errors.js';
 export { verifySnapshot, type VerifyOptions, type VerifyResult } from './verify/verify-snapshot.js';
-export { NotASnapshotError } from './format/read-snapshot.js';
+export { NotASnapshotError } from './format/read-manifest.js';
 export {
   packSnapshot,
   extractArchive,
@@ -18,6 +14,8 @@ export {
   type PackResult,
 } from './archive/index.js';
 export type { ExtractLimits } from './archive/index.js';
+export { packWacz } from './archive/pack-wacz.js';
+export { verifyWacz, type WaczResult } from './verify/verify-wacz.js';
 export {
   diffSnapshots,
   diffSnapshotDirs,

@@ -9,8 +9,8 @@ import { closeSync, lstatSync, readSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_PATH } from '../format/manifest.js';
-import { NotRegularFileError, openRegularFile, readRegularFile } from '../format/read-snapshot.js';
-import { ArchiveError } from './archive-error.js';
+import { NotRegularFileError, openRegularFile, readRegularFile } from '../format/safe-read.js';
+import { ArchiveError } from '../util/errors.js';
 
 /**
  * The first ten bytes of every archive pack writes: gzip magic, deflate, no flags, mtime 0, "maximum compression"

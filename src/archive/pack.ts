@@ -19,21 +19,16 @@ import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { StoppedError, throwIfStopped } from '../util/errors.js';
+import { ArchiveError, StoppedError, throwIfStopped } from '../util/errors.js';
 import * as z from 'zod';
 import { manifestSchema, MANIFEST_PATH } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
 import { partialSentence } from '../format/partial.js';
 import { quoteUntrusted } from '../util/safe-text.js';
-import {
-  NotASnapshotError,
-  NotRegularFileError,
-  openRegularFile,
-  readManifestWith,
-  readSums,
-  walkTree,
-} from '../format/read-snapshot.js';
-import { ArchiveError } from './archive-error.js';
+import { NotASnapshotError, readManifestWith } from '../format/read-manifest.js';
+import { readSums } from '../format/read-sums.js';
+import { NotRegularFileError, openRegularFile } from '../format/safe-read.js';
+import { walkTree } from '../format/walk-tree.js';
 import { removeOnExit } from './exit-cleanup.js';
 import { checkOutput, sidecarText, tempPathFor } from './pack-output.js';
 import { ancestorDirs, snapshotEntries, strayPaths, type SnapshotEntry } from './snapshot-entries.js';

@@ -6,7 +6,7 @@
  * chksum 148/8, typeflag 156/1, linkname 157/100, magic 257/6, version 263/2, uname 265/32, gname 297/32,
  * devmajor 329/8, devminor 337/8, prefix 345/155.
  */
-import { ArchiveError } from './archive-error.js';
+import { ArchiveError } from '../util/errors.js';
 
 export const BLOCK_SIZE = 512;
 export const END_OF_ARCHIVE = Buffer.alloc(2 * BLOCK_SIZE);

@@ -5,6 +5,7 @@
  * Every snapshot with a catalogue has the page, linked from the front page: the first one in a folder says that it
  * is the first.
  */
+import { LABEL_ATTRIBUTES } from '../format/records.js';
 import type { CollectionDiff, RecordChange, SnapshotDiff } from '../diff/diff-format.js';
 import { flatKey } from '../util/flat-key.js';
 import { CATALOGUE_DIR } from '../format/layout.js';
@@ -45,7 +46,10 @@ function successorsOf(change: RecordChange): Target[] {
 
 /** The fields of a change that its rename, status change and successor do not already say. */
 function otherFields(change: RecordChange, renamed: boolean): string[] {
-  const label = change.attributes.some((a) => a.name === 'term') ? 'term' : 'name';
+  // The attribute the new label comes from (records.ts: the first label attribute with more than white space).
+  const named = (name: string) =>
+    change.attributes.some((a) => a.name === name && typeof a.new === 'string' && a.new.trim() !== '');
+  const label = LABEL_ATTRIBUTES.find(named);
   return [
     ...change.attributes.map((a) => a.name).filter((name) => name !== 'status' && !(renamed && name === label)),
     ...change.relationships.map((r) => r.name).filter((name) => name !== SUCCESSOR),
@@ -86,7 +90,8 @@ function where(site: Site, collection: string, target: Target): string {
 /** A record as the page names it: its label linked to its page, with its collection and id. */
 function named(site: Site, collection: string, target: Target, label: string | null): string {
   const href = hrefOf(site, target);
-  const text = esc(label ?? `${target.type} ${target.id}`);
+  // Named as on its page and in the downloads (records.ts: labelOf): a record without a label by its id.
+  const text = esc(label ?? target.id);
   return `${href === null ? text : `<a href="${esc(href)}">${text}</a>`} ${where(site, collection, target)}`;
 }
 
@@ -115,7 +120,7 @@ function sections(site: Site, diff: SnapshotDiff): string {
     for (const r of c.added)
       items.added.push(name(r, r.label) + (r.status === null ? '' : ` ${statusBadge(r.status)}`));
     // A removed record has no page here: named, never linked.
-    for (const r of c.removed) items.removed.push(`${esc(r.label ?? `${r.type} ${r.id}`)} ${where(site, c.name, r)}`);
+    for (const r of c.removed) items.removed.push(`${esc(r.label ?? r.id)} ${where(site, c.name, r)}`);
     for (const r of c.renamed) items.renamed.push(`“${esc(r.old)}” is now ${name(r, r.new)}`);
     for (const s of c.statusChanges) {
       items.status.push(`${name(s, s.label)}: from ${statusText(s.old)} to ${statusText(s.new)}`);
@@ -166,7 +171,7 @@ function countsText(diff: SnapshotDiff, short = false): string {
 
 /**
  * The collections only one snapshot has, the records a partial snapshot could not compare, and those without a
- * string type and id that are not the same in both, which cannot be matched record by record.
+ * type and id that are not the same in both, which cannot be matched record by record.
  */
 function collectionsNote(diff: SnapshotDiff): string {
   const names = (change: CollectionDiff['change']) =>
@@ -185,7 +190,7 @@ function collectionsNote(diff: SnapshotDiff): string {
   const { unmatched } = diff.summary.records;
   if (unmatched > 0) {
     notes.push(
-      `${plural(unmatched, 'record')} without a string type and id could not be compared record by record, and ` +
+      `${plural(unmatched, 'record')} without a type and id could not be compared record by record, and ` +
         'are not the same in both snapshots: what changed in them cannot be told (<code>cv-snapshot diff</code> ' +
         'counts them per collection).',
     );

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { flatKey } from '../util/flat-key.js';
 import { CATALOGUE_DIR, type Layout } from '../format/layout.js';
 import { REPORT_PATH } from '../format/manifest.js';
-import { readReportJson } from '../format/read-snapshot.js';
+import { readReportJson } from '../format/safe-read.js';
 import { locate } from '../url/api-location.js';
 import { RULES } from '../validate/rules.js';
 import { badge, esc, page } from './html.js';

@@ -7,7 +7,7 @@
 import { isObject } from '../json/is-object.js';
 import { esc } from './html.js';
 import type { CatalogueRecords } from './records.js';
-import { linkages, type Resource } from './resource.js';
+import { linkagesOf as linkages, type SnapshotRecord as Resource } from '../format/records.js';
 
 /** Relationships that lead from a record to the one above it. */
 const UP = ['action_category', 'root'] as const;

@@ -14,7 +14,7 @@ import { changeNoteHtml } from './changes-page.js';
 import { breadcrumbPath } from './hierarchy.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';
-import { linkages, type Resource } from './resource.js';
+import { linkagesOf as linkages, type SnapshotRecord } from '../format/records.js';
 
 /** Attributes shown above the list of attributes rather than in it. */
 const SHOWN_FIRST = new Set(['definition', 'description']);
@@ -23,7 +23,7 @@ const SHOWN_FIRST = new Set(['definition', 'description']);
 export interface RecordSite extends TreeSite {
   records: CatalogueRecords;
   /**
-   * Where the relationships the lists give with links only lead, read in pass 1 (`linksOnlyTargets`), by
+   * Where the relationships the lists give with links only lead, read in pass 1 (SnapshotReader.relationshipData), by
    * `flatKey(type, id, relationship)`: the linkage, or undefined where the snapshot holds no document of it. A
    * relationship not here leads nowhere (its documents say `data: null`).
    */
@@ -43,7 +43,7 @@ export interface RecordSite extends TreeSite {
 export interface RecordContext {
   collection: string;
   id: string;
-  resource: Resource;
+  resource: SnapshotRecord;
   label: string;
   /** The collection page that lists the record. */
   n: number;
@@ -55,7 +55,7 @@ export interface RecordContext {
  * document named. Never a link to the stored `index.html`, which a host that does not apply `_headers` (or a browser
  * opening the disk) would hand to the browser as an HTML page (docs/catalogue.md).
  */
-function jsonSection(resource: Resource, collection: string, file: string | null): string {
+function jsonSection(resource: SnapshotRecord, collection: string, file: string | null): string {
   const json = JSON.stringify(resource.listed, null, 2);
   const where =
     `The record as the list of ${esc(collection)} gives it, indented for reading` +
@@ -113,7 +113,7 @@ function fieldName(site: RecordSite, name: string, as: 'field' | 'relation'): st
 }
 
 /** Each relationship as a line "Successor: K (Units)"; one the list gives as links only, from its stored documents. */
-function relationshipsList(site: RecordSite, resource: Resource): string {
+function relationshipsList(site: RecordSite, resource: SnapshotRecord): string {
   return Object.entries(resource.relationships)
     .map(([name, relationship]) => {
       if (!isObject(relationship)) {
@@ -147,7 +147,7 @@ function relationshipsList(site: RecordSite, resource: Resource): string {
  * "Referenced by 3 records", each line the relationship seen from here ("Unit of: A, B (Measured quantity units)"),
  * in the order the lists gave the records.
  */
-function referencedBySection(site: RecordSite, resource: Resource): string {
+function referencedBySection(site: RecordSite, resource: SnapshotRecord): string {
   const referrers = site.records.referrers(resource.type, resource.id);
   if (referrers.length === 0) return '';
   const byRelationship = new Map<string, Referrer[]>();
@@ -166,7 +166,7 @@ function referencedBySection(site: RecordSite, resource: Resource): string {
 }
 
 /** "Variant of K (Units) in community TERENO", for a record whose `root` leads to a listed record. */
-function variantLine(site: RecordSite, resource: Resource): string {
+function variantLine(site: RecordSite, resource: SnapshotRecord): string {
   const root = resource.relationships.root;
   const target = isObject(root) ? linkages(root.data)[0] : undefined;
   const found = target && site.records.find(target.type, target.id);
@@ -181,7 +181,7 @@ function variantLine(site: RecordSite, resource: Resource): string {
 }
 
 /** A root term's community variants: the records whose `root` leads to it, each with its community. */
-function variantsSection(site: RecordSite, resource: Resource): string {
+function variantsSection(site: RecordSite, resource: SnapshotRecord): string {
   const variants = site.records.referrers(resource.type, resource.id).filter((r) => r.relationship === 'root');
   if (variants.length === 0) return '';
   const items = variants.map((v) => {
@@ -239,7 +239,7 @@ function printedFrom(site: RecordSite): string {
  * "Replaced by K (Units)." at the top of a record whose `successor` leads to a record, as a deprecated concept is
  * marked: the successor named and linked.
  */
-function replacedNote(site: RecordSite, resource: Resource): string {
+function replacedNote(site: RecordSite, resource: SnapshotRecord): string {
   const relationship = resource.relationships.successor;
   if (!isObject(relationship)) return '';
   const key = flatKey(resource.type, resource.id, 'successor');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ExitCode, StoppedError, UsageError } from '../util/errors.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { addCatalogue, type AddCatalogueResult } from '../pipeline/add-catalogue.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';

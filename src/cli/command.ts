@@ -5,6 +5,7 @@
 import { UsageError } from '../util/errors.js';
 import type { OptionDefs, OptionValues } from './options.js';
 import { quote } from './options.js';
+import { plural } from '../util/plural.js';
 
 export interface ArgumentDef {
   name: string;
@@ -174,7 +175,7 @@ export function parseCommandLine<O extends OptionDefs>(
   if (positionals.length > command.args.length) {
     const extra = positionals.slice(command.args.length).map(quote).join(' ');
     const most = command.args.length;
-    const arguments_ = `${most} argument${most === 1 ? '' : 's'}`;
+    const arguments_ = plural(most, 'argument');
     throw new UsageError(`${command.name} takes at most ${arguments_}, but got ${extra} too. ${help}`);
   }
   const args = command.args.map((a, i) => positionals[i] ?? a.default ?? '');

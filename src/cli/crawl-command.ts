@@ -83,11 +83,18 @@ export const CRAWL_OPTIONS = {
     max: 100_000_000,
     description: 'Stop with an error past this many URLs, a guard against a source that generates links endlessly.',
   }),
+  warc: flag('warc', {
+    description:
+      'Also record every HTTP exchange (requests, responses as the source sent them, retries, failures) in WARC ' +
+      "files in the snapshot's _cv-snapshot/ folder, for web archives (docs/capture.md); pack --format wacz " +
+      'packs them for replay. --header values are recorded as ***. Runs without worker threads.',
+  }),
   allowPartial: flag('allow-partial', {
     description:
-      'Publish even when documents cannot be fetched after the retries (the manifest marks the snapshot partial ' +
-      'and lists them), or when the pages of a collection disagree each time they are fetched (the manifest marks ' +
-      'the snapshot partial and names the collection under shifted).',
+      "Publish even when documents cannot be fetched after the retries, or go past what their list's first page " +
+      'announced (the manifest marks the snapshot partial and lists them), or when the pages of a collection ' +
+      'disagree each time they are fetched (the manifest marks the snapshot partial and names the collection ' +
+      'under shifted).',
   }),
   links: choice('links', LINK_MODES, {
     default: DEFAULTS.links,
@@ -185,6 +192,7 @@ export async function runCrawl(rootUrl: string, options: CrawlValues, io: Io): P
   io.stdout.write(json ? printableJson(summaryJson(result)) : printableLines(summaryTable(result)));
   const warning = unusedNamesWarning(result.unusedNames);
   if (!json && warning !== '') io.stderr.write(`${printableLines(warning)}\n`);
+  for (const kept of result.kept) io.stderr.write(`${printableLines(kept)}\n`);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { diffSnapshots, formatDiffJson, formatDiffMarkdown, type SnapshotDiff } from '../diff/index.js';
 import { ExitCode, StoppedError } from '../util/errors.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag } from './options.js';
@@ -37,7 +37,7 @@ changed: compared by type and id, never by link), status changes (PENDING -> ACC
 record counts. Snapshots with other ports, root URLs or --links modes compare by content alone; the times
 recorded and the tool versions are shown but not compared. A partial snapshot (--allow-partial) lacks list pages,
 or holds collections whose pages shifted: records that only the other snapshot holds in those collections are "not
-fetched", never added or removed. List elements without a string type and id cannot be matched record by
+fetched", never added or removed. List elements without a type and id cannot be matched record by
 record: each collection counts them and compares them as a whole; when they are not the same in both, the
 collection has changed (--exit-code exits 1), though what changed in them cannot be told.
 Archives are extracted into temporary directories, removed afterwards, within the --max-extract-* limits.

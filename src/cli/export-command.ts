@@ -1,11 +1,12 @@
 import { ExitCode, StoppedError, UsageError } from '../util/errors.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { shiftedSentence } from '../format/partial.js';
 import { EXPORT_FORMATS } from '../export/index.js';
 import { exportSnapshotTo, exportSnapshotToFile, type ExportResult } from '../export/index.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { choice, flag, list, quote, text } from './options.js';
+import { plural } from '../util/plural.js';
 
 /** BCP 47 as far as a tag's shape goes: `en`, `de-CH`, `zh-Hans`. */
 const LANGUAGE_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
@@ -90,7 +91,7 @@ writable); 2 the command line is wrong (also a --collection the snapshot does no
     }
     if (output !== '-') {
       const n = result.collections.length;
-      io.stdout.write(`${output}: ${n} collection${n === 1 ? '' : 's'} written as ${format}.\n`);
+      io.stdout.write(`${output}: ${plural(n, 'collection')} written as ${format}.\n`);
     }
     return ExitCode.ok;
   },

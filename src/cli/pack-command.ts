@@ -1,10 +1,13 @@
 import { packSnapshot, type PackResult } from '../archive/pack.js';
+import { packWacz } from '../archive/pack-wacz.js';
 import { ExitCode, StoppedError } from '../util/errors.js';
 import { printable, printableJson, printableLines } from '../util/safe-text.js';
 import { SUMS_PATH } from '../store/sums.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { defineCommand } from './command.js';
-import { flag, text } from './options.js';
+import { choice, flag, text } from './options.js';
+
+const PACK_FORMATS = ['tar.gz', 'wacz'] as const;
 
 /** Paths left out named on stderr; the rest are counted (--json lists them all). */
 const NAMED_LEFT_OUT = 10;
@@ -20,13 +23,19 @@ function leftOutWarning(dir: string, leftOut: string[]): string {
 
 export const packCommand = defineCommand({
   name: 'pack',
-  summary: 'Write a reproducible .tar.gz of a snapshot, with a sha256sum sidecar.',
+  summary: 'Write a reproducible .tar.gz of a snapshot (or a WACZ of its capture), with a sha256sum sidecar.',
   args: [{ name: 'dir', description: 'the snapshot directory' }],
   options: {
+    format: choice('format', PACK_FORMATS, {
+      default: 'tar.gz',
+      description:
+        'tar.gz: the snapshot itself. wacz: the capture of a snapshot crawled with --warc, as a WACZ 1.1.1 for ' +
+        'ReplayWeb.page and pywb (docs/capture.md).',
+    }),
     output: text('output', {
-      placeholder: 'file.tar.gz',
+      placeholder: 'file',
       default: undefined,
-      defaultText: '<dir>.tar.gz beside the directory',
+      defaultText: '<dir>.tar.gz (or <dir>.wacz) beside the directory',
       description: 'Where to write the archive. An existing file there is replaced only when pack wrote it.',
     }),
     force: flag('force', {
@@ -55,6 +64,11 @@ place: a pack that fails or is interrupted leaves an earlier archive as it was. 
 only when it is an archive pack wrote (its .sha256 beside it matches it), or with --force. Prints two lines on
 stdout: the archive's path and its SHA-256 (or, with --json, one JSON object).
 
+With --format wacz, the archive is a WACZ (a ZIP of stored entries): archive/ with the snapshot's capture files,
+indexes/index.cdxj (sorted SURT keys, each record's offset and length), pages/pages.jsonl (the root index and each
+collection), datapackage.json (each file's sha256 and size) and datapackage-digest.json. Its bytes too depend only
+on the snapshot: every entry has the manifest's createdAt as its time. verify checks a .wacz.
+
 Check and unpack with standard tools:
   sha256sum -c out.tar.gz.sha256
   mkdir out-copy && tar -xzf out.tar.gz -C out-copy && (cd out-copy && sha256sum -c _cv-snapshot/SHA256SUMS)
@@ -62,11 +76,12 @@ Check and unpack with standard tools:
 Exit codes: 0 written; 1 not written (not a snapshot, a file missing or changed, an output in the way or inside a
 snapshot, or the output cannot be written); 2 the command line is wrong; 130/143 interrupted (nothing written).`,
   failure: ({ json }) => ({ json }),
-  async run(args, { output, force, json }, io) {
+  async run(args, { format, output, force, json }, io) {
     const dir = args[0]!;
     let result: PackResult;
     try {
-      result = await packSnapshot(dir, { output, force, signal: io.signal });
+      const pack = format === 'wacz' ? packWacz : packSnapshot;
+      result = await pack(dir, { output, force, signal: io.signal });
     } catch (error) {
       if (error instanceof StoppedError) {
         throw error.withDetail('pack stopped before the end: no archive was written, and an earlier one is as it was.');

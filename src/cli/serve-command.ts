@@ -43,6 +43,7 @@ Example:
       host,
       cors,
       ...(quiet ? {} : { log: (line: string) => io.stderr.write(`${printableLines(line)}\n`) }),
+      warn: (line: string) => io.stderr.write(`${line}\n`),
     });
     io.stdout.write(`${server.url}\n`);
     if (server.catalogue !== null) io.stdout.write(`Open the catalogue in a browser: ${server.catalogue}\n`);

@@ -38,7 +38,7 @@ function cpuSummary(result: SnapshotResult) {
 function deriveLine(derive: DeriveManifest): string {
   const differed =
     derive.mismatches > 0
-      ? `; ${derive.mismatches} sample${derive.mismatches === 1 ? '' : 's'} differed from the derivation, so ` +
+      ? `; ${plural(derive.mismatches, 'sample')} differed from the derivation, so ` +
         'their kinds were fetched in full (see the report)'
       : '';
   return (
@@ -111,7 +111,7 @@ export function summaryTable(result: SnapshotResult): string {
     ...(result.derive ? [deriveLine(result.derive)] : []),
     ...(result.missing.length > 0
       ? [
-          `PARTIAL: ${result.missing.length} document${result.missing.length === 1 ? '' : 's'} could not be fetched ` +
+          `PARTIAL: ${plural(result.missing.length, 'document')} could not be fetched ` +
             `(listed in the manifest), for example ${result.missing[0]}.`,
         ]
       : []),

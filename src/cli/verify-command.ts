@@ -3,12 +3,13 @@ import { withSnapshotDir } from '../archive/index.js';
 import { printableJson, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { verifySnapshot, type VerifyResult } from '../verify/verify-snapshot.js';
-import { readFailure } from '../format/read-snapshot.js';
+import { readFailure } from '../format/safe-read.js';
 import { defineCommand } from './command.js';
 import { EXTRACT_OPTIONS, extractLimits } from './extract-options.js';
 import { flag } from './options.js';
 import { plural } from '../util/plural.js';
 import { partialSentence, shiftedOf } from '../format/partial.js';
+import { isWacz, runVerifyWacz } from './verify-wacz.js';
 
 const SHOWN_PROBLEMS = 50;
 
@@ -45,7 +46,7 @@ export const verifyCommand = defineCommand({
   args: [
     {
       name: 'dir',
-      description: 'the snapshot directory, or an archive made by pack (.tar.gz)',
+      description: 'the snapshot directory, or an archive made by pack (.tar.gz, or .wacz)',
       optional: true,
       default: 'out',
     },
@@ -63,7 +64,9 @@ export const verifyCommand = defineCommand({
 An archive is extracted into a temporary directory that is removed afterwards (also when interrupted), within the
 --max-extract-* limits. A file changed after the crawl is reported as changed; symbolic links, named pipes and other
 special files in the tree are reported, never opened; a collection whose stored documents do not add up to the
-manifest's counts (list pages, records, documents) is named.
+manifest's counts (list pages, records, documents) is named. A snapshot crawled with --warc must have a response in
+its capture for every document it fetched. A .wacz (pack --format wacz) is checked on its own: its entries against
+datapackage.json and their CRC-32, and each line of its index against the record it leads to.
 
 Exit codes: 0 sound; 3 something is wrong (each problem is listed on stderr); 4 the snapshot is partial (made with
 --allow-partial: documents are missing, or the pages of a collection disagreed every time they were fetched); 1 not
@@ -72,6 +75,7 @@ a snapshot; 2 bad command line; 130/143 interrupted.`,
   async run(args, options, io) {
     const { quiet, json } = options;
     const snapshot = args[0]!;
+    if (isWacz(snapshot)) return runVerifyWacz(snapshot, { quiet, json }, io);
     const { signal } = io;
     let result: VerifyResult;
     try {

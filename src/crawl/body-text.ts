@@ -61,12 +61,25 @@ function sniffedEncoding(body: Buffer): string | undefined {
   return undefined;
 }
 
+/** A body's text, and how its bytes differ from that text in UTF-8 (what the snapshot stores), when they do. */
+export interface BodyText {
+  text: string;
+  /** `in windows-1252`, `with a UTF-8 byte order mark`: what a UTF-8 copy of the text leaves out. */
+  recoded?: string;
+}
+
 /** The text of `body`, decoded as described above; throws BodyTextError. */
-export function bodyText(body: Buffer, contentType: string | undefined): string {
+export function bodyText(body: Buffer, contentType: string | undefined): BodyText {
   const sniffed = sniffedEncoding(body);
   const encoding = sniffed ?? declaredEncoding(contentType) ?? 'utf-8';
-  if (encoding === 'utf-8') return decodeUtf8(sniffed === 'utf-8' ? body.subarray(3) : body);
-  return decodeAs(encoding, body);
+  if (encoding === 'utf-8') {
+    if (sniffed !== 'utf-8') return { text: decodeUtf8(body) };
+    return { text: decodeUtf8(body.subarray(3)), recoded: 'with a UTF-8 byte order mark' };
+  }
+  const text = decodeAs(encoding, body);
+  // ASCII text in an encoding that agrees with UTF-8 on it is the same bytes either way.
+  if (encoding !== 'utf-16le' && encoding !== 'utf-16be' && !/[\u0080-\uffff]/.test(text)) return { text };
+  return { text, recoded: `in ${encoding}` };
 }
 
 /**

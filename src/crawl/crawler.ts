@@ -9,7 +9,7 @@
 import type { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
 import type { CrawlCallbacks, ReadBody } from './crawl-types.js';
-import { Discovery } from './discovery.js';
+import { Discovery, type FirstPages } from './discovery.js';
 import type { Fetcher, FetchedResponse } from './fetcher.js';
 import { readDocument } from './read-document.js';
 import { ResponseHandler } from './response-handler.js';
@@ -25,6 +25,8 @@ export interface CrawlerOptions extends CrawlCallbacks {
   signal?: AbortSignal;
   /** Stop with an error past this many URLs (a guard against endless link generation). */
   maxDocuments?: number;
+  /** What each list's first page said when it was last stored, for lists this crawl does not read page 1 of. */
+  firstPages?: FirstPages;
   /**
    * Fetches a URL somewhere else than on this thread (a worker thread), where a 200 answer's document is also read
    * and handled (whatever the caller does with it), and comes back as `elsewhere`; with `readHere` (the root index,
@@ -74,6 +76,7 @@ export async function crawl(options: CrawlerOptions): Promise<void> {
     urls,
     ...(options.resume ? { seen: options.resume.seen } : options.seen ? { seen: options.seen } : {}),
     ...(options.maxDocuments !== undefined ? { maxDocuments: options.maxDocuments } : {}),
+    ...(options.firstPages !== undefined ? { firstPages: options.firstPages } : {}),
     onFinding: (finding) => options.onFinding(finding),
   });
   const scheduler: Scheduler = new Scheduler({

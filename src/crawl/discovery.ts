@@ -20,28 +20,47 @@ import type { Finding } from '../validate/finding.js';
 export interface DeclaredPages {
   list: ListPage;
   pages: number;
+  /** meta.pagination.count of a collection's page, when it is a whole number. */
+  count?: number;
 }
 
 type ListPage = Extract<ApiLocation, { kind: 'list' } | { kind: 'related' }>;
 
 /** What a document's links lead to: the URLs to fetch (unless seen), and a finding for each link refused. */
 export interface DocumentTargets {
+  /** The document's canonical URL. */
+  from: string;
   /** Canonical URLs in scope, in document order. */
   urls: string[];
+  /**
+   * For each of `urls`, what bounds it by what a list's first page announced (`Discovery.admit`): a page past the
+   * first of a list, the collection of a record (a string: no object per link), or nothing (null).
+   */
+  bounded: Array<ListTarget | string | null>;
   findings: Finding[];
+  /** The pages the document declares, when it is a page of a list that declares them. */
+  declares?: { list: string; page: number; pages: number; count?: number };
 }
 
-/** meta.pagination.pages of a list page, when it is a positive integer. */
-function declaredPages(json: unknown): number | undefined {
-  const pages = (json as { meta?: { pagination?: { pages?: unknown } } } | null)?.meta?.pagination?.pages;
-  return typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : undefined;
+/** A page past the first of a list (a collection's, or a related list's, named as `listName` names it). */
+interface ListTarget {
+  list: string;
+  page: number;
 }
+
+type Pagination = { pages?: unknown; count?: unknown } | undefined;
 
 /** The pages a list page (of a collection or a related list) declares; undefined for other documents. */
 export function listPages(location: ApiLocation, json: unknown): DeclaredPages | undefined {
   if (location.kind !== 'list' && location.kind !== 'related') return undefined;
-  const pages = declaredPages(json);
-  return pages === undefined ? undefined : { list: location, pages };
+  const pagination = (json as { meta?: { pagination?: Pagination } } | null)?.meta?.pagination;
+  const { pages, count } = pagination ?? {};
+  if (typeof pages !== 'number' || !Number.isInteger(pages) || pages <= 0) return undefined;
+  const declared: DeclaredPages = { list: location, pages };
+  if (location.kind === 'list' && typeof count === 'number' && Number.isInteger(count) && count >= 0) {
+    declared.count = count;
+  }
+  return declared;
 }
 
 /** Whether `location` is a page of the same list as `list`. */
@@ -72,6 +91,7 @@ export function documentTargets(
   known?: (target: ParsedUrl) => boolean,
 ): DocumentTargets {
   const urls: string[] = [];
+  const bounded: DocumentTargets['bounded'] = [];
   const findings: Finding[] = [];
   let reported: Set<string> | undefined;
   const firstReport = (key: string): boolean => {
@@ -114,9 +134,32 @@ export function documentTargets(
       }
       continue;
     }
-    if (known?.(target) !== true) urls.push(target.url);
+    if (known?.(target) === true) continue;
+    urls.push(target.url);
+    if (location.kind === 'record') bounded.push(location.collection);
+    else if ((location.kind === 'list' || location.kind === 'related') && location.page > 1) {
+      bounded.push({ list: listName(location), page: location.page });
+    } else bounded.push(null);
   }
-  return { urls, findings };
+  const targets: DocumentTargets = { from, urls, bounded, findings };
+  if (declared !== undefined) {
+    const { list, pages, count } = declared;
+    targets.declares = { list: listName(list), page: list.page, pages, ...(count !== undefined ? { count } : {}) };
+  }
+  return targets;
+}
+
+/**
+ * How many records of a collection the crawl fetches beyond the count its first page announced (that many again, and
+ * at least this many): records a source links to without listing them (a deprecated record its successor names),
+ * and records added while it is crawled.
+ */
+const UNLISTED_RECORDS = 100;
+
+/** What a list's first page announced, by list: its pages and, for a collection, its count of records. */
+export interface FirstPages {
+  pages(list: string): number | undefined;
+  count(collection: string): number | undefined;
 }
 
 export interface DiscoveryOptions {
@@ -125,12 +168,28 @@ export interface DiscoveryOptions {
   /** URLs known to an earlier crawl, taken over (not copied: the largest structure of a crawl is not held twice). */
   seen?: UrlSet;
   maxDocuments?: number;
+  /**
+   * What the first page of each list said when it was last stored (a crawl that goes on from an earlier one, or
+   * fetches pages again, knows them before it reads page 1 itself).
+   */
+  firstPages?: FirstPages;
   onFinding(finding: Finding): void;
 }
 
+/**
+ * Discovery's bound on what a source can make the crawl fetch (docs/safety.md#bounded): a list's pages and a
+ * collection's records are held to what the list's first page announced, so a source whose every page announces one
+ * page more, or whose every record links to a new one, ends. A URL held back is a `pagination.unbounded` finding
+ * naming it and its list; the snapshot is then partial (src/pipeline/run-state.ts).
+ */
 export class Discovery {
   readonly #options: DiscoveryOptions;
   readonly #seen: UrlSet;
+  /** What the first page of each list read by this crawl declares: pages by list, records by collection. */
+  readonly #firstPages = new Map<string, number>();
+  readonly #firstCounts = new Map<string, number>();
+  /** Records of each collection admitted by this crawl. */
+  readonly #records = new Map<string, number>();
 
   constructor(options: DiscoveryOptions) {
     this.#options = options;
@@ -146,12 +205,20 @@ export class Discovery {
    * Records the findings of a document's targets, marks the targets not seen before as seen and returns them, in
    * document order.
    */
-  admit({ urls, findings }: DocumentTargets): string[] {
+  admit(targets: DocumentTargets): string[] {
+    const { urls, findings, bounded, declares } = targets;
     for (const finding of findings) this.#options.onFinding(finding);
+    if (declares?.page === 1) {
+      this.#firstPages.set(declares.list, declares.pages);
+      if (declares.count !== undefined) this.#firstCounts.set(declares.list, declares.count);
+    }
     const { maxDocuments } = this.#options;
     const found: string[] = [];
-    for (const url of urls) {
+    for (let i = 0; i < urls.length; i++) {
+      const url = urls[i]!;
       if (this.#seen.has(url)) continue;
+      const bound = bounded[i];
+      if (bound != null && this.#heldBack(url, bound, targets)) continue;
       if (maxDocuments !== undefined && this.#seen.size >= maxDocuments) {
         throw new TooManyDocumentsError(maxDocuments, url);
       }
@@ -159,6 +226,43 @@ export class Discovery {
       found.push(url);
     }
     return found;
+  }
+
+  /** Whether `url` goes past what its list's first page announced; if so, a finding says so. */
+  #heldBack(url: string, bound: ListTarget | string, { from, declares }: DocumentTargets): boolean {
+    const first = this.#options.firstPages;
+    if (typeof bound !== 'string') {
+      const pages = this.#firstPages.get(bound.list) ?? first?.pages(bound.list);
+      if (pages === undefined || bound.page <= pages) return false;
+      const said = declares?.list === bound.list ? `, which declares ${declares.pages} pages,` : '';
+      this.#hold(
+        url,
+        `Page ${bound.page} of ${bound.list} was not fetched: ${from}${said} links to it, past the ${pages} ` +
+          `pages the first page of ${bound.list} declares. A list is held to what its first page announces, or a ` +
+          'source whose every page announces one more would never end.',
+      );
+      return true;
+    }
+    const collection = bound;
+    const count = this.#firstCounts.get(collection) ?? first?.count(collection);
+    const admitted = this.#records.get(collection) ?? 0;
+    const limit = count === undefined ? undefined : count + Math.max(count, UNLISTED_RECORDS);
+    if (limit === undefined || admitted < limit) {
+      this.#records.set(collection, admitted + 1);
+      return false;
+    }
+    this.#hold(
+      url,
+      `${url} was not fetched: ${from} links to it, and the crawl has found ${admitted} records of ` +
+        `${collection}, where its first page counts ${count}. A collection is held to what its first page ` +
+        `announces (its count, and as many again or ${UNLISTED_RECORDS} that it may link to without listing them), ` +
+        'or a source whose every record links to a new one would never end.',
+    );
+    return true;
+  }
+
+  #hold(url: string, message: string): void {
+    this.#options.onFinding({ url, pointer: '', rule: 'pagination.unbounded', severity: 'error', message });
   }
 
   /** `admit` for links that are not in a document read here (a redirect's target, a derived document's links). */

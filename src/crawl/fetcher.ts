@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { ExchangeRecorder } from '../capture/exchange-tap.js';
 import { MEDIA_TYPE } from '../jsonapi/media-type.js';
 import { FetchError, type FetchHint } from '../util/errors.js';
 import { urlParts } from '../url/canonical-url.js';
@@ -52,6 +53,8 @@ export interface FetcherOptions {
   backoffMaxMs?: number;
   /** Longest Retry-After that is honoured as given; longer ones are capped. */
   retryAfterMaxMs?: number;
+  /** Told every exchange, retries and failures included (`crawl --warc`, docs/capture.md). */
+  recorder?: ExchangeRecorder;
 }
 
 export interface FetchedResponse<T = unknown> {
@@ -212,6 +215,7 @@ export class Fetcher {
   /** One request and its whole response, within the attempt's deadline; rejects with RetryableError or FinalError. */
   private exchange(url: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     const { origin } = urlParts(url);
+    const tap = this.options.recorder?.begin(url, this.requestHeaders);
     return new Promise((resolve, reject) => {
       const collector: ResponseCollector = new ResponseCollector(
         this.options.maxBytes,
@@ -219,10 +223,13 @@ export class Fetcher {
         (failure, response) => {
           clearTimeout(deadline);
           if (signal !== undefined) this.inFlight.get(signal)?.remove(collector);
-          if (failure === null) resolve(response);
-          else reject(this.failureError(failure));
+          const error = failure === null ? null : this.failureError(failure);
+          tap?.end(error?.message);
+          if (error === null) resolve(response);
+          else reject(error);
         },
         () => (this.#unsent -= 1),
+        tap,
       );
       const deadline = setTimeout(() => collector.expire(), this.deadlineMs);
       if (signal !== undefined) this.track(signal, collector);
@@ -237,7 +244,9 @@ export class Fetcher {
         this.#unsent -= 1;
         clearTimeout(deadline);
         if (signal !== undefined) this.inFlight.get(signal)?.remove(collector);
-        reject(networkError(error));
+        const failure = networkError(error);
+        tap?.end(failure.message);
+        reject(failure);
       }
     });
   }

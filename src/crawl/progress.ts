@@ -2,6 +2,7 @@
  * Progress for long crawls: a live line on a terminal (rewritten in place), or a plain line every few seconds in
  * logs, or nothing with --quiet. Reads counters through a callback; never touches the crawl itself.
  */
+import { plural } from '../util/plural.js';
 
 export interface ProgressState {
   done: number;
@@ -26,7 +27,7 @@ export function formatProgress(state: ProgressState, elapsedMs: number): string 
     `${state.done}/${state.discovered} documents` +
     `${state.derived !== undefined ? ` (${state.derived} derived, ${state.requests} requests)` : ''}, ` +
     `${rate.toFixed(0)} req/s, ` +
-    `${state.retries} retr${state.retries === 1 ? 'y' : 'ies'}, ${state.errors} error${state.errors === 1 ? '' : 's'}`
+    `${plural(state.retries, 'retry', 'retries')}, ${plural(state.errors, 'error')}`
   );
 }
 

@@ -32,6 +32,17 @@ export type ReadFailure =
 
 const WITHOUT_IT = 'With --allow-partial the snapshot is published without it and lists it as missing.';
 
+/** The documents whose body was not in UTF-8 as the snapshot stores it: how it was sent instead. */
+const recodedBodies = new WeakMap<object, string>();
+
+/**
+ * How the body `json` was read from was sent, when its bytes differ from the UTF-8 the snapshot stores (`in
+ * windows-1252`, `with a UTF-8 byte order mark`); undefined when they do not, or when `json` was not read here.
+ */
+export function recodedBody(json: unknown): string | undefined {
+  return typeof json === 'object' && json !== null ? recodedBodies.get(json) : undefined;
+}
+
 /** The parsed body, or why it does not read. */
 export function readBody(response: {
   headers: Readonly<Record<string, string>>;
@@ -44,8 +55,9 @@ export function readBody(response: {
   // Sent as JSON (or with no type at all): a body that does not read is more likely cut off than wrong.
   const sentAsJson = type === undefined || /json/i.test(type);
   let text: string;
+  let recoded: string | undefined;
   try {
-    text = bodyText(response.body, type);
+    ({ text, recoded } = bodyText(response.body, type));
   } catch (error) {
     if (!(error instanceof BodyTextError)) throw error;
     if (!error.retryable) return { failure: { kind: 'unusable', detail: error.message, hint: WITHOUT_IT } };
@@ -53,7 +65,9 @@ export function readBody(response: {
     return { failure: { kind: 'retry', detail: error.message, hint: 'text' } };
   }
   try {
-    return { json: parseJson(text) };
+    const json = parseJson(text);
+    if (recoded !== undefined && typeof json === 'object' && json !== null) recodedBodies.set(json, recoded);
+    return { json };
   } catch (error) {
     if (error instanceof JsonTooDeepError) {
       const hint = `CV API documents nest fewer than 10 levels; this one was refused, not stored. ${WITHOUT_IT}`;

@@ -7,6 +7,7 @@
  * cannot hold the crawl.
  */
 import type { Dispatcher } from 'undici';
+import type { ExchangeTap } from '../capture/exchange-tap.js';
 
 export interface RawResponse {
   status: number;
@@ -56,6 +57,8 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
      * failed to connect, or was aborted first).
      */
     private readonly sent: () => void,
+    /** Told the exchange as it arrives, bytes as received (`crawl --warc`, docs/capture.md). */
+    private readonly tap?: ExchangeTap,
   ) {}
 
   /** Stops the exchange (the crawl was aborted); it then fails as a network error. */
@@ -81,7 +84,9 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
   ): void {
+    this.tap?.response(statusCode, statusMessage ?? '', controller.rawHeaders, headers);
     this.#status = statusCode;
     const collected: Record<string, string> = {};
     for (const name in headers) {
@@ -94,20 +99,26 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     const declared = Number(collected['content-length']);
     if (this.#keep && Number.isFinite(declared) && declared > this.maxBytes) {
+      this.tap?.truncated('length');
       this.#tooLarge = { kind: 'too-large', declared };
       controller.abort(new Error('over --max-bytes'));
     }
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.tap?.data(chunk);
     if (!this.#keep) {
       this.#discarded += chunk.length;
       // Its status is all that is read from this answer: a long body is not worth reading to keep the connection.
-      if (this.#discarded > DISCARD_LIMIT && this.#status >= 200) controller.abort(new Error('unwanted body too long'));
+      if (this.#discarded > DISCARD_LIMIT && this.#status >= 200) {
+        this.tap?.truncated('length');
+        controller.abort(new Error('unwanted body too long'));
+      }
       return;
     }
     this.#size += chunk.length;
     if (this.#size > this.maxBytes) {
+      this.tap?.truncated('length');
       this.#tooLarge = { kind: 'too-large', declared: null };
       this.#chunks = [];
       controller.abort(new Error('over --max-bytes'));
@@ -137,6 +148,7 @@ export class ResponseCollector implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     this.#settled = true;
     this.#chunks = [];
+    if (this.#status >= 200) this.tap?.truncated(this.#expired ? 'time' : 'disconnect');
     // A dropped body that breaks off changes nothing: the status is all that is read from such an answer.
     if (this.#status >= 200 && !this.#keep) {
       this.settle(null, { status: this.#status, headers: this.#headers, body: EMPTY });

@@ -5,6 +5,7 @@
 import { NotRootIndexError, RootScopeError } from '../util/errors.js';
 import { urlParts } from '../url/canonical-url.js';
 import type { UrlSpace } from '../url/url-space.js';
+import { plural } from '../util/plural.js';
 
 /** Throws NotRootIndexError unless `json` is `{ data: { <collection>: <url> } }` (spec §4). */
 export function assertRootIndex(url: string, json: unknown): void {
@@ -44,7 +45,7 @@ export function assertRootLeadsInScope(url: string, json: unknown, urls: UrlSpac
   }
   const where = [...new Set(outside.map(parentDirectory))];
   const named = where.slice(0, 3).join(', ') + (where.length > 3 ? ` and ${where.length - 3} more` : '');
-  const listed = `the root index lists ${outside.length} collection URL${outside.length === 1 ? '' : 's'}`;
+  const listed = `the root index lists ${plural(outside.length, 'collection URL')}`;
   throw new RootScopeError(
     url,
     `${listed} and none is below the root URL ` +

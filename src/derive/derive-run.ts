@@ -1,7 +1,7 @@
 /**
- * One derived crawl, as decisions over URLs: the crawl (src/snapshot) fetches, validates and writes; this decides
- * what to fetch and what to derive, learns and checks each kind's shape, and keeps the account the manifest and
- * the report show. The order of work:
+ * One derived crawl, as decisions over URLs: the crawl (src/crawl/, src/pipeline/) fetches, validates and writes;
+ * this decides what to fetch and what to derive, learns and checks each kind's shape, and keeps the account the
+ * manifest and the report show. The order of work:
  *
  * 1. the root and every list page are fetched (the crawl defers every record, relationship and related URL);
  * 2. what cannot be derived is fetched: documents no list explains, and the relationship document of each

@@ -135,12 +135,13 @@ async function crawlDerived(options: DerivedCrawlOptions, run: DeriveRun, urls: 
   })();
 
   // A derived document's links are discovered as a fetched one's are: the same guards, the same findings.
-  const { maxDocuments } = options.crawl;
+  const { maxDocuments, firstPages } = options.crawl;
   const discovery = new Discovery({
     root,
     urls,
     seen,
     ...(maxDocuments !== undefined ? { maxDocuments } : {}),
+    ...(firstPages !== undefined ? { firstPages } : {}),
     onFinding: (finding) => options.crawl.onFinding(finding),
   });
   let stored = 0;

@@ -14,35 +14,18 @@ import type {
   RelationshipChange,
 } from './diff-format.js';
 import { exactObject, sameMember } from './exact-values.js';
-import type { DiffRecord } from './read-records.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
+import { byRecordOrder, namedLabel as labelOf, type SnapshotRecord } from '../format/records.js';
 
-/** Ids in numeric order when both are numbers (spec 2.1: numeric text), else in code-unit order. */
-export function byId(a: string, b: string): number {
-  if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
-  return byCodeUnits(a, b);
-}
+/** What is compared of a record: its type, id, attributes and relationships. */
+type ComparedRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
 
-export function byIdentity(a: { type: string; id: string }, b: { type: string; id: string }): number {
-  return byId(a.id, b.id) || byCodeUnits(a.type, b.type);
-}
-
-/** The attribute a record is known by: `term` (spec 2.3), or `name` for types without one (global provenances). */
-function labelAttribute(record: DiffRecord): string {
-  return 'term' in record.attributes || !('name' in record.attributes) ? 'term' : 'name';
-}
-
-function labelOf(record: DiffRecord): string | null {
-  const value = record.attributes[labelAttribute(record)];
-  return typeof value === 'string' ? value : null;
-}
-
-export function statusOf(record: DiffRecord): string | null {
+export function statusOf(record: ComparedRecord): string | null {
   const value = record.attributes.status;
   return typeof value === 'string' ? value : null;
 }
 
-export function recordRef(record: DiffRecord): RecordRef {
+export function recordRef(record: ComparedRecord): RecordRef {
   return { type: record.type, id: record.id, label: labelOf(record), status: statusOf(record) };
 }
 
@@ -61,7 +44,7 @@ function linkageOf(relationship: unknown): Linkage | undefined {
 
 function targets(linkage: Linkage | undefined): Identifier[] {
   if (linkage === undefined || linkage === null) return [];
-  return (Array.isArray(linkage) ? linkage : [linkage]).slice().sort(byIdentity);
+  return (Array.isArray(linkage) ? linkage : [linkage]).slice().sort(byRecordOrder);
 }
 
 const identifierKey = (target: Identifier): string => `${target.type}\u0000${target.id}`;
@@ -75,7 +58,7 @@ function sameLinkage(a: Linkage | undefined, b: Linkage | undefined): boolean {
   return left.size === right.size && [...left].every((key) => right.has(key));
 }
 
-function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChange[] {
+function compareAttributes(before: ComparedRecord, after: ComparedRecord): AttributeChange[] {
   const names = [...new Set([...Object.keys(before.attributes), ...Object.keys(after.attributes)])].sort(byCodeUnits);
   const changes: AttributeChange[] = [];
   for (const name of names) {
@@ -94,7 +77,7 @@ function compareAttributes(before: DiffRecord, after: DiffRecord): AttributeChan
   return changes;
 }
 
-function compareRelationships(before: DiffRecord, after: DiffRecord): RelationshipChange[] {
+function compareRelationships(before: ComparedRecord, after: ComparedRecord): RelationshipChange[] {
   const names = [...new Set([...Object.keys(before.relationships), ...Object.keys(after.relationships)])].sort(
     byCodeUnits,
   );
@@ -117,7 +100,7 @@ function compareRelationships(before: DiffRecord, after: DiffRecord): Relationsh
 }
 
 /** What changed between two versions of a record, or null when nothing did. */
-export function compareRecords(before: DiffRecord, after: DiffRecord): RecordChange | null {
+export function compareRecords(before: ComparedRecord, after: ComparedRecord): RecordChange | null {
   const attributes = compareAttributes(before, after);
   const relationships = compareRelationships(before, after);
   if (attributes.length === 0 && relationships.length === 0) return null;
@@ -125,7 +108,7 @@ export function compareRecords(before: DiffRecord, after: DiffRecord): RecordCha
 }
 
 /** The record's label before and after, when it changed (a rename). */
-export function renameOf(before: DiffRecord, after: DiffRecord): { old: string; new: string } | null {
+export function renameOf(before: ComparedRecord, after: ComparedRecord): { old: string; new: string } | null {
   const old = labelOf(before);
   const value = labelOf(after);
   return old !== null && value !== null && old !== value ? { old, new: value } : null;

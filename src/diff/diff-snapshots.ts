@@ -1,22 +1,22 @@
 /**
- * `diff` (issue 5): what changed between two snapshots, record by record (type + id). Streams collection by
+ * `diff`: what changed between two snapshots, record by record (type + id). Streams collection by
  * collection: only one collection of each snapshot is in memory at a time, plus the changes found so far.
  */
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
 import { throwIfStopped } from '../util/errors.js';
-import { byIdentity, compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
+import { compareRecords, recordRef, renameOf, statusOf } from './compare-records.js';
 import { DIFF_FORMAT_VERSION, type CollectionDiff, type DiffSide, type SnapshotDiff } from './diff-format.js';
 import {
   openSnapshot,
   readCollectionRecords,
   type CollectionRecords,
-  type DiffRecord,
   type OpenSnapshot,
-} from './read-records.js';
+} from './collection-records.js';
+import { byRecordOrder, type SnapshotRecord } from '../format/records.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { shiftedOf } from '../format/partial.js';
 
-const NO_RECORDS: ReadonlyMap<string, DiffRecord> = new Map();
+const NO_RECORDS: ReadonlyMap<string, SnapshotRecord> = new Map();
 
 /**
  * One collection in both snapshots (null: the snapshot lacks it). A record only one snapshot holds is added or
@@ -67,7 +67,7 @@ function compareCollection(
     if (rename !== null) result.renamed.push({ type: record.type, id: record.id, ...rename });
   }
   const lists = [result.added, result.removed, result.changed, result.statusChanges, result.renamed, result.notFetched];
-  for (const list of lists) list.sort(byIdentity);
+  for (const list of lists) list.sort(byRecordOrder);
   // Elements that cannot be matched and are not the same in both may have changed: the collection is not unchanged.
   const differs =
     result.added.length + result.removed.length + result.changed.length + result.notFetched.length > 0 ||
@@ -75,14 +75,14 @@ function compareCollection(
   if (result.change === 'unchanged' && (differs || before === null || after === null)) result.change = 'changed';
   return result;
 }
-/** The elements without a string type and id on each side (their hashes, sorted): counted, and the same or not. */
+/** The elements without a type and id on each side (their hashes, sorted): counted, and the same or not. */
 function unmatchedOf(old: readonly string[], now: readonly string[]): CollectionDiff['unmatched'] {
   const same = old.length === now.length && old.every((hash, i) => hash === now[i]);
   return { old: old.length, new: now.length, same };
 }
 
 function sideOf(snapshot: OpenSnapshot, records: number): DiffSide {
-  const { manifest } = snapshot;
+  const { manifest } = snapshot.reader;
   return {
     root: manifest.source.root,
     createdAt: manifest.createdAt,
@@ -119,16 +119,14 @@ export async function diffOpenSnapshots(
   after: OpenSnapshot,
   signal?: AbortSignal,
 ): Promise<SnapshotDiff> {
-  const collections = [
-    ...new Set([...Object.keys(before.manifest.collections), ...Object.keys(after.manifest.collections)]),
-  ].sort(byCodeUnits);
+  const collections = [...new Set([...before.reader.collections(), ...after.reader.collections()])].sort(byCodeUnits);
   const diffs: CollectionDiff[] = [];
   let oldRecords = 0;
   let newRecords = 0;
   for (const name of collections) {
     throwIfStopped(signal);
-    const inOld = Object.hasOwn(before.manifest.collections, name);
-    const inNew = Object.hasOwn(after.manifest.collections, name);
+    const inOld = Object.hasOwn(before.reader.manifest.collections, name);
+    const inNew = Object.hasOwn(after.reader.manifest.collections, name);
     const oldSet = inOld ? await readCollectionRecords(before, name, signal) : null;
     const newSet = inNew ? await readCollectionRecords(after, name, signal) : null;
     oldRecords += oldSet?.records.size ?? 0;

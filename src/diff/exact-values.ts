@@ -57,7 +57,7 @@ function linkageOnly(container: object, key: string): string {
 }
 
 /**
- * A canonical form of the list element `list[index]` that has no string type and id, to compare it as a whole: as
+ * A canonical form of the list element `list[index]` that has no type and id, to compare it as a whole: as
  * records compare, without its `links` and `meta` and with its relationships' targets only, so that two snapshots
  * of one state made at other addresses or with other `--links` hold the same.
  */

@@ -87,19 +87,19 @@ function recordTable(records: RecordRef[]): string[] {
 
 const countsText = (c: CollectionDiff): string => `${c.records.old ?? '–'} → ${c.records.new ?? '–'} records`;
 
-/** The elements of a collection's lists without a string type and id, in one sentence; null when none. */
+/** The elements of a collection's lists without a type and id, in one sentence; null when none. */
 function unmatchedText(c: CollectionDiff): string | null {
   const { old, new: now, same } = c.unmatched;
   if (old + now === 0) return null;
   const name = escapeText(c.name);
   if (same) {
     return (
-      `${name}: ${plural(old, 'record')} without a string type and id in each snapshot could not be compared ` +
+      `${name}: ${plural(old, 'record')} without a type and id in each snapshot could not be compared ` +
       'record by record; compared as a whole, they are the same in both.'
     );
   }
   return (
-    `${name}: ${plural(old + now, 'record')} without a string type and id could not be compared record by record ` +
+    `${name}: ${plural(old + now, 'record')} without a type and id could not be compared record by record ` +
     `(${old} in the old snapshot, ${now} in the new), and they are not the same in both: what changed in them ` +
     'cannot be told.'
   );
@@ -244,14 +244,14 @@ export function formatDiffMarkdown(diff: SnapshotDiff): string {
       : '';
   lines.push(
     `${summary.records.added} added, ${summary.records.removed} removed, ${summary.records.changed} changed ` +
-      `(${summary.statusChanges} status change${summary.statusChanges === 1 ? '' : 's'}, ${summary.renamed} renamed)` +
+      `(${plural(summary.statusChanges, 'status change')}, ${summary.renamed} renamed)` +
       `${notFetched > 0 ? `, ${notFetched} not fetched` : ''}` +
       `${summary.records.unmatched > 0 ? `, ${summary.records.unmatched} not compared` : ''}${collectionsText}.`,
     '',
   );
   if (unmatched.length > 0) {
     lines.push(
-      'Records without a string type and id cannot be matched across snapshots: they are compared as a whole, and a ' +
+      'Records without a type and id cannot be matched across snapshots: they are compared as a whole, and a ' +
         'collection whose such records are not the same in both is listed as changed.',
       '',
       ...unmatched.map((text) => `- ${text}`),

@@ -1,5 +1,5 @@
 /** `diff`: what changed between two snapshots, as data, as JSON for scripts and as Markdown release notes. */
-export { DiffError } from './diff-error.js';
+export { DiffError } from '../util/errors.js';
 export { diffSnapshotDirs, diffSnapshots } from './diff-snapshots.js';
 export {
   DIFF_FORMAT_VERSION,

@@ -8,7 +8,7 @@
  */
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { definitionOf, labelOf, relationshipTargets, recordIri, type MappingContext } from './record-nodes.js';
-import type { Resource } from './read-collection.js';
+import type { SnapshotRecord } from '../format/records.js';
 import { stringifyJson } from '../json/parse-json.js';
 import { wellFormed } from './rdf-node.js';
 
@@ -59,8 +59,13 @@ function cell(value: unknown): string {
   return typeof value === 'string' ? value : stringifyJson(value);
 }
 
-export function csvRow(context: MappingContext, columns: CsvColumns, collection: string, resource: Resource): string {
-  const { attributes, relationships } = resource;
+export function csvRow(
+  context: MappingContext,
+  columns: CsvColumns,
+  collection: string,
+  resource: SnapshotRecord,
+): string {
+  const { attributes } = resource;
   return row([
     recordIri(context.source, collection, resource),
     collection,
@@ -70,13 +75,6 @@ export function csvRow(context: MappingContext, columns: CsvColumns, collection:
     cell(attributes.status),
     // Own members only: a column named `constructor` must not read Object.prototype's.
     ...columns.attributes.map((name) => cell(Object.hasOwn(attributes, name) ? attributes[name] : null)),
-    ...columns.relationships.map((name) =>
-      relationshipTargets(
-        context,
-        { collection, resource },
-        name,
-        Object.hasOwn(relationships, name) ? relationships[name] : null,
-      ).join(' '),
-    ),
+    ...columns.relationships.map((name) => relationshipTargets(context, { collection, resource }, name).join(' ')),
   ]);
 }

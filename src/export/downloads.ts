@@ -7,9 +7,9 @@ import { collectionFolder, fileName } from '../format/catalogue-names.js';
 import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { ExportError } from './export-error.js';
+import { SnapshotReadError, SnapshotReader } from '../format/stored-records.js';
 import { collectionNodes, exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
-import { exportSource } from './read-collection.js';
+import { exportSource } from './export-source.js';
 import { surveySnapshot } from './survey.js';
 
 const EXTENSIONS: Record<ExportFormat, string> = { turtle: 'ttl', jsonld: 'jsonld', csv: 'csv' };
@@ -28,7 +28,7 @@ export function downloadFile(collection: string, format: ExportFormat): string {
  * crawl; the collections that got them are returned.
  */
 export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest): string[] {
-  const source = exportSource(writer.dir, writer.dir, manifest);
+  const source = exportSource(new SnapshotReader(writer.dir, writer.dir, manifest));
   const survey = surveySnapshot(source, { lenient: true });
   const written: string[] = [];
   for (const collection of Object.keys(manifest.collections).sort(byCodeUnits)) {
@@ -54,7 +54,7 @@ export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest)
         ];
       });
     } catch (error) {
-      if (!(error instanceof ExportError)) throw error;
+      if (!(error instanceof SnapshotReadError)) throw error;
       continue;
     }
     for (const [file, parts] of files) writer.writeParts(file, parts);

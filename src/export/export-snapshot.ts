@@ -7,9 +7,9 @@
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { csvColumns, csvHeader, csvRow } from './csv.js';
 import { jsonLdHead, jsonLdNode, jsonLdTail } from './json-ld.js';
-import { collectionResources, type ExportSource, type Resource } from './read-collection.js';
+import { byRecordOrder, type SnapshotRecord } from '../format/records.js';
+import type { ExportSource } from './export-source.js';
 import { conceptNode, schemeNode, type MappingContext } from './record-nodes.js';
-import { byRecordOrder } from './record-order.js';
 import type { RdfNode } from './rdf-node.js';
 import { turtleHead, turtleNode } from './turtle.js';
 
@@ -26,10 +26,9 @@ export interface ExportPlan extends MappingContext {
  * One collection's records in id order (then type); a record a list gives twice (a source that shifted between
  * pages) once, as last seen.
  */
-export function sortedResources(source: ExportSource, collection: string): Resource[] {
-  const byKey = new Map<string, Resource>();
-  for (const resource of collectionResources(source, collection))
-    byKey.set(`${resource.type}\u0000${resource.id}`, resource);
+export function sortedResources(source: ExportSource, collection: string): SnapshotRecord[] {
+  const byKey = new Map<string, SnapshotRecord>();
+  for (const resource of source.reader.records(collection)) byKey.set(`${resource.type}\u0000${resource.id}`, resource);
   return [...byKey.values()].sort(byRecordOrder);
 }
 
@@ -37,14 +36,14 @@ export function sortedResources(source: ExportSource, collection: string): Resou
  * One collection's records in id order, as sortedResources gives them: read a page at a time when the survey found
  * its pages in that order already (a source lists by id), so that memory holds one page; else sorted in memory.
  */
-function orderedResources(context: MappingContext, collection: string): Iterable<Resource> {
+function orderedResources(context: MappingContext, collection: string): Iterable<SnapshotRecord> {
   return context.survey.inOrder.has(collection)
-    ? collectionResources(context.source, collection)
+    ? context.source.reader.records(collection)
     : sortedResources(context.source, collection);
 }
 
 /** Where a plan's records come from: read from the snapshot, or already read (the catalogue's three downloads). */
-export type RecordSource = (collection: string) => Iterable<Resource>;
+export type RecordSource = (collection: string) => Iterable<SnapshotRecord>;
 /** A collection's graph nodes: made from its records, or made once for both RDF downloads. */
 export type NodeSource = (collection: string) => Iterable<RdfNode>;
 
@@ -52,7 +51,7 @@ export type NodeSource = (collection: string) => Iterable<RdfNode>;
 export function* collectionNodes(
   context: MappingContext,
   collection: string,
-  resources: Iterable<Resource>,
+  resources: Iterable<SnapshotRecord>,
 ): Generator<RdfNode> {
   yield schemeNode(context, collection);
   for (const resource of resources) yield conceptNode(context, collection, resource);

@@ -4,13 +4,13 @@
  * which is read from the documents the snapshot stored of it.
  */
 import { isObject } from '../json/is-object.js';
-import { linksOnlyData, type ExportSource, type Resource } from './read-collection.js';
+import { labelOf as recordLabel, type SnapshotRecord } from '../format/records.js';
+import type { ExportSource } from './export-source.js';
 import { sortStatements, wellFormed, type RdfNode, type RdfObject } from './rdf-node.js';
 import { schemeTitle } from './scheme-title.js';
 import type { Survey } from './survey.js';
 import {
   DEFINITION_ATTRIBUTES,
-  LABEL_ATTRIBUTES,
   LINK_ATTRIBUTES,
   RELATIONSHIPS,
   STATUSES,
@@ -31,15 +31,12 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? wellFormed(value) : undefined;
 }
 
-export function labelOf(resource: Resource): string {
-  for (const name of LABEL_ATTRIBUTES) {
-    const text = textOf(resource.attributes[name]);
-    if (text !== undefined) return text;
-  }
-  return wellFormed(resource.id);
+/** The record's label (records.ts: the same on its catalogue page and in the Changes page), well formed. */
+export function labelOf(resource: SnapshotRecord): string {
+  return wellFormed(recordLabel(resource));
 }
 
-export function definitionOf(resource: Resource): string | undefined {
+export function definitionOf(resource: SnapshotRecord): string | undefined {
   for (const name of DEFINITION_ATTRIBUTES) {
     const text = textOf(resource.attributes[name]);
     if (text !== undefined) return text;
@@ -48,9 +45,8 @@ export function definitionOf(resource: Resource): string | undefined {
 }
 
 /** The record's IRI: its own `links.self` at the source, or where spec 2.1 puts it when it has none. */
-export function recordIri(source: ExportSource, collection: string, resource: Resource): string {
-  const self = isObject(resource.links) ? resource.links.self : undefined;
-  const iri = typeof self === 'string' ? source.iris.of(self) : null;
+export function recordIri(source: ExportSource, collection: string, resource: SnapshotRecord): string {
+  const iri = resource.self === null ? null : source.iris.of(resource.self);
   return iri ?? source.iris.recordFallback(collection, resource.id);
 }
 
@@ -66,18 +62,16 @@ function linkageIri(context: MappingContext, linkage: unknown): string | null {
 }
 
 /**
- * The IRIs a relationship of `record` points at; a successor given with links only (no `data`) leads where the
+ * The IRIs the relationship `name` of `record` points at; one given with links only (no `data`) leads where the
  * documents the snapshot stored of it say (the relationship document first: src/format/links-only.ts).
  */
 export function relationshipTargets(
   context: MappingContext,
-  record: { collection: string; resource: Resource },
+  record: { collection: string; resource: SnapshotRecord },
   name: string,
-  relationship: unknown,
 ): string[] {
-  if (!isObject(relationship)) return [];
-  let data = relationship.data;
-  if (!('data' in relationship) && name === SUCCESSOR) data = linksOnlyData(context.source, record, name, relationship);
+  const data = context.source.reader.relationshipData(record.collection, record.resource, name);
+  if (data === undefined) return [];
   const items = Array.isArray(data) ? data : [data];
   return items.flatMap((item) => {
     const iri = linkageIri(context, item);
@@ -101,7 +95,7 @@ export function schemeNode(context: MappingContext, collection: string): RdfNode
   };
 }
 
-export function conceptNode(context: MappingContext, collection: string, resource: Resource): RdfNode {
+export function conceptNode(context: MappingContext, collection: string, resource: SnapshotRecord): RdfNode {
   const { language } = context;
   const scheme = schemeIri(context.source, collection);
   const statements: Array<[Prefixed, RdfObject]> = [
@@ -126,10 +120,10 @@ export function conceptNode(context: MappingContext, collection: string, resourc
     const adms = STATUSES.get(status);
     statements.push(['adms:status', adms === undefined ? { text: status } : { iri: adms }]);
   }
-  for (const [name, relationship] of Object.entries(resource.relationships)) {
+  for (const name of Object.keys(resource.relationships)) {
     const property = RELATIONSHIPS.get(name);
     if (property === undefined) continue;
-    const targets = relationshipTargets(context, { collection, resource }, name, relationship);
+    const targets = relationshipTargets(context, { collection, resource }, name);
     for (const iri of targets) statements.push([property, { iri }]);
     if (name === SUCCESSOR && targets.length > 0) {
       statements.push(['owl:deprecated', { text: 'true', datatype: 'xsd:boolean' }]);

@@ -5,9 +5,9 @@
  */
 import { throwIfStopped } from '../util/errors.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { ExportError } from './export-error.js';
-import { collectionResources, type ExportSource, type Resource } from './read-collection.js';
-import { byRecordOrder } from './record-order.js';
+import { byRecordOrder, type SnapshotRecord } from '../format/records.js';
+import { SnapshotReadError } from '../format/stored-records.js';
+import type { ExportSource } from './export-source.js';
 
 export interface Survey {
   /** Resource type → the first collection (by name) whose records have it. */
@@ -17,8 +17,8 @@ export interface Survey {
   /** Collection → its records' relationship names, sorted. */
   relationships: Map<string, string[]>;
   /**
-   * Collections whose list pages give their records in the export's order (record-order.ts), each once: the export
-   * reads them page by page instead of holding them to sort.
+   * Collections whose list pages give their records in the export's order (byRecordOrder), each once: the export reads
+   * them page by page instead of holding them to sort.
    */
   inOrder: Set<string>;
 }
@@ -41,10 +41,10 @@ export function surveySnapshot(
     throwIfStopped(options.signal);
     const attributes = new Set<string>();
     const relationships = new Set<string>();
-    let previous: Resource | undefined;
+    let previous: SnapshotRecord | undefined;
     let inOrder = true;
     try {
-      for (const resource of collectionResources(source, collection)) {
+      for (const resource of source.reader.records(collection)) {
         if (previous !== undefined && byRecordOrder(previous, resource) >= 0) inOrder = false;
         previous = resource;
         if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, collection);
@@ -53,7 +53,7 @@ export function surveySnapshot(
       }
       if (inOrder) survey.inOrder.add(collection);
     } catch (error) {
-      if (!(options.lenient === true && error instanceof ExportError)) throw error;
+      if (!(options.lenient === true && error instanceof SnapshotReadError)) throw error;
     }
     survey.attributes.set(collection, [...attributes].sort(byCodeUnits));
     survey.relationships.set(collection, [...relationships].sort(byCodeUnits));

@@ -19,8 +19,6 @@ export const PREFIXES = {
 /** A property or class as a prefixed name (`skos:prefLabel`). */
 export type Prefixed = `${keyof typeof PREFIXES}:${string}`;
 
-/** Where a record's label comes from: the first of these that is a non-empty string; else its id. */
-export const LABEL_ATTRIBUTES = ['term', 'name'] as const;
 /** Where its definition comes from (a global provenance and a community have a `description`). */
 export const DEFINITION_ATTRIBUTES = ['definition', 'description'] as const;
 

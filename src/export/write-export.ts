@@ -10,11 +10,10 @@ import { lstat, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { withSnapshotDir, type SnapshotDirOptions } from '../archive/snapshot-dir.js';
-import { throwIfStopped, UsageError } from '../util/errors.js';
-import { firstLine } from '../format/read-snapshot.js';
-import { ExportError } from './export-error.js';
+import { ExportError, throwIfStopped, UsageError } from '../util/errors.js';
+import { firstLine } from '../format/safe-read.js';
 import { exportedCollections, exportParts, type ExportFormat } from './export-snapshot.js';
-import { openExportSource } from './read-collection.js';
+import { openExportSource } from './export-source.js';
 import { shiftedOf } from '../format/partial.js';
 import { surveySnapshot } from './survey.js';
 

@@ -1,8 +1,7 @@
 /**
  * Where a relationship that a list entry gives with links only leads (spec 2.4's `successor`: `links.self` and
- * `links.related`, no `data`), read from the documents the snapshot stored. The one reader of them: the catalogue
- * (its record pages and "Successor of"), `diff` (a successor set in a new release) and `export` (`dct:isReplacedBy`,
- * in the catalogue's downloads too) each ask it, and each does its own with the answer.
+ * `links.related`, no `data`), read from the documents the snapshot stored. The one reader of them, asked through
+ * SnapshotReader.relationshipData (stored-records.ts) by the catalogue, its downloads, `export` and `diff`.
  *
  * The documents tried, in this order; the first one stored whose JSON has a `data` member answers:
  *
@@ -15,14 +14,14 @@
  * A relationship document's `data` is the linkage; a related document's is the target itself (or a list of them):
  * either names where the relationship leads by type and id.
  *
- * Every file is read as `verify` reads one (read-snapshot.ts): never through a symbolic link, never a pipe, socket
+ * Every file is read as `verify` reads one (safe-read.ts): never through a symbolic link, never a pipe, socket
  * or device, at most MAX_LINKS_ONLY_BYTES, JSON nested too deep refused. Such a document is passed over like one the
- * snapshot does not hold, and the answer names the first one met (`unusable`): the catalogue and `diff` go on with
- * what the others say, `export` refuses the tree as it refuses any file it cannot read.
+ * snapshot does not hold, and the answer names the first one met (`unusable`), which SnapshotReader turns into the
+ * error every reader stops with, as for any file of the snapshot that cannot be read.
  */
 import { isObject } from '../json/is-object.js';
 import type { Layout } from './layout.js';
-import { CHECKED_DIRS, readSnapshotJson, UnusableFileError } from './read-snapshot.js';
+import { CHECKED_DIRS, readSnapshotJson, UnusableFileError } from './safe-read.js';
 import type { StoredLinks } from './rewrite-links.js';
 import { Memo } from '../url/memo.js';
 
@@ -45,21 +44,15 @@ export interface StoredRecord {
   self: string | null;
 }
 
-/** A list entry's `links.self` (StoredRecord.self): its string, or null when it has none. */
-export function selfLinkOf(entry: { links?: unknown }): string | null {
-  const links = entry.links;
-  return isObject(links) && typeof links.self === 'string' ? links.self : null;
-}
-
 /** What the stored documents say of one relationship given with links only. */
 export interface LinksOnlyAnswer {
   /** The `data` of the first document that has one (null: it leads nowhere); undefined when none does. */
   data: unknown;
   /**
-   * The first document tried that the snapshot holds but that cannot be read safely: its file and why ("… is a
-   * symbolic link, never opened"), to end a sentence; null when there was none.
+   * The first document tried that the snapshot holds but that cannot be read safely: its file, and why to end a
+   * sentence that names it ("is a symbolic link, never opened"); null when there was none.
    */
-  unusable: string | null;
+  unusable: { file: string; why: string } | null;
 }
 
 /** The source URL a stored link stands for (StoredLinks.sourceUrlOf), or null when it is no http(s) URL. */
@@ -109,7 +102,7 @@ export class LinksOnlyReader {
       own('related'),
       `${at.uri}${encodeURIComponent(name)}/`,
     ];
-    let unusable: string | null = null;
+    let unusable: LinksOnlyAnswer['unusable'] = null;
     for (const url of tried) {
       const file = url === null ? null : this.#fileOf(url);
       if (file === null) continue;
@@ -118,7 +111,7 @@ export class LinksOnlyReader {
         document = readSnapshotJson(this.#dir, file, MAX_LINKS_ONLY_BYTES, this.#checked);
       } catch (error) {
         if (!(error instanceof UnusableFileError)) throw error;
-        unusable ??= `${file} ${error.message}`;
+        unusable ??= { file, why: error.message };
         continue;
       }
       if (isObject(document) && 'data' in document) return { data: document.data, unusable };

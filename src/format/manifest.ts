@@ -70,6 +70,11 @@ export const manifestSchema = z.object({
     /** The extra request headers, values redacted (`Authorization: ***`): values are never recorded. */
     headers: z.array(z.string()),
     /**
+     * True when the crawl recorded every exchange in WARC files in `_cv-snapshot/` (`crawl --warc`,
+     * docs/capture.md); absent otherwise.
+     */
+    warc: z.literal(true).optional(),
+    /**
      * The user's names for people of collections and fields (`--names`), which the catalogue shows; absent when none
      * were given, so that `cv-snapshot catalogue` rebuilds the same pages.
      */

@@ -8,6 +8,10 @@
  *
  * What is remembered is checked against the value when it is written: a member that was changed since (a link
  * rewritten, a number replaced) is written as it is now.
+ *
+ * A member name given twice in one object cannot be written back: the value holds one of them (the last, in the
+ * first one's place, as JSON.parse does). The parser lists each such name with the source text of every value it
+ * was given, for the crawl to report (`json.duplicate`).
  */
 
 interface Exact {
@@ -23,11 +27,22 @@ interface Exact {
  */
 const exactness = new WeakMap<object, Exact>();
 
+/** A member name an object of the text gives more than once. */
+export interface DuplicateMember {
+  /** Member names and array indexes from the top of the text to the object, then the name itself. */
+  path: string[];
+  /** The source text of each value given, in source order; the value parsed is the last. */
+  values: string[];
+}
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
 class ExactParser {
   private at = 0;
+  /** Where the cursor is: the member names and indexes of the containers it is in. */
+  private readonly path: string[] = [];
+  readonly duplicates: DuplicateMember[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -98,7 +113,8 @@ class ExactParser {
     const object: Record<string, unknown> = {};
     const info: Exact = {};
     const order: string[] = [];
-    const named = new Set<string>();
+    /** Where each member's first value is in the text, and the name's duplicate entry once it is given again. */
+    const spans = new Map<string, { start: number; end: number; duplicate?: DuplicateMember }>();
     let exact = false;
     this.skip();
     if (this.text.charCodeAt(this.at) === 0x7d) {
@@ -112,12 +128,21 @@ class ExactParser {
       this.expect(0x3a);
       this.skip();
       const start = this.at;
+      this.path.push(key);
       const member = this.value();
+      this.path.pop();
       // As JSON.parse: an own property even for "__proto__", and a repeated name keeps its first place.
       Object.defineProperty(object, key, { value: member.value, writable: true, enumerable: true, configurable: true });
-      if (!named.has(key)) {
-        named.add(key);
+      const first = spans.get(key);
+      if (first === undefined) {
+        spans.set(key, { start, end: this.at });
         order.push(key);
+      } else if (first.duplicate === undefined) {
+        const values = [this.text.slice(first.start, first.end), this.text.slice(start, this.at)];
+        first.duplicate = { path: [...this.path, key], values };
+        this.duplicates.push(first.duplicate);
+      } else {
+        first.duplicate.values.push(this.text.slice(start, this.at));
       }
       const text = this.numberText(member.value, start);
       if (text !== undefined) (info.numbers ??= new Map()).set(key, text);
@@ -151,7 +176,9 @@ class ExactParser {
     for (;;) {
       this.skip();
       const start = this.at;
+      this.path.push(String(array.length));
       const item = this.value();
+      this.path.pop();
       const text = this.numberText(item.value, start);
       if (text !== undefined) (info.numbers ??= new Map()).set(String(array.length), text);
       array.push(item.value);
@@ -172,10 +199,13 @@ class ExactParser {
 /**
  * Parses valid JSON (JSON.parse has accepted it) into the values JSON.parse gives, remembering what `stringifyJson`
  * needs to write the numbers and member order back as they were (in objects and arrays: a number that is the whole
- * text has no container to remember it in). Recursive: the caller has bounded the depth.
+ * text has no container to remember it in), and listing the member names given twice. Recursive: the caller has
+ * bounded the depth.
  */
-export function parseExact(text: string): unknown {
-  return new ExactParser(text).parse();
+export function parseExact(text: string): { value: unknown; duplicates: DuplicateMember[] } {
+  const parser = new ExactParser(text);
+  const value = parser.parse();
+  return { value, duplicates: parser.duplicates };
 }
 
 /** Whether a number still holds the value its remembered source text stands for. */

@@ -6,14 +6,20 @@
  * - whether a parse and serialisation round trip would change it: a number whose text is not the one JavaScript
  *   writes for its value (`1e400` becomes null, `18446744073709551617` loses digits, `1.0` becomes `1`), or a member
  *   name that is an array index (V8 moves those to the front of the object). Such a text takes the exact path
- *   (exact-json.ts), which keeps both.
+ *   (exact-json.ts), which keeps both;
+ * - how many members its objects hold in all, so that a parse that kept fewer (a name given twice in one object,
+ *   of which JSON.parse keeps one value) is noticed (parse-json.ts).
  *
  * Nearly every document holds only strings and small integers: strings are skipped with indexOf, and a number is
  * looked at closely only when it has a sign, a fraction, an exponent or more than 15 digits. The text is assumed to
  * be JSON; whatever this pass makes of text that is not, JSON.parse rejects it afterwards.
  */
 
-export type JsonScan = 'plain' | 'exact' | 'too-deep';
+export interface JsonScan {
+  kind: 'plain' | 'exact' | 'too-deep';
+  /** Members of all the objects of the text (before `too-deep`, of those read so far). */
+  members: number;
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -66,13 +72,14 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
   const length = text.length;
   let depth = 0;
   let exact = false;
+  let members = 0;
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       let end = text.indexOf('"', i + 1);
       while (end !== -1 && escapedQuote(text, end)) end = text.indexOf('"', end + 1);
-      if (end === -1) return exact ? 'exact' : 'plain';
+      if (end === -1) return { kind: exact ? 'exact' : 'plain', members };
       const first = text.charCodeAt(i + 1);
       // A member name that is an array index (cheap test first: it starts with a digit).
       if (!exact && first >= DIGIT_0 && first <= DIGIT_9 && isArrayIndex(text, i + 1, end)) {
@@ -81,7 +88,7 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
       i = end + 1;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth += 1;
-      if (depth > maxDepth) return 'too-deep';
+      if (depth > maxDepth) return { kind: 'too-deep', members };
       i += 1;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       depth -= 1;
@@ -99,8 +106,10 @@ export function scanJson(text: string, maxDepth: number): JsonScan {
       if (!exact && !(plainInteger && end - i <= SAFE_DIGITS) && !numberSurvives(text.slice(i, end))) exact = true;
       i = end;
     } else {
+      // Outside strings, a colon separates a member's name from its value.
+      if (c === COLON) members += 1;
       i += 1;
     }
   }
-  return exact ? 'exact' : 'plain';
+  return { kind: exact ? 'exact' : 'plain', members };
 }

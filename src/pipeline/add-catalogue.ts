@@ -7,7 +7,7 @@
  * SHA256SUMS is written anew. Giving the same --out as the input is allowed: the input
  * stays whole as the previous generation.
  */
-import { closeSync, existsSync, lstatSync } from 'node:fs';
+import { closeSync, lstatSync } from 'node:fs';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractLimits } from '../archive/extract.js';
@@ -16,11 +16,11 @@ import { aboutSnapshot, buildCatalogue } from '../catalogue/build-catalogue.js';
 import { checkNames, type CatalogueNames } from '../format/human-names.js';
 import { recordedNames } from './check-options.js';
 import { writeVocabularyDownloads } from '../export/downloads.js';
-import { StoredLinks } from '../format/rewrite-links.js';
 import { createClock } from '../util/clock.js';
-import { CvSnapshotError, OutputDirError, throwIfStopped } from '../util/errors.js';
+import { OutputDirError, throwIfStopped, UnsoundSnapshotError } from '../util/errors.js';
 import { isHostFile, writeHostFiles } from '../format/host-files.js';
 import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
+import { SnapshotReader } from '../format/stored-records.js';
 import { META_DIR } from '../store/sums.js';
 import { htmlSafeJsonBytes } from '../json/html-safe.js';
 import { MANIFEST_PATH, manifestSchema, serializeManifest, type Manifest } from '../format/manifest.js';
@@ -32,23 +32,13 @@ import { removeStaging, type OpenedStaging } from '../store/staging.js';
 import { FileCollisionError, sha256, TreeWriter } from '../store/writer.js';
 import { Memo } from '../url/memo.js';
 import { UrlSpace } from '../url/url-space.js';
-import {
-  CHECKED_DIRS,
-  fileLines,
-  firstLine,
-  GIVE_A_SNAPSHOT,
-  NotASnapshotError,
-  openSums,
-  readSnapshotFile,
-  readSnapshotManifestJson,
-} from '../format/read-snapshot.js';
+import { GIVE_A_SNAPSHOT, NotASnapshotError, readSnapshotManifestJson } from '../format/read-manifest.js';
+import { fileLines, openSums } from '../format/read-sums.js';
+import { CHECKED_DIRS, firstLine, readSnapshotFile } from '../format/safe-read.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
 import { removeTree } from '../store/remove-tree.js';
-
-/** The input is not a sound snapshot: a catalogue is built only from files that match their checksums. */
-export class UnsoundSnapshotError extends CvSnapshotError {}
 
 export interface AddCatalogueOptions {
   /** A snapshot directory or an archive `pack` wrote. */
@@ -255,18 +245,6 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     options.progress?.(`Copying the files of ${options.input}, each checked against SHA256SUMS…`);
     const copied = copyInput(dir, layout, writer, options);
     writeHostFiles(writer, layout);
-    // The source's list pages, in page order, as the crawl that made the snapshot stored them.
-    const collections = Object.keys(manifest.collections)
-      .sort()
-      .map((name): [string, string[]] => {
-        const files: string[] = [];
-        for (let n = 1; ; n++) {
-          const page = layout.pageOf(layout.collectionUrl(name), n);
-          if (page === null || !existsSync(path.join(paths.stagedTree, page.file))) break;
-          files.push(page.file);
-        }
-        return [name, files];
-      });
     options.progress?.('Building the catalogue…');
     const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
     const changes: CatalogueChanges = !layout.hasCatalogueRoom()
@@ -276,8 +254,7 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
       changes,
       layout,
       writer,
-      links: StoredLinks.of(layout, manifest.options),
-      collections,
+      reader: new SnapshotReader(options.input, paths.stagedTree, manifest),
       about: aboutSnapshot(manifest),
       ...(names ? { names } : {}),
     });

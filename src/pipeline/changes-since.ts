@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
 import { diffOpenSnapshots } from '../diff/diff-snapshots.js';
-import { openSnapshot } from '../diff/read-records.js';
+import { openSnapshot } from '../diff/collection-records.js';
 import { MANIFEST_PATH, type Manifest } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
 import type { OutInspection, OutputPaths } from '../store/output-dir.js';
@@ -41,7 +41,7 @@ export async function changesSince(
     const before = openSnapshot(`the previous snapshot in ${previous}`, previous);
     const after = openSnapshot('the new snapshot', staged.dir, staged.manifest);
     const diff = await diffOpenSnapshots(before, after, signal);
-    return { against: { root: before.manifest.source.root, createdAt: before.manifest.createdAt }, diff };
+    return { against: { root: before.reader.manifest.source.root, createdAt: before.reader.manifest.createdAt }, diff };
   } catch (error) {
     // Whatever the previous snapshot holds (edited by hand, damaged, another tool's) ends in "not compared", never in
     // a crawl that fails after every document is fetched; only the user's signal stops it.

@@ -78,6 +78,8 @@ export function manifestOptions(
     headers: Object.keys(headers)
       .sort()
       .map((name) => `${name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())}: ***`),
+    // Only with a capture: a snapshot without one keeps the bytes it always had.
+    ...(options.warc === true ? { warc: true } : {}),
     // Last, as `cv-snapshot catalogue` adds it to a manifest written without it.
     ...recordedNames(options.names === undefined ? {} : checkNames(options.names, 'The names option')),
   };

@@ -13,8 +13,11 @@ import type { Finding } from '../validate/finding.js';
 import { Fetcher } from '../crawl/fetcher.js';
 import { ProgressLine, StageLine } from '../crawl/progress.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
-import { StrictValidationError, UsageError } from '../util/errors.js';
+import { StrictValidationError, UnboundedListError, UsageError } from '../util/errors.js';
+import { byCodeUnits } from '../util/code-unit-order.js';
 import { Layout } from '../format/layout.js';
+import { META_DIR } from '../store/sums.js';
+import { captureSums, openCapture, type CaptureRun } from '../capture/capture-run.js';
 import { REPORT_PATH } from '../format/manifest.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
 import { fileSystemError } from '../store/fs-errors.js';
@@ -29,7 +32,7 @@ import { formatSummary, type ValidationReport } from '../validate/report.js';
 import type { ApiLocation } from '../url/api-location.js';
 import { UrlSet } from '../url/url-set.js';
 import { UrlSpace } from '../url/url-space.js';
-import { USER_AGENT } from '../version.js';
+import { TOOL_NAME, TOOL_VERSION, USER_AGENT } from '../version.js';
 import { manifestOptions, recordedNames, rootOf } from './check-options.js';
 import { checkNames } from '../format/human-names.js';
 import { DocumentPool } from './document-pool.js';
@@ -71,6 +74,7 @@ export async function createSnapshot(options: SnapshotOptions): Promise<Snapshot
         links: recorded.links,
         baseUrl: recorded.baseUrl,
         collectionIndex: recorded.collectionIndex,
+        ...(options.warc === true ? { warc: true } : {}),
         ...(recorded.names ? { names: recorded.names } : {}),
       });
     } catch (error) {
@@ -144,14 +148,17 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
   const urls = new UrlSpace(root);
   const layout = new Layout(root, urls);
   const writer = new TreeWriter(paths.stagedTree, { listing: paths.fileList });
+  let capture: CaptureRun | undefined;
   try {
     const phases = new PhaseTimes();
     const stopCrawl = phases.start('crawl');
     const opened = await openRun(context, urls, layout, writer);
     const settings = fetchSettings(context);
-    const fetcher = createFetcher(context.options, settings);
+    capture = context.options.warc === true ? startCapture(context, settings) : undefined;
+    const fetcher = createFetcher(context.options, settings, capture);
     const derived = await crawlSource(context, opened, fetcher, settings);
     await fetcher.close();
+    if (capture !== undefined) await listCapture(capture, writer);
     stopCrawl();
     const stopFinalize = phases.start('finalize');
     const { manifest, report, unusedNames, changes } = await finishSnapshot(context, opened, fetcher, derived, phases);
@@ -160,7 +167,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     stopFinalize();
     context.run.keep = true;
     const stopPublish = phases.start('publish');
-    await publishSnapshot(context, report);
+    const kept = await publishSnapshot(context, report);
     stopPublish();
     return {
       out: paths.out,
@@ -177,11 +184,47 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
       elapsedMs: context.clock.monotonicMs() - context.startedMs,
       cpu: { totalMs: processCpuMs(), phases: phases.toJSON() },
       unusedNames,
+      kept,
       ...(manifest.derive ? { derive: manifest.derive } : {}),
       changes,
     };
   } finally {
     writer.close();
+    await capture?.close();
+  }
+}
+
+/** The capture's folder in the staged tree: the snapshot's metadata folder. */
+function captureDir(paths: OutputPaths): string {
+  return path.join(paths.stagedTree, META_DIR);
+}
+
+/**
+ * Opens this run's capture file (`crawl --warc`, docs/capture.md). Its warcinfo record holds the crawl's options as
+ * the manifest records them (a --header by its name only) and how it fetched.
+ */
+function startCapture(context: RunContext, settings: FetchSettings): CaptureRun {
+  const { options, recorded, root, clock } = context;
+  const { headers: _secrets, userAgent: _agent, ...fetching } = settings;
+  const crawlOptions = { ...recorded, ...fetching, rate: options.rate ?? null, resume: options.resume === true };
+  return openCapture(captureDir(context.paths), {
+    secret: new Set(Object.keys(context.headers)),
+    now: () => clock.now(),
+    info: [
+      ['software', `${TOOL_NAME}/${TOOL_VERSION}`],
+      ['format', 'WARC File Format 1.1'],
+      ['conformsTo', 'https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/'],
+      ['root', root],
+      ['options', JSON.stringify(crawlOptions)],
+    ],
+  });
+}
+
+/** Closes the capture and lists every capture file of the folder (an interrupted run's too) for SHA256SUMS. */
+async function listCapture(capture: CaptureRun, writer: TreeWriter): Promise<void> {
+  await capture.close();
+  for (const [name, sha256] of await captureSums(path.join(writer.dir, META_DIR))) {
+    writer.record(`${META_DIR}/${name}`, sha256);
   }
 }
 
@@ -219,9 +262,10 @@ function fetchSettings({ options, concurrency, headers }: RunContext) {
   };
 }
 
-function createFetcher(options: SnapshotOptions, settings: FetchSettings): Fetcher {
+function createFetcher(options: SnapshotOptions, settings: FetchSettings, capture?: CaptureRun): Fetcher {
   return new Fetcher({
     ...settings,
+    ...(capture ? { recorder: capture.recorder } : {}),
     ...(options.rate !== undefined ? { rateLimiter: new RateLimiter(options.rate) } : {}),
     ...(options.backoffBaseMs !== undefined ? { backoffBaseMs: options.backoffBaseMs } : {}),
   });
@@ -230,8 +274,9 @@ function createFetcher(options: SnapshotOptions, settings: FetchSettings): Fetch
 /** The worker threads that fetch and store documents, with --workers (none in derive mode). */
 function createPool(context: RunContext, settings: FetchSettings, fetcher: Fetcher): DocumentPool | undefined {
   const { options, root, recorded, concurrency, paths } = context;
-  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
-  const workers = context.sample === null ? (options.workers ?? 0) : 0;
+  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers; so does
+  // a crawl with --warc, whose capture is written by the fetcher on this thread.
+  const workers = context.sample === null && options.warc !== true ? (options.workers ?? 0) : 0;
   if (workers <= 0) return undefined;
   return new DocumentPool(
     workers,
@@ -282,6 +327,10 @@ function crawlerOptions({ options, root, concurrency }: RunContext, opened: Open
     onFinding: (finding: Finding) => store.record({ t: 'finding', finding }),
     ...(options.signal ? { signal: options.signal } : {}),
     maxDocuments: options.maxDocuments ?? DEFAULTS.maxDocuments,
+    firstPages: {
+      pages: (list: string) => opened.invariants.firstPageDeclares(list),
+      count: (collection: string) => opened.invariants.firstPageCount(collection),
+    },
     allowPartial: options.allowPartial === true,
   };
 }
@@ -375,8 +424,21 @@ function listSettler(options: SnapshotOptions, opened: OpenedRun): ListSettler {
         addFinding: (finding) => opened.state.addFinding(finding),
         refetch,
       });
+      const held = opened.state.heldBack();
+      if (held.length > 0 && options.allowPartial !== true) throw new UnboundedListError(unboundedMessage(held));
     },
   };
+}
+
+/** What a crawl that held URLs back past their list's first page says, without --allow-partial. */
+function unboundedMessage(held: Finding[]): string {
+  const [first] = held.sort((a, b) => byCodeUnits(a.url, b.url));
+  const others = held.length === 1 ? '' : ` (and ${held.length - 1} more like it)`;
+  return (
+    `${first!.message}${others} Nothing was published: the snapshot would lack what the source's later pages ` +
+    'announced. Crawl again when the source is not changing, or give --allow-partial to publish what the first ' +
+    'pages announced, with the report and the manifest naming what was left out.'
+  );
 }
 
 /** Closes the journal and writes what comes after the documents: report, manifest, catalogue, sums. */
@@ -414,11 +476,14 @@ async function finishSnapshot(
   }
 }
 
-/** Publishes the finished staging at --out, unless --strict found errors or the user asked to stop. */
+/**
+ * Publishes the finished staging at --out, unless --strict found errors or the user asked to stop. Returns what
+ * publish says of the older generations it kept.
+ */
 async function publishSnapshot(
   { options, paths, before, opened }: RunContext,
   report: ValidationReport,
-): Promise<void> {
+): Promise<string[]> {
   if (options.strict && report.errors > 0) {
     throw new StrictValidationError(
       report.errors,
@@ -430,10 +495,12 @@ async function publishSnapshot(
   }
   // A signal during finalize: stop here, with everything kept, rather than publish after the user asked to stop.
   if (options.signal?.aborted) throw options.signal.reason;
+  let kept: string[];
   try {
-    await publish(paths, before, opened.lock);
+    kept = await publish(paths, before, opened.lock);
   } catch (error) {
     throw fileSystemError(error, `Publishing the snapshot at ${paths.out}`);
   }
   await removeStaging(paths, opened.lock).catch(() => undefined);
+  return kept;
 }

@@ -22,6 +22,7 @@ import {
 } from '../format/manifest.js';
 import { formatSums, SUMS_PATH } from '../store/sums.js';
 import { StoredLinks, type LinkMode } from '../format/rewrite-links.js';
+import { SnapshotReader } from '../format/stored-records.js';
 import { PhaseTimes } from './phases.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
@@ -137,11 +138,7 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{
       changes,
       layout,
       writer,
-      links,
-      collections: byName(state.pageFiles).map(([name, pages]) => [
-        name,
-        [...pages].sort(([a], [b]) => a - b).map(([, file]) => file),
-      ]),
+      reader: new SnapshotReader(writer.dir, writer.dir, manifest),
       about: aboutSnapshot(manifest),
       ...(options.names ? { names: options.names } : {}),
     });

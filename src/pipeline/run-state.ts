@@ -33,6 +33,12 @@ export class RunState {
   /** URLs that could not be fetched (`--allow-partial`) and have not been settled since: few, so kept as a set. */
   readonly #failed = new Set<string>();
   /**
+   * URLs held back because they go past what their list's first page announced (`pagination.unbounded`), with the
+   * finding, until they are fetched after all (a collection that grew while it was crawled, fetched again): a
+   * bounded few, so kept as they are.
+   */
+  readonly #heldBack = new Map<string, Finding>();
+  /**
    * Collections whose pages disagreed every time they were fetched, published as fetched (`--allow-partial`), sorted:
    * the snapshot is partial, as when documents are missing.
    */
@@ -68,6 +74,10 @@ export class RunState {
   }
 
   addFinding(finding: Finding): void {
+    if (finding.rule === 'pagination.unbounded') {
+      this.#heldBack.set(finding.url, finding);
+      return;
+    }
     if (finding.rule === 'fetch.failed') this.#failed.add(finding.url);
     let staged = this.#staged.get(finding.url);
     if (staged === undefined) this.#staged.set(finding.url, (staged = new Map<string, Finding>()));
@@ -94,6 +104,7 @@ export class RunState {
   /** The report of every finding (the crawl is over: findings still staged are counted too). */
   report(undescribedTypes: Readonly<Record<string, number>>): ValidationReport {
     for (const url of [...this.#staged.keys()]) this.#commit(url, this.#failed.has(url));
+    for (const finding of this.#heldBack.values()) this.#tally.add(finding);
     return this.#tally.report(undescribedTypes);
   }
 
@@ -104,6 +115,7 @@ export class RunState {
       return;
     }
     this.#failed.delete(entry.url);
+    this.#heldBack.delete(entry.url);
     // A list page fetched again, because its collection shifted while it was crawled, replaces what it reported.
     const earlier = entry.t === 'doc' ? this.#pageFindings.get(entry.url) : undefined;
     if (earlier !== undefined) {
@@ -146,9 +158,17 @@ export class RunState {
     this.collections.set(location.collection, counts);
   }
 
-  /** URLs that could not be fetched (`--allow-partial`) and were not fetched later either, sorted. */
+  /**
+   * URLs that could not be fetched (`--allow-partial`) or were held back past what their list's first page
+   * announced, and were not fetched later either, sorted.
+   */
   missing(): string[] {
-    return [...this.#failed].sort();
+    return [...new Set([...this.#failed, ...this.#heldBack.keys()])].sort();
+  }
+
+  /** The findings of the URLs held back past what their list's first page announced, and not fetched since. */
+  heldBack(): Finding[] {
+    return [...this.#heldBack.values()];
   }
 
   /**

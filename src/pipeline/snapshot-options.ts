@@ -46,6 +46,11 @@ export interface SnapshotOptions {
    * docs/catalogue.md#names-for-people); recorded in the manifest.
    */
   names?: CatalogueNames;
+  /**
+   * Record every HTTP exchange as the source sent it, in WARC files in the snapshot's `_cv-snapshot/` folder
+   * (docs/capture.md). The crawl then runs on the main thread only.
+   */
+  warc?: boolean;
   /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */
   headers?: string[];
   /** Publish nothing when validation finds an error. */
@@ -104,6 +109,11 @@ export interface SnapshotResult {
   cpu: { totalMs: number; phases: Partial<Record<PhaseName, number>> };
   /** The names of `names` that no collection or field of the snapshot took: a misspelt API name, most likely. */
   unusedNames: string[];
+  /**
+   * A sentence for each older generation publishing kept, not deleted, because a file in it was edited since the
+   * tool wrote it: which file, and how to remove the generation.
+   */
+  kept: string[];
   /** With `derive`: documents derived rather than fetched, and the manifest's account of them. */
   derive?: DeriveManifest;
   /**

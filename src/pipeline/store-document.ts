@@ -10,12 +10,14 @@ import type { DocumentLink } from '../jsonapi/links.js';
 import type { Layout } from '../format/layout.js';
 import { rewriteDocumentLinks, type LinkRewriter } from '../format/rewrite-links.js';
 import { htmlSafeJson } from '../json/html-safe.js';
-import { stringifyJson } from '../json/parse-json.js';
+import { duplicateMembers, stringifyJson } from '../json/parse-json.js';
+import { recodedBody } from '../crawl/read-document.js';
 import type { ApiLocation } from '../url/api-location.js';
 import type { JournalEntry } from '../store/journal.js';
 import { FileCollisionError, sha256, type TreeWriter } from '../store/writer.js';
 import type { Finding } from '../validate/finding.js';
 import { validateDocument, type DocumentSummary } from '../validate/validate-document.js';
+import { finding, jsonPointer } from '../validate/rules.js';
 
 /** What writing a document needs: the run's fixed settings, the same on every thread. */
 export interface DocumentContext {
@@ -54,7 +56,7 @@ export function prepareDocument(
   links: readonly DocumentLink[],
 ): PreparedDocument {
   const check = validateDocument(json, url, root, layout.urls);
-  const findings = check.findings;
+  const findings = [...readingFindings(url, json), ...check.findings];
   // Any JSON value may come (`null` included); what it is not is the validation's to report.
   const data = (json as { data?: unknown } | null)?.data;
   const prepared: PreparedDocument = {
@@ -89,6 +91,36 @@ export function prepareDocument(
     });
   }
   return prepared;
+}
+
+/** Source text in a message: a value's JSON text, cut short. */
+function quoted(text: string): string {
+  return text.length <= 60 ? text : `${text.slice(0, 57)}...`;
+}
+
+/**
+ * What reading the body changed that no stored document can show (docs/safety.md#faithful): a member name given
+ * twice in one object, of which the document keeps the last value, and a body not sent as UTF-8 without a byte
+ * order mark, whose text is stored in UTF-8.
+ */
+function readingFindings(url: string, json: unknown): Finding[] {
+  const findings = duplicateMembers(json).map(({ path, values }) =>
+    finding(
+      url,
+      jsonPointer(path),
+      'json.duplicate',
+      `The member ${JSON.stringify(path.at(-1))} is given ${values.length} times in one object ` +
+        `(${values.map(quoted).join(', ')}); the snapshot keeps only the last, ${quoted(values.at(-1)!)}, as ` +
+        `JSON.parse does, so it does not say what the source said.`,
+    ),
+  );
+  const recoded = recodedBody(json);
+  if (recoded !== undefined) {
+    findings.push(
+      finding(url, '', 'json.encoding', `The body was sent ${recoded}; the snapshot stores the same text in UTF-8.`),
+    );
+  }
+  return findings;
 }
 
 /**

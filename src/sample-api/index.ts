@@ -1,11 +1,6 @@
 /** The embedded, spec-faithful Controlled Vocabulary Service API (docs/source-api.md). */
-export {
-  startSampleApi,
-  SAMPLE_API_DEFAULTS,
-  SampleApiError,
-  type SampleApi,
-  type SampleApiOptions,
-} from './server.js';
+export { startSampleApi, SAMPLE_API_DEFAULTS, type SampleApi, type SampleApiOptions } from './server.js';
+export { SampleApiError } from '../util/errors.js';
 export type { RequestLogEntry } from './request-handler.js';
 export { createSampleData, type SampleData, type SampleDataOptions, type SampleCollection } from './sample-data.js';
 export type { SampleRecord, AttributeValue, RelationshipValue } from './records.js';

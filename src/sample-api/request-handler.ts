@@ -8,6 +8,7 @@ import { answer, errorReply, type EndpointContext } from './endpoints.js';
 import { FaultPlan, faultKey, jitterFor, type FaultKind } from './faults.js';
 import { acceptsGzip } from './negotiation.js';
 import { deliver, prepareReply, type BodyFault, type PreparedReply } from './respond.js';
+import { plural } from '../util/plural.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -138,7 +139,7 @@ export class RequestHandler {
   #statusFault(kind: 500 | 503 | 429): ApiError {
     if (kind === 429) {
       const { retryAfter } = this.settings;
-      const seconds = `${retryAfter} second${retryAfter === 1 ? '' : 's'}`;
+      const seconds = plural(retryAfter, 'second');
       return new ApiError(429, `Request was throttled. Expected available in ${seconds}.`, 'throttled', undefined, {
         'Retry-After': String(retryAfter),
       });

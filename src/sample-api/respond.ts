@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { selectEncoding } from './negotiation.js';
+import { etagMatches } from '../util/http-server.js';
 
 export const JSON_API = 'application/vnd.api+json';
 export const HTML = 'text/html; charset=utf-8';
@@ -24,14 +25,6 @@ export type BodyFault = 'truncated' | 'corrupt-gzip';
 
 /** A gzip member header followed by a deflate block of the reserved type 3: every inflater rejects it. */
 const CORRUPT_GZIP = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]), Buffer.alloc(24, 0xff)]);
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
-  });
-}
 
 function compress(body: Buffer, acceptEncoding: string | undefined): { payload: Buffer; encoding: string | null } {
   const encoding = selectEncoding(acceptEncoding);

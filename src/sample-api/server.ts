@@ -5,12 +5,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CvSnapshotError } from '../util/errors.js';
+import { SampleApiError } from '../util/errors.js';
 import { listDocumentUrls } from './document-urls.js';
 import type { EndpointContext } from './endpoints.js';
 import { RequestHandler, type HandlerSettings, type RequestLogEntry } from './request-handler.js';
 import { createSampleData } from './sample-data.js';
 import { DEFAULT_VARIANTS, type SampleVariants } from './variants.js';
+import { urlHost } from '../util/http-server.js';
 
 export interface SampleApiOptions {
   host?: string;
@@ -76,9 +77,6 @@ export const SAMPLE_API_DEFAULTS: Readonly<
   release: 0,
 };
 
-/** The sample API cannot start: its port is taken, or its address is not this machine's. */
-export class SampleApiError extends CvSnapshotError {}
-
 function wholeNumber(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value) || value < min) {
     throw new RangeError(`sample API option ${name} must be a whole number >= ${min}, got ${value}.`);
@@ -89,13 +87,6 @@ function wholeNumber(name: string, value: number, min: number): number {
 function normalizeRootPath(path: string): string {
   const withLeading = path.startsWith('/') ? path : `/${path}`;
   return withLeading.endsWith('/') ? withLeading : `${withLeading}/`;
-}
-
-/** The host part of a URL for a listening address: wildcards become loopback, IPv6 gets brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 export async function startSampleApi(options: SampleApiOptions = {}): Promise<SampleApi> {

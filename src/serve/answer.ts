@@ -12,7 +12,8 @@ import type { ListPages } from './list-pages.js';
 import { cataloguePageOf, pageAtApiUrl, prefersHtml, recordOfFile } from './negotiate.js';
 import { preferredRdf, RDF_TYPES, SkosAnswers, type RdfFormat } from './skos.js';
 import { NOT_FOUND_PAGE } from '../format/catalogue-names.js';
-import { ExportError } from '../export/export-error.js';
+import { ExportError } from '../util/errors.js';
+import { SnapshotReadError } from '../format/stored-records.js';
 import type { Manifest } from '../format/manifest.js';
 import { createHash } from 'node:crypto';
 import { unsafePathReason, resolveTarget, type RequestTarget } from './request-target.js';
@@ -116,7 +117,8 @@ export class SnapshotAnswers {
         if (record !== null) body = await this.#skos.record(record.collection, target.file, format);
       }
     } catch (error) {
-      if (!(error instanceof ExportError)) throw error;
+      // A file of the snapshot cannot be read (the reader's error), or the export cannot be made of it.
+      if (!(error instanceof SnapshotReadError) && !(error instanceof ExportError)) throw error;
       return errorAnswer(500, 'Internal Server Error', `${error.message}`);
     }
     if (body === null) return null;

@@ -1,2 +1,3 @@
 /** `cv-snapshot serve`: a snapshot answered like the live service, queries included (docs/architecture.md#serve). */
-export { startServe, ServeError, type ServeHandle, type ServeOptions } from './server.js';
+export { startServe, type ServeHandle, type ServeOptions } from './server.js';
+export { ServeError } from '../util/errors.js';

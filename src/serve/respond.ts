@@ -9,6 +9,7 @@ import { errorDocument, NO_SNIFF } from '../format/host-files.js';
 import type { Compression } from './compress.js';
 import { headersFor, type HeaderRule } from './headers-rules.js';
 import { answerBytes } from './stored-json.js';
+import { etagMatches } from '../util/http-server.js';
 
 export const JSON_API = 'application/vnd.api+json';
 export const ALLOW = 'GET, HEAD, OPTIONS';
@@ -75,14 +76,6 @@ export function jsonApiAnswer(status: number, document: unknown, headers?: Recor
 
 export function errorAnswer(status: number, title: string, detail: string, headers?: Record<string, string>): Answer {
   return jsonApiAnswer(status, JSON.parse(errorDocument(status, title, detail)), headers);
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
-  });
 }
 
 export interface SendContext {

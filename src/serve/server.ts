@@ -14,12 +14,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { realpath } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { CvSnapshotError } from '../util/errors.js';
+import { ServeError } from '../util/errors.js';
 import { printable, printableLines, quoteUntrusted } from '../util/safe-text.js';
 import { partialSentence } from '../format/partial.js';
 import { INDEX_FILE, Layout } from '../format/layout.js';
 import type { Manifest } from '../format/manifest.js';
-import { firstLine, NotASnapshotError, readSnapshotFile, readSnapshotManifest } from '../format/read-snapshot.js';
+import { NotASnapshotError, readSnapshotManifest } from '../format/read-manifest.js';
+import { firstLine, readSnapshotFile } from '../format/safe-read.js';
 import { SnapshotAnswers } from './answer.js';
 import { answerClientError } from './client-error.js';
 import { Compression } from './compress.js';
@@ -32,6 +33,7 @@ import { notADirectory, RefusedFileError, SnapshotFiles, UnparsableFileError } f
 import { SUMS_PATH } from '../store/sums.js';
 import { isObject } from '../json/is-object.js';
 import { plural } from '../util/plural.js';
+import { urlHost } from '../util/http-server.js';
 
 export interface ServeOptions {
   /** The snapshot directory (default `out`). */
@@ -44,6 +46,11 @@ export interface ServeOptions {
   cors?: boolean;
   /** Called with one line per request; no request log when absent. */
   log?: (line: string) => void;
+  /**
+   * Called with a line for each thing serve could not do as the snapshot asks (a header it leaves out, a stored file
+   * it cannot read, a request it failed to answer), already made printable; written to stderr when absent.
+   */
+  warn?: (line: string) => void;
   /** Time allowed for a request's headers (default 10 s) and for the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -70,15 +77,6 @@ export interface ServeHandle {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The directory is not a snapshot, or the port cannot be had. */
-export class ServeError extends CvSnapshotError {}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 /**
  * The prefix of the links `serve` generates, as the crawl wrote the stored ones (`--links`): the API root's address
  * in that form. Not StoredLinks' prefix (src/format/rewrite-links.ts), which reads stored links back: this one writes
@@ -95,7 +93,12 @@ function linkPrefix(manifest: Manifest, layout: Layout): string {
   return `/${rootPath}`;
 }
 
-async function openSnapshot(dir: string) {
+/** A plain line on stderr: serve's default for `warn`, like its request log (no process warning and its prefix). */
+function warnOnStderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+async function openSnapshot(dir: string, warn: (line: string) => void) {
   let files: SnapshotFiles;
   let manifest: Manifest;
   const notDir = await notADirectory(dir);
@@ -149,7 +152,7 @@ async function openSnapshot(dir: string) {
     // A snapshot without `_headers` is still served; generated answers carry the media type themselves.
   }
   if (skipped.length > 0) {
-    process.emitWarning(
+    warn(
       printableLines(
         `cv-snapshot serve: ${dir}/_headers: ${plural(skipped.length, 'header')} left out, which no HTTP answer may ` +
           `carry (a control character, or a name that is no token): ${skipped.slice(0, 5).join(', ')}` +
@@ -184,8 +187,13 @@ function refusedAnswer(error: RefusedFileError): Answer {
 }
 
 /** A stored file the answer needed is not JSON: a sentence in the log and in the answer, no stack. */
-function unparsableAnswer(method: string, target: string, error: UnparsableFileError): Answer {
-  process.emitWarning(
+function unparsableAnswer(
+  warn: (line: string) => void,
+  method: string,
+  target: string,
+  error: UnparsableFileError,
+): Answer {
+  warn(
     printableLines(
       `cv-snapshot serve: ${method} ${target}: the snapshot's file ${error.message}; run cv-snapshot verify on it.`,
     ),
@@ -197,24 +205,30 @@ function unparsableAnswer(method: string, target: string, error: UnparsableFileE
   );
 }
 
-function internalError(method: string, target: string, error: unknown): Answer {
+/** A request serve failed to answer, for a reason of its own: a sentence in the log, never a stack. */
+function internalError(warn: (line: string) => void, method: string, target: string, error: unknown): Answer {
   // A parse error quotes the stored text it failed on: no control character of it reaches the terminal.
-  process.emitWarning(
-    printableLines(`cv-snapshot serve: ${method} ${target} failed: ${(error as Error).stack ?? String(error)}`),
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  warn(
+    printableLines(
+      `cv-snapshot serve: ${method} ${target} failed (${firstLine(reason)}); this is a fault in cv-snapshot ` +
+        'serve: please report it with this line.',
+    ),
   );
   return errorAnswer(500, 'Internal Server Error', 'The snapshot could not be read; run `cv-snapshot verify` on it.');
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<ServeHandle> {
   const host = options.host ?? '127.0.0.1';
-  const snapshot = await openSnapshot(options.dir ?? 'out');
+  const warn = options.warn ?? warnOnStderr;
+  const snapshot = await openSnapshot(options.dir ?? 'out', warn);
   const answers = new SnapshotAnswers({ ...snapshot, prefix: linkPrefix(snapshot.manifest, snapshot.layout) });
   const sendContext: SendContext = {
     rules: snapshot.rules,
     cors: options.cors === true,
     compression: new Compression(),
   };
-  const server = createHttpServer(options, (req, res) => handle(answers, sendContext, req, res));
+  const server = createHttpServer(options, warn, (req, res) => handle(answers, sendContext, warn, req, res));
   await listen(server, host, options.port ?? 3000);
   const { port } = server.address() as AddressInfo;
   const origin = `http://${urlHost(host)}:${port}`;
@@ -244,6 +258,7 @@ function notSnapshot(root: string, dir: string, give: string): string | null {
 async function handle(
   answers: SnapshotAnswers,
   sendContext: SendContext,
+  warn: (line: string) => void,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<number> {
@@ -258,8 +273,8 @@ async function handle(
     result = await answers.answer(method, rawPath, rawQuery, req.headers.accept);
   } catch (error) {
     if (error instanceof RefusedFileError) result = refusedAnswer(error);
-    else if (error instanceof UnparsableFileError) result = unparsableAnswer(method, target, error);
-    else result = internalError(method, target, error);
+    else if (error instanceof UnparsableFileError) result = unparsableAnswer(warn, method, target, error);
+    else result = internalError(warn, method, target, error);
   }
   return send(req, res, rawPath, result, sendContext);
 }
@@ -267,6 +282,7 @@ async function handle(
 /** The HTTP server, with its timeouts, the request log and answers to client errors. */
 function createHttpServer(
   options: ServeOptions,
+  warn: (line: string) => void,
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<number>,
 ): Server {
   /** The response in flight on each connection, so that a client error never writes into one. */
@@ -283,7 +299,8 @@ function createHttpServer(
       res.once('close', () => inFlight.get(req.socket) === res && inFlight.delete(req.socket));
       if (options.log !== undefined) logRequest(req, res, options.log);
       handler(req, res).catch((error: unknown) => {
-        process.emitWarning(printableLines(`cv-snapshot serve: ${String(error)}`));
+        const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        warn(printableLines(`cv-snapshot serve: ${req.method ?? '?'} ${req.url ?? ''} failed (${firstLine(reason)}).`));
         res.destroy();
       });
     },

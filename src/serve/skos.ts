@@ -7,11 +7,13 @@
 import { downloadFile } from '../export/downloads.js';
 import { exportParts, type ExportFormat } from '../export/export-snapshot.js';
 import { jsonLdHead, jsonLdNode, jsonLdTail } from '../export/json-ld.js';
-import { asResource, exportSource, type ExportSource } from '../export/read-collection.js';
+import { exportSource, type ExportSource } from '../export/export-source.js';
 import { conceptNode, type MappingContext } from '../export/record-nodes.js';
 import { surveySnapshot } from '../export/survey.js';
 import { turtleHead, turtleNode } from '../export/turtle.js';
 import type { Manifest } from '../format/manifest.js';
+import { recordOf } from '../format/records.js';
+import { SnapshotReader } from '../format/stored-records.js';
 import { isObject } from '../json/is-object.js';
 import type { SnapshotFiles } from './snapshot-files.js';
 
@@ -60,7 +62,7 @@ export class SkosAnswers {
 
   #mapping(): MappingContext {
     if (this.#context === null) {
-      const source: ExportSource = exportSource(this.files.dir, this.files.dir, this.manifest);
+      const source: ExportSource = exportSource(new SnapshotReader(this.files.dir, this.files.dir, this.manifest));
       this.#context = { source, survey: surveySnapshot(source, { lenient: true }), language: undefined };
     }
     return this.#context;
@@ -69,7 +71,7 @@ export class SkosAnswers {
   /** The record the stored document `file` holds, as a concept; null when the document holds no record. */
   async record(collection: string, file: string, format: RdfFormat): Promise<Buffer | null> {
     const document = await this.files.readJson(file);
-    const resource = asResource(isObject(document) ? document.data : undefined);
+    const resource = recordOf(isObject(document) ? document.data : undefined);
     if (resource === null) return null;
     const node = conceptNode(this.#mapping(), collection, resource);
     const text =

@@ -5,6 +5,7 @@
  * relationships and their target types) is learnt from the records themselves.
  */
 import { PAGE_SEGMENT, INDEX_FILE, type Layout } from '../format/layout.js';
+import { isObject, objectOrUndefined } from '../json/is-object.js';
 import type { CollectionSchema, QueryCollection, RecordAccess, RelationshipKind } from '../jsonapi/query-run.js';
 import type { ListPages } from './list-pages.js';
 import { parseStored, RefusedFileError, UnparsableFileError } from './snapshot-files.js';
@@ -39,19 +40,9 @@ export interface CollectionFiles {
   files(): Iterable<string>;
 }
 
-/**
- * `value` when it is a JSON object, else undefined. A record is stored as the source sent it, valid or not (the
- * report names what is wrong): its `attributes`, `relationships` or a relationship may be null, a string or a list.
- */
-function objectOrUndefined<T extends object>(value: T | undefined): T | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-}
-
 function dataOf(document: unknown): StoredResource[] {
   const data = (document as { data?: unknown } | null)?.data;
-  return Array.isArray(data)
-    ? (data.filter((item) => objectOrUndefined(item as object | undefined) !== undefined) as StoredResource[])
-    : [];
+  return Array.isArray(data) ? data.filter(isObject) : [];
 }
 
 function pagesOf(document: unknown): number | null {

@@ -2,7 +2,7 @@
  * The files `cv-snapshot serve` may answer: exactly those the snapshot's SHA256SUMS lists (the manifest's own file
  * set), never anything else found in the directory, and only regular files: never through a symbolic link (on the
  * way or at the end), never a named pipe, socket, device or directory, which are refused without being opened
- * (format/read-snapshot.ts; a named pipe opened for reading would wait for a writer forever). Reads are synchronous,
+ * (format/safe-read.ts; a named pipe opened for reading would wait for a writer forever). Reads are synchronous,
  * so no request ever holds a thread of libuv's pool, whose four threads a few stuck reads would exhaust, and whose
  * stuck threads would keep the process from exiting on a signal. Nothing here can write. Contents are kept in
  * memory up to a byte budget (the snapshot is immutable while it is served), with a strong ETag from the checksum
@@ -12,7 +12,7 @@ import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSums, SUMS_PATH } from '../store/sums.js';
-import { firstLine, NotRegularFileError, readSnapshotFile } from '../format/read-snapshot.js';
+import { firstLine, NotRegularFileError, readSnapshotFile } from '../format/safe-read.js';
 import { shellWord } from '../util/safe-text.js';
 
 /**

@@ -6,7 +6,8 @@
  * marks with `cv-snapshot.json`). The tool replaces --out only when it is absent, is such a link, is an empty
  * directory, or is a directory holding an earlier snapshot and nothing else (every file listed in its SHA256SUMS).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputDirError, UsageError } from '../util/errors.js';
@@ -14,6 +15,7 @@ import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { SUMS_PATH } from './sums.js';
+import { noun } from '../util/plural.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */
@@ -104,7 +106,7 @@ export interface OutInspection {
 }
 
 function count(n: number, what: string): string {
-  return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} ${noun(n, what)}`;
 }
 
 const SUMS_LINE = /[0-9a-f]{64} [ *]/y;
@@ -185,6 +187,56 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
     }
   };
   walk(dir, '');
+  return { count, examples };
+}
+
+/** Hex SHA-256 of the regular file `file` (a symbolic link is refused with ELOOP), read in pieces. */
+function fileSha256(file: string, buffer: Buffer): string {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const hash = createHash('sha256');
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) hash.update(buffer.subarray(0, read));
+    return hash.digest('hex');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Files under `dir` that its SHA256SUMS lists and that no longer hold what it says the tool wrote there: edited by
+ * hand since (a hot fix on a served mirror), or replaced by a link. A listed file that is gone is not counted:
+ * deleting the generation loses nothing of it. Returns how many, and a few examples; everything, when SHA256SUMS
+ * cannot be read (then nothing says what the tool wrote).
+ */
+export function changedFiles(dir: string): { count: number; examples: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, ...SUMS_PATH.split('/')), 'utf8');
+  } catch {
+    return { count: 1, examples: [SUMS_PATH] };
+  }
+  const buffer = Buffer.allocUnsafe(1 << 16);
+  let count = 0;
+  const examples: string[] = [];
+  for (let at = 0; at < text.length;) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    SUMS_LINE.lastIndex = at;
+    if (SUMS_LINE.test(text) && end > at + 66) {
+      const file = text.slice(at + 66, end);
+      let actual: string | null;
+      try {
+        actual = fileSha256(path.join(dir, ...file.split('/')), buffer);
+      } catch (error) {
+        actual = isCode(error, 'ENOENT') ? text.slice(at, at + 64) : null;
+      }
+      if (actual !== text.slice(at, at + 64)) {
+        count += 1;
+        if (examples.length < 3) examples.push(file);
+      }
+    }
+    at = end + 1;
+  }
   return { count, examples };
 }
 

@@ -12,7 +12,9 @@
  *     directory. Until step 4, --out is absent: the one window, closed by the next run, which finishes the publish.
  *  4. rename `publishing` over --out: published.
  *  5. delete older generations (each renamed to `deleting-N` first) and the staging directory: a kill leaves them
- *     to the next publish; --out is already the new snapshot.
+ *     to the next publish; --out is already the new snapshot. A generation is deleted only when every file in it is
+ *     still what the tool wrote (docs/safety.md#never-deletes-what-it-did-not-write): one with an edited file is kept,
+ *     and the publish says which file and how to remove it.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, open, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { OutputDirError } from '../util/errors.js';
 import type { StagingLock } from './lock.js';
 import {
+  changedFiles,
   DELETING,
   foreignFiles,
   GENERATION,
@@ -78,12 +81,26 @@ async function unlinkIfThere(file: string): Promise<void> {
   });
 }
 
+/** A sentence saying that `dir` was kept because of the files `changed` names, and how to remove it. */
+function keptEdited(dir: string, changed: { count: number; examples: string[] }): string {
+  const more = changed.count > changed.examples.length ? ` and ${changed.count - changed.examples.length} more` : '';
+  const which = changed.count === 1 ? 'was' : 'were';
+  return (
+    `${dir}, an earlier snapshot, was kept: ${changed.examples.join(', ')}${more} ${which} changed since ` +
+    `cv-snapshot wrote ${changed.count === 1 ? 'it' : 'them'} (not what its _cv-snapshot/SHA256SUMS says), and ` +
+    `cv-snapshot never deletes what it did not write. Keep what you need of it elsewhere, then remove it with ` +
+    `rm -r '${dir.replaceAll("'", "'\\''")}'.`
+  );
+}
+
 /**
- * Deletes the generations not in `keep`, each only when it holds nothing but its snapshot's files (anything else
- * stays, with the generation). Failures are left for the next publish: the new snapshot is already in place.
+ * Deletes the generations not in `keep`, each only when it holds nothing but its snapshot's files, each still as the
+ * tool wrote it (anything else stays, with the generation). Failures are left for the next publish: the new
+ * snapshot is already in place. Returns a sentence for each generation kept because a file in it was edited.
  */
-async function deleteOldGenerations(paths: OutputPaths, keep: Set<string>): Promise<void> {
+async function deleteOldGenerations(paths: OutputPaths, keep: Set<string>): Promise<string[]> {
   const entries = (await readGenerationsDir(paths)) ?? [];
+  const kept: string[] = [];
   for (const generation of generationsIn(entries)) {
     if (keep.has(generation)) continue;
     const dir = path.join(paths.generations, generation);
@@ -96,19 +113,33 @@ async function deleteOldGenerations(paths: OutputPaths, keep: Set<string>): Prom
       }
     })();
     if (foreign !== 0) continue;
+    const changed = (() => {
+      try {
+        return changedFiles(dir);
+      } catch {
+        return null;
+      }
+    })();
+    if (changed === null) continue;
+    if (changed.count > 0) {
+      kept.push(keptEdited(dir, changed));
+      continue;
+    }
     const doomed = path.join(paths.generations, generation.replace('snapshot-', 'deleting-'));
     await rename(dir, doomed).catch(() => undefined);
   }
   for (const name of await readGenerationsDir(paths).then((e) => e ?? [])) {
     if (DELETING.test(name)) await removeTree(path.join(paths.generations, name));
   }
+  return kept;
 }
 
 /**
  * Publishes the staged tree at --out. `before` is what --out was when the crawl started (inspectOut): if it changed
- * since, nothing is published. On failure the tree is put back into staging, for --resume to publish.
+ * since, nothing is published. On failure the tree is put back into staging, for --resume to publish. Returns a
+ * sentence for each older generation kept because a file in it was edited since the tool wrote it.
  */
-export async function publish(paths: OutputPaths, before: OutInspection, lock: StagingLock): Promise<void> {
+export async function publish(paths: OutputPaths, before: OutInspection, lock: StagingLock): Promise<string[]> {
   await lock.assertHeld(paths.staging);
   const now = await outState(paths);
   if (!sameState(before.state, now)) {
@@ -149,7 +180,7 @@ export async function publish(paths: OutputPaths, before: OutInspection, lock: S
   const keep = new Set([generation]);
   const previous = moved ?? (before.state.kind === 'link' ? before.state.generation : before.keep);
   if (previous !== null) keep.add(previous);
-  await deleteOldGenerations(paths, keep).catch(() => undefined);
+  return deleteOldGenerations(paths, keep).catch(() => []);
 }
 
 /**

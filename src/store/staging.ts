@@ -41,6 +41,11 @@ export interface RunSettings {
   baseUrl: string | null;
   collectionIndex: string;
   /**
+   * Whether the crawl records a capture (`--warc`): a resumed crawl must, or must not, as the interrupted one did, or
+   * the capture would lack what the first run fetched. Absent when not (so settings kept before it existed read alike).
+   */
+  warc?: true;
+  /**
    * The names for people the crawl was started with (`--names`): not a setting a resume must repeat, but one it
    * takes when not given again, since they shape only the catalogue, built at the end.
    */
@@ -52,6 +57,7 @@ const SETTING_NAMES: Record<Exclude<keyof RunSettings, 'names'>, string> = {
   links: '--links',
   baseUrl: '--base-url',
   collectionIndex: '--collection-index',
+  warc: '--warc',
 };
 
 export interface OpenedStaging {
@@ -121,8 +127,9 @@ export async function removeStaging(paths: OutputPaths, lock: StagingLock): Prom
   await rmdir(paths.staging).catch(() => undefined);
 }
 
-function describe(value: string | null): string {
-  return value === null ? '(none)' : value;
+function describe(value: string | null | true | undefined): string {
+  if (value === true) return 'given';
+  return value === null || value === undefined ? '(none)' : value;
 }
 
 /** The settings of the crawl kept in staging, and the sentences naming those that differ from `settings`. */
@@ -143,7 +150,8 @@ async function differences(
   for (const key of Object.keys(SETTING_NAMES) as Array<keyof typeof SETTING_NAMES>) {
     const was = earlier[key];
     if (was === settings[key]) continue;
-    const before = typeof was === 'string' || was === null ? describe(was) : (JSON.stringify(was) ?? '(none)');
+    const before =
+      typeof was === 'string' || was === null || was === true ? describe(was) : (JSON.stringify(was) ?? '(none)');
     differ.push(`${SETTING_NAMES[key]} was ${before} and is now ${describe(settings[key])}`);
   }
   return { differ, earlier };

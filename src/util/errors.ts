@@ -1,9 +1,11 @@
 /**
- * Every failure a user can meet, as a class with a sentence that says what happened and what to try. The CLI maps
- * them to exit codes in one place (`runMain` in src/cli/main.ts) through `exitCode`. A failure caused by another
- * error keeps it as its `cause`.
+ * Every failure a user can meet, whichever command meets it, as a class with a sentence that says what happened and
+ * what to try. The CLI maps them to exit codes in one place (`runMain` in src/cli/main.ts) through `exitCode`. A
+ * failure caused by another error keeps it as its `cause`. Errors that never leave their stage (thrown and caught
+ * within it, such as a body that must be fetched again) are defined beside the code that throws them.
  */
 import { printable, quoteUntrusted } from './safe-text.js';
+import { plural } from './plural.js';
 
 export const ExitCode = {
   ok: 0,
@@ -65,8 +67,7 @@ export class FetchError extends CvSnapshotError {
     const suggestion =
       hint ?? (status !== undefined && status >= 400 && status < 500 && status !== 429 ? 'client' : 'retry');
     super(
-      `${url} could not be fetched: ${safeReason} (after ${attempts} attempt${attempts === 1 ? '' : 's'}). ` +
-        FETCH_HINTS[suggestion],
+      `${url} could not be fetched: ${safeReason} (after ${plural(attempts, 'attempt')}). ` + FETCH_HINTS[suggestion],
     );
     this.reason = safeReason;
     this.hint = suggestion;
@@ -136,7 +137,7 @@ export class StrictValidationError extends CvSnapshotError {
     howToGoOn: string,
   ) {
     super(
-      `Validation found ${errorCount} error${errorCount === 1 ? '' : 's'} and --strict is set, so nothing was ` +
+      `Validation found ${plural(errorCount, 'error')} and --strict is set, so nothing was ` +
         `published. The findings are in ${reportPath}. ${howToGoOn}`,
     );
   }
@@ -186,6 +187,13 @@ export class VerifyError extends CvSnapshotError {
  * list some records twice and miss others. `--allow-partial` publishes with a finding instead.
  */
 export class ShiftingCollectionError extends CvSnapshotError {}
+
+/**
+ * A list's later pages announced more pages than its first page did, and the crawl held it to what the first page
+ * announced (src/crawl/discovery.ts): publishing would leave pages out unsaid. `--allow-partial` publishes with a
+ * finding instead.
+ */
+export class UnboundedListError extends CvSnapshotError {}
 
 /**
  * `--resume` found the source in another state than the one the interrupted crawl began with: continuing would mix
@@ -248,3 +256,27 @@ export class CrawlStoppedError extends CvSnapshotError {
     this.exitCode = cause.exitCode;
   }
 }
+
+/**
+ * An archive could not be written or read: the snapshot holds something a deterministic archive cannot carry, or
+ * the archive is damaged or unsafe to extract. The message names the file or entry and what to do about it.
+ */
+export class ArchiveError extends CvSnapshotError {}
+
+/** `diff` could not read a snapshot: the message names the snapshot and file, and suggests `verify`. */
+export class DiffError extends CvSnapshotError {}
+
+/** The export cannot be written: a file of the snapshot is unusable, a name is wrong, the output is in the way. */
+export class ExportError extends CvSnapshotError {}
+
+/**
+ * The input of the `catalogue` command is not a sound snapshot: a catalogue is built only from files that match their
+ * checksums.
+ */
+export class UnsoundSnapshotError extends CvSnapshotError {}
+
+/** `serve` cannot start: the directory is not a snapshot, or the port cannot be had. */
+export class ServeError extends CvSnapshotError {}
+
+/** The sample API cannot start: its port is taken, or its address is not this machine's. */
+export class SampleApiError extends CvSnapshotError {}

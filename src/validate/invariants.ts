@@ -12,6 +12,7 @@ import { escapePointerSegment, finding, sortFindings, type RuleName } from './ru
 import type { DocumentSummary, ListSummary } from './summary.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { flatKey, KEY_SEPARATOR } from '../util/flat-key.js';
+import { noun, plural } from '../util/plural.js';
 
 /** The rules by which a collection's pages disagree with each other. */
 const CONSISTENCY_RULES = new Set<RuleName>(['pagination.pages', 'pagination.count', 'pagination.duplicate']);
@@ -144,6 +145,16 @@ export class InvariantChecker {
   }
 
   /** The count page 1 of each collection stated (for --resume: a cheap sign that the source changed). */
+  /** The `meta.pagination.pages` page 1 of `collection` declared when it was last stored; undefined until then. */
+  firstPageDeclares(collection: string): number | undefined {
+    return this.#lists.get(collection)?.get(1)?.pages ?? undefined;
+  }
+
+  /** The `meta.pagination.count` page 1 of `collection` declared when it was last stored; undefined until then. */
+  firstPageCount(collection: string): number | undefined {
+    return this.#lists.get(collection)?.get(1)?.count ?? undefined;
+  }
+
   firstPageCounts(): Map<string, { url: string; count: number }> {
     const counts = new Map<string, { url: string; count: number }>();
     for (const [collection, pages] of this.#lists) {
@@ -240,7 +251,7 @@ export class InvariantChecker {
       const [rule, type, id] = key.split(KEY_SEPARATOR) as [RuleName, string, string];
       if (this.#resources.has(flatKey(type, id))) continue;
       const others = referrer.references - 1;
-      const elsewhere = others === 0 ? '' : ` (referenced ${others} more time${others === 1 ? '' : 's'} elsewhere)`;
+      const elsewhere = others === 0 ? '' : ` (referenced ${others} more ${noun(others, 'time')} elsewhere)`;
       const what = rule === 'community.root' ? `the community record's root ${type} ${id}` : `${type} ${id}`;
       findings.push(
         finding(
@@ -392,7 +403,7 @@ function checkMissingPages(
       '/meta/pagination/pages',
       'pagination.pages',
       `${collection} says it has ${lastPage} pages but the snapshot lacks ${missingCount} of them ` +
-        `(page${missingCount === 1 ? '' : 's'} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); ` +
+        `(${noun(missingCount, 'page')} ${missing.join(', ')}${more > 0 ? ` and ${more} more` : ''}); ` +
         `crawl again, since their records are missing.`,
     ),
   );
@@ -418,7 +429,7 @@ function checkRecordCount(
         countReference.tally.url,
         '/meta/pagination/count',
         'pagination.count',
-        `${collection} says it has ${total} records but its ${lastPage} page${lastPage === 1 ? '' : 's'} hold ` +
+        `${collection} says it has ${total} records but its ${plural(lastPage, 'page')} hold ` +
           `${distinct}${distinct === records ? '' : ` distinct ones (${records} listed)`}; clients reading ` +
           `meta.pagination.count will expect records that are not there (or miss some).`,
       ),
@@ -463,7 +474,7 @@ function checkDuplicates(
       `/data/${first.index}`,
       'pagination.duplicate',
       `${collection} lists ${type} ${id} ${where}` +
-        `${more > 0 ? ` (and ${more} more record${more === 1 ? '' : 's'} more than once)` : ''}: the collection ` +
+        `${more > 0 ? ` (and ${more} more ${noun(more, 'record')} more than once)` : ''}: the collection ` +
         `changed while it was crawled, or the source lists it in no stable order (an unordered queryset), so as ` +
         `many of its records are on none of its pages. Crawl again; if it persists, report it to the maintainers.`,
     ),

@@ -50,6 +50,14 @@ export const RULES = {
   'reference.target': { severity: 'error', checks: 'every relationship target is in the snapshot' },
   'community.root': { severity: 'error', checks: "every community record's root is in the snapshot" },
   // What the crawl itself notices, as it fetches and stores.
+  'json.duplicate': {
+    severity: 'error',
+    checks: 'no object gives a member name twice (the snapshot can keep only the last value)',
+  },
+  'json.encoding': {
+    severity: 'warning',
+    checks: 'the body is UTF-8 without a byte order mark (the snapshot stores the same text in UTF-8)',
+  },
   'fetch.failed': { severity: 'error', checks: 'the document could be fetched (recorded with --allow-partial)' },
   'link.invalid': { severity: 'warning', checks: 'a link is a usable http(s) URL' },
   'link.dead': { severity: 'error', checks: 'a link in scope does not answer 404 or 410' },
@@ -57,6 +65,10 @@ export const RULES = {
   'scope.outside': { severity: 'warning', checks: 'a link stays below the root URL' },
   'scope.redirect': { severity: 'error', checks: 'a redirect stays below the root URL and can be followed' },
   'pagination.runaway': { severity: 'error', checks: 'no page links past the pages its list declares' },
+  'pagination.unbounded': {
+    severity: 'error',
+    checks: "a list's later pages announce no more pages than its first (recorded with --allow-partial)",
+  },
   'pagination.shifted': {
     severity: 'error',
     checks: "a collection's pages agree when fetched again (recorded with --allow-partial)",

@@ -4,6 +4,7 @@
  * `/data/<length of page 1 + 1>` there. verify validates both files; a finding in the complete file is the page's
  * finding, moved, and is checked against the report under the page's URL and pointer.
  */
+import { listEntries } from '../format/records.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import type { Layout } from '../format/layout.js';
 import { MANIFEST_PATH } from '../format/manifest.js';
@@ -39,9 +40,9 @@ export class CollectionRecords {
     if (location.kind === 'root' || location.kind === 'other') return;
     this.#documents.set(location.collection, (this.#documents.get(location.collection) ?? 0) + 1);
     if (location.kind !== 'list') return;
-    const data = (json as { data?: unknown } | null)?.data;
     const pages = this.#pages.get(location.collection) ?? new Map<number, number>();
-    pages.set(location.page, Array.isArray(data) ? data.length : 0);
+    // Its entries, records or not, as the crawl counted them; a `data` that is no list holds none (records.ts).
+    pages.set(location.page, listEntries(json).length);
     this.#pages.set(location.collection, pages);
   }
 
@@ -96,9 +97,8 @@ export class CollectionRecords {
     const pages = [...(this.#pages.get(collection) ?? new Map<number, number>())].sort(([a], [b]) => a - b);
     for (const [page, length] of pages) {
       if (index < length) {
-        const first = this.layout.collectionUrl(collection);
-        const url = page === 1 ? first : `${first}?page%5Bnumber%5D=${page}`;
-        return { ...finding, url: this.layout.urls.canonical(url), pointer: `/data/${index}${match[2] ?? ''}` };
+        const url = this.layout.pageOf(this.layout.collectionUrl(collection), page)?.url ?? finding.url;
+        return { ...finding, url, pointer: `/data/${index}${match[2] ?? ''}` };
       }
       index -= length;
     }

@@ -10,7 +10,7 @@
  * Paths SHA256SUMS lists that are in the tree but are not regular files (links, pipes: verify reports them and never
  * opens them) are few, and kept in a Map.
  */
-import type { SumsStore } from '../format/read-snapshot.js';
+import type { SumsStore } from '../format/read-sums.js';
 import { PackedNames } from './packed-names.js';
 import { textHash } from './text-hash.js';
 

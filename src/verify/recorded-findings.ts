@@ -3,7 +3,7 @@
  * (or of a rule it lists only in part) is the source's, and a link to a document the report names as dead or
  * unstorable may lead to no file.
  */
-import { readReportJson } from '../format/read-snapshot.js';
+import { readReportJson } from '../format/safe-read.js';
 import type { Finding } from '../validate/finding.js';
 
 /** Crawl findings that name a URL the snapshot has no file for, on purpose. */
@@ -14,6 +14,7 @@ const UNSTORED_RULES = new Set([
   'layout.collision',
   'fetch.failed',
   'pagination.runaway',
+  'pagination.unbounded',
   'scope.redirect',
 ]);
 

@@ -7,7 +7,7 @@
  */
 import { closeSync } from 'node:fs';
 import { sumsLine } from '../store/sums.js';
-import { fileLines, openSums } from '../format/read-snapshot.js';
+import { fileLines, openSums } from '../format/read-sums.js';
 
 /** A chunk of SHA256SUMS: some 650 lines. */
 const CHUNK_BYTES = 64 << 10;

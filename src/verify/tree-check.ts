@@ -16,7 +16,7 @@ import { isRecordPage, recordOfPage, recordPageProblem } from '../format/catalog
 import { INDEX_FILE, type Layout, TOP_LEVEL_FILES } from '../format/layout.js';
 import { type Manifest } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
-import { firstLine, NotRegularFileError, readRegularFile } from '../format/read-snapshot.js';
+import { firstLine, NotRegularFileError, readRegularFile } from '../format/safe-read.js';
 import { CollectionRecords } from './collection-records.js';
 import type { FileIndex } from './file-index.js';
 import { LinkTargets } from './link-targets.js';
@@ -29,7 +29,7 @@ import { VerifyFindings } from './verify-findings.js';
 /** A document larger than this is hashed but not parsed: it could not become one string (V8's limit is ~512 MiB). */
 const MAX_DOCUMENT_BYTES = 500 << 20;
 
-function isDocumentFile(file: string, layout: Layout): boolean {
+export function isDocumentFile(file: string, layout: Layout): boolean {
   // Below a root path, a top-level index.html is the catalogue's front page, not a document.
   if (file === INDEX_FILE && layout.hasCatalogueRoom()) return false;
   return !(TOP_LEVEL_FILES as readonly string[]).includes(file.split('/')[0]!);

@@ -10,7 +10,7 @@
  */
 import { hash as hashOnce, createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
-import { openRegularFile, readInto } from '../format/read-snapshot.js';
+import { openRegularFile, readInto } from '../format/safe-read.js';
 
 /** The size of the buffer read into again and again: larger than all but a few hundred files of 240,000. */
 const REUSED_BYTES = 256 << 10;

@@ -22,12 +22,16 @@ import type { Finding } from '../validate/finding.js';
 import { Layout } from '../format/layout.js';
 import { type Manifest } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
-import { firstLine, NotRegularFileError, readSums, readSnapshotManifest, walkTree } from '../format/read-snapshot.js';
+import { readSnapshotManifest } from '../format/read-manifest.js';
+import { readSums } from '../format/read-sums.js';
+import { firstLine, NotRegularFileError } from '../format/safe-read.js';
+import { walkTree } from '../format/walk-tree.js';
 import { FileIndex } from './file-index.js';
 import { Problems } from './problems.js';
 import { SumsChangedError, SumsCursor } from './sums-cursor.js';
 import { TreeCheck } from './tree-check.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
+import { checkCapture } from './capture-check.js';
 
 export interface VerifyResult {
   manifest: Manifest;
@@ -79,6 +83,7 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   const check = new TreeCheck(dir, layout, files, manifest, problems);
   await checkFiles(dir, name, files, check, signal);
   check.finish();
+  if (manifest.options.warc === true) await checkCapture(dir, files, layout, manifest, problems, signal);
   const { findings, omitted } = check.findings.listed();
   return {
     manifest,

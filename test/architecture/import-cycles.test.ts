@@ -72,7 +72,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 const RANKS: readonly (readonly string[])[] = [
   ['util', 'json', 'version.ts'],
   ['url'],
-  ['jsonapi', 'validate'],
+  ['jsonapi', 'validate', 'capture'],
   ['store', 'crawl', 'sample-api'],
   ['format'],
   ['archive', 'derive'],

@@ -187,7 +187,7 @@ describe('pack command', () => {
       signal: new AbortController().signal,
     };
     const output = path.join(base, 'release.tar.gz');
-    expect(await packCommand.run([dir], { output, force: false, json: false }, io)).toBe(0);
+    expect(await packCommand.run([dir], { format: 'tar.gz', output, force: false, json: false }, io)).toBe(0);
     const sha = sha256(await readFile(output));
     expect(stdout).toBe(`${output}\n${sha}\n`);
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 5's determinism promise, end to end with the built command line: one sample API whose answers arrive with
+ * The determinism promise, end to end with the built command line: one sample API whose answers arrive with
  * per-URL jitter is crawled twice, at other concurrencies, time zones and locales, and the snapshots, then their
  * archives, are the same bytes. Standard tools (tar, sha256sum) accept the archive, and `verify` takes it and
  * notices a change. Without SOURCE_DATE_EPOCH, the recorded time is the only difference between two crawls.

@@ -1,5 +1,5 @@
 /**
- * What follows the end of the tar archive inside a .tar.gz (issue 25 §4): the zeros of tar's last record and the end
+ * What follows the end of the tar archive inside a .tar.gz: the zeros of tar's last record and the end
  * of the gzip stream are read; endless data appended (`<(cat snap.tar.gz; cat /dev/zero | gzip -1)`), another
  * archive, or bytes that are not gzip end the command with a sentence, in verify, diff and catalogue alike, and an
  * endless run of pax headers is counted against the extraction limit. Run through the built command line, the

@@ -274,7 +274,7 @@ describe('catalogue', () => {
 describe('catalogue of hostile and unusual sources', () => {
   it('shows source text as text, never as markup', async () => {
     const hostile = '<script>window.hacked=1</script><img src=x onerror="alert(1)">&amp;';
-    const source = await startTinySource(hostile);
+    const source = await startTinySource({ term: hostile });
     try {
       const out = path.join(await tempDir(), 'out');
       await createSnapshot({ rootUrl: source.root, out, retries: 0 });

@@ -1,5 +1,5 @@
 /**
- * Numbers on the command line (issue: fractions and odd spellings got past the parser): every form that is not a
+ * Numbers on the command line (fractions and odd spellings once got past the parser): every form that is not a
  * whole number in digits is refused with exit 2 and a sentence naming the option, before any request is made.
  * The crawls below point at a closed port, so a value the parser let through would end in exit 1, not 2. They run
  * the command line's `main` in this process (cli.test.ts runs the built one on a bad value).

@@ -6,7 +6,6 @@
 import { readFile, writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
@@ -18,11 +17,10 @@ import { locate } from '../../src/url/api-location.js';
 import { getJson, listFiles, normaliseLinks, readJson, sourceFreeHashes, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
-
-const fixedClock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+import { testClock } from '../helpers/crawl.js';
 
 function snapshot(api: SampleApi, out: string, extra: Partial<SnapshotOptions> = {}) {
-  return createSnapshot({ rootUrl: api.rootUrl, out, clock: fixedClock(), backoffBaseMs: 5, ...extra });
+  return createSnapshot({ rootUrl: api.rootUrl, out, clock: testClock(), backoffBaseMs: 5, ...extra });
 }
 
 describe('crawl of the sample API (many small pages)', () => {

@@ -1,5 +1,5 @@
 /**
- * A body the crawl does not read is never decoded (issue 25, §3). Web servers compress error pages too (nginx with
+ * A body the crawl does not read is never decoded. Web servers compress error pages too (nginx with
  * gzip on, Django's GZipMiddleware, the sample API): a listed record that answers 404 or 410 in any encoding, or
  * with a corrupt, cut or empty compressed body, is a `link.dead` finding like an uncompressed 404; a redirect, a 429
  * and a 5xx with such a body are followed or retried by their status.

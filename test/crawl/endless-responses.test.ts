@@ -1,5 +1,5 @@
 /**
- * Every request ends (issue 10, §2): a body that is not wanted is not read forever, a body that trickles in just
+ * Every request ends: a body that is not wanted is not read forever, a body that trickles in just
  * faster than --timeout still meets the attempt's deadline, and so does a server that sends informational answers
  * without end. Each is then retried like a stall, and the crawl ends with a sentence naming the URL.
  */
@@ -14,6 +14,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { testFetcher } from '../helpers/test-fetcher.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -83,11 +84,7 @@ describe('an answer whose body is not wanted and never ends', () => {
       res.write('{"errors":[');
       trickle(res, '{},'.repeat(1000), 1);
     });
-    const result = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      retries: 0,
-    });
+    const result = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'));
     expect(result.report.findings.map((f) => [f.url, f.rule])).toContainEqual([
       `${server.url}/api/units/`,
       'link.dead',
@@ -170,12 +167,9 @@ describe('the deadline of an attempt', () => {
       res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
       trickle(res, ' ', 10);
     });
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      timeoutMs: 150,
-      retries: 0,
-    }).catch((e: unknown) => e);
+    const error = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'), { timeoutMs: 150 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CrawlStoppedError);
     expect((error as Error).message).toMatch(
       new RegExp(

@@ -1,5 +1,5 @@
 /**
- * Nothing changes silently (issue 10, §4): text is decoded in the character set the response declares, a body cut
+ * Nothing changes silently: text is decoded in the character set the response declares, a body cut
  * off or empty is fetched again before it becomes an error, and numbers keep the source's text byte for byte.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
@@ -73,7 +74,7 @@ describe('character sets', () => {
         sendBytes(res, Buffer.from(recordText(self, '5', term)), 'application/vnd.api+json; charset=utf-8'),
     });
     const out = path.join(await tempDir(), 'out');
-    await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    await crawlForTest(`${server.url}/api/`, out);
     expect(await stored(out, '1')).toBe('Ångström café, naïve µm');
     for (const id of ['2', '3', '4', '5']) expect(await stored(out, id), id).toBe(term);
     expect((await verifySnapshot(out)).problems).toEqual([]);
@@ -152,7 +153,7 @@ describe('content codings', () => {
       ),
     );
     const out = path.join(await tempDir(), 'out');
-    await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    await crawlForTest(`${server.url}/api/`, out);
     for (const id of Object.keys(stacks)) expect(await stored(out, id), id).toBe(`term ${id}`);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
@@ -177,10 +178,7 @@ describe('content codings', () => {
   it('each step is held to --max-bytes: a body compressed twice cannot grow past it', async () => {
     const big = JSON.stringify({ data: { units: 'x'.repeat(300_000) } });
     const server = await serve((req, res) => sendCoded(res, big, ['gzip', 'gzip']));
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      retries: 0,
+    const error = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'), {
       maxBytes: 100_000,
     }).catch((e: unknown) => e);
     expect((error as Error).message).toContain('over the --max-bytes limit of 100000');
@@ -276,7 +274,7 @@ describe('numbers', () => {
       sendJson(res, 200, `{"data":${resource}}`);
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(`${server.url}/api/`, out);
     for (const file of ['api/units/1/index.html', 'api/units/page/1/index.html', 'api/units/index.html']) {
       const text = await readFile(path.join(out, file), 'utf8');
       expect(text, file).toContain(`"numbers":${numbers}`);
@@ -288,5 +286,102 @@ describe('numbers', () => {
     // page 1.0 is page 1 to validation, as it is to any JSON reader.
     expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
     expect((await verifySnapshot(out)).problems).toEqual([]);
+  });
+});
+
+describe('what a stored document cannot say as the source did', () => {
+  it('a member name given twice, anywhere in a document, is a json.duplicate finding at its pointer', async () => {
+    const server = await recordSource({
+      '1': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.from(
+            `{"data":{"type":"Unit","id":"1","attributes":{"term":"one","status":"ACCEPTED","status":"DEPRECATED"},` +
+              `"relationships":{},"links":{"self":"${self}"}},"meta":{"notes":[{"a":1,"a":1.50,"a":"x"}]}}`,
+          ),
+          'application/vnd.api+json',
+        ),
+      '2': (res, self) => sendBytes(res, Buffer.from(recordText(self, '2', 'two')), 'application/vnd.api+json'),
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const duplicates = result.report.findings.filter((f) => f.rule === 'json.duplicate');
+    const record = `${server.url}/api/units/1/`;
+    expect(duplicates.map((f) => [f.url, f.pointer, f.severity])).toEqual([
+      [record, '/data/attributes/status', 'error'],
+      [record, '/meta/notes/0/a', 'error'],
+    ]);
+    expect(duplicates[0]!.message).toContain('"ACCEPTED", "DEPRECATED"');
+    expect(duplicates[1]!.message).toContain('(1, 1.50, "x")');
+    // What JSON.parse makes of it, as every client of the mirror will.
+    const json = JSON.parse(await readFile(path.join(out, 'api/units/1/index.html'), 'utf8')) as {
+      data: { attributes: Record<string, unknown> };
+    };
+    expect(json.data.attributes.status).toBe('DEPRECATED');
+  });
+
+  it('a body not sent as plain UTF-8 is a json.encoding warning; ASCII in another charset is not', async () => {
+    const server = await recordSource({
+      '1': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.from(recordText(self, '1', 'caf\u00e9'), 'latin1'),
+          'application/vnd.api+json; charset=iso-8859-1',
+        ),
+      '2': (res, self) =>
+        sendBytes(
+          res,
+          Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(recordText(self, '2', 'two'))]),
+          'application/vnd.api+json',
+        ),
+      '3': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '3', 'three')), 'application/vnd.api+json; charset=iso-8859-1'),
+      '4': (res, self) =>
+        sendBytes(res, Buffer.from(recordText(self, '4', 'caf\u00e9')), 'application/vnd.api+json; charset=utf-8'),
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const encodings = result.report.findings.filter((f) => f.rule === 'json.encoding');
+    expect(encodings.map((f) => [f.url, f.severity, f.message])).toEqual([
+      [
+        `${server.url}/api/units/1/`,
+        'warning',
+        'The body was sent in windows-1252; the snapshot stores the same text in UTF-8.',
+      ],
+      [
+        `${server.url}/api/units/2/`,
+        'warning',
+        'The body was sent with a UTF-8 byte order mark; the snapshot stores the same text in UTF-8.',
+      ],
+    ]);
+  });
+});
+
+describe('values a round trip through JavaScript could change', () => {
+  it('keep their value: __proto__ members, lone surrogates, NUL, escapes, big and negative-zero numbers', async () => {
+    const attributes =
+      '{"term":"x","__proto__":{"polluted":true},"lone":"\\ud800 and \\udfff","nul":"a\\u0000b",' +
+      '"\\u0000":1,"esc":"\\/\\u0041\\t","big":123456789012345678901234567890,"tiny":1e-400,"huge":1E+400,' +
+      '"zero":-0,"one":1.0,"list":[-0.0,1.10,2e2],"7":"index"}';
+    const server = await recordSource({
+      '1': (res, self) => {
+        const links = `"relationships":{},"links":{"self":"${self}"}`;
+        const sent = `{"data":{"type":"Unit","id":"1","attributes":${attributes},${links}}}`;
+        sendBytes(res, Buffer.from(sent), 'application/vnd.api+json');
+      },
+    });
+    const out = path.join(await tempDir(), 'out');
+    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const text = await readFile(path.join(out, 'api/units/1/index.html'), 'utf8');
+    const attributesAt = text.indexOf('"attributes":') + '"attributes":'.length;
+    // The attributes hold no link and no markup character: stored as the source spelled each value.
+    const storedAttributes = text.slice(attributesAt, text.indexOf(',"relationships"'));
+    expect(JSON.parse(storedAttributes)).toEqual(JSON.parse(attributes));
+    expect(Object.keys(JSON.parse(storedAttributes) as object)).toContain('__proto__');
+    for (const spelling of ['123456789012345678901234567890', '1e-400', '1E+400', '-0', '1.0', '-0.0', '1.10', '2e2']) {
+      expect(storedAttributes).toContain(spelling);
+    }
+    expect(Object.keys(JSON.parse(storedAttributes) as object)).toEqual(Object.keys(JSON.parse(attributes) as object));
+    expect(result.report.findings.filter((f) => f.url === `${server.url}/api/units/1/`)).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
 /**
- * Faults (issue 4): an unreliable source is crawled completely; a source that keeps failing ends the crawl with
+ * Faults: an unreliable source is crawled completely; a source that keeps failing ends the crawl with
  * the URL, or (with --allow-partial) publishes a snapshot marked partial that verify reports as such; Retry-After
  * and --rate are honoured.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
@@ -14,8 +13,7 @@ import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { readJson, sourceFreeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+import { testClock } from '../helpers/crawl.js';
 
 describe('an unreliable source', () => {
   it('at --fault-rate 0.3 with every fault kind, the crawl completes and equals the fault-free crawl', async () => {
@@ -30,11 +28,11 @@ describe('an unreliable source', () => {
     });
     try {
       const base = await tempDir();
-      await createSnapshot({ rootUrl: clean.rootUrl, out: path.join(base, 'clean'), clock: clock() });
+      await createSnapshot({ rootUrl: clean.rootUrl, out: path.join(base, 'clean'), clock: testClock() });
       const result = await createSnapshot({
         rootUrl: faulty.rootUrl,
         out: path.join(base, 'faulty'),
-        clock: clock(),
+        clock: testClock(),
         timeoutMs: 200,
         retries: 5,
         backoffBaseMs: 5,

@@ -1,20 +1,24 @@
 /**
- * No input crashes the crawl (issue 10, §3): documents nested deep enough to overflow the stack, redirects to
+ * No input crashes the crawl: documents nested deep enough to overflow the stack, redirects to
  * places that cannot be fetched, a document with thousands of links outside the root, and a root index that
  * leads nowhere each end in a finding or a sentence naming the URL, never in "unexpected failure".
  */
 import { readFile } from 'node:fs/promises';
+import type http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, RootScopeError, UnusableDocumentError } from '../../src/util/errors.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
-import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
+import { crawlForTest } from '../helpers/crawl.js';
+import { closedAfterEach, sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { records, startTinySource } from '../helpers/tiny-source.js';
 
 const serve = serversClosedAfterEach();
+const tinySource = closedAfterEach(startTinySource);
 
 const record = (self: string, id: string, attributes: Record<string, unknown> = { term: id }) => ({
   data: { type: 'Unit', id, attributes, relationships: {}, links: { self } },
@@ -38,31 +42,22 @@ function nestedRecord(self: string, depth: number): string {
 
 describe('a document nested too deep', () => {
   const source = (depth: number) =>
-    serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') return sendJson(res, 200, list(base, ['1', '2']));
-      if (req.url === '/api/units/2/') return sendJson(res, 200, nestedRecord(`${base}units/2/`, depth));
-      sendJson(res, 200, record(`${base}units/1/`, '1'));
+    tinySource({
+      collections: { units: records(2) },
+      answers: { 'units/2/': (res, base) => sendJson(res, 200, nestedRecord(`${base}units/2/`, depth)) },
     });
 
   it('ends the crawl with its URL; --resume --allow-partial then publishes without it', async () => {
     const server = await source(50_000);
     const out = path.join(await tempDir(), 'out');
-    const error = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 }).catch((e: unknown) => e);
+    const error = await crawlForTest(server.root, out).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrawlStoppedError);
     expect((error as CrawlStoppedError).cause).toBeInstanceOf(UnusableDocumentError);
     expect((error as Error).message).toContain(
       `${server.url}/api/units/2/ cannot be stored: it nests objects and arrays more than 256 levels deep.`,
     );
     // Nothing crashes on the same document when the crawl goes on.
-    const resumed = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out,
-      retries: 0,
-      resume: true,
-      allowPartial: true,
-    });
+    const resumed = await crawlForTest(server.root, out, { resume: true, allowPartial: true });
     expect(resumed.missing).toEqual([`${server.url}/api/units/2/`]);
     expect(resumed.report.findings.filter((f) => f.rule === 'fetch.failed').map((f) => f.url)).toEqual([
       `${server.url}/api/units/2/`,
@@ -74,7 +69,7 @@ describe('a document nested too deep', () => {
   it('is stored and verified when it nests exactly as deep as allowed', async () => {
     const server = await source(256);
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(server.root, out);
     expect(result.missing).toEqual([]);
     const stored = await readFile(path.join(out, 'api/units/2/index.html'), 'utf8');
     expect(stored).toContain(`${'['.repeat(253)}${']'.repeat(253)}`);
@@ -109,16 +104,15 @@ describe('a redirect that cannot be followed', () => {
       '/api/units/4/': 'http://admin:hunter2@127.0.0.1/api/units/4/',
       '/api/units/5/': 'javascript:alert(1)',
     };
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') return sendJson(res, 200, list(base, ['1', '2', '3', '4', '5', '6']));
-      const location = locations[req.url ?? ''];
-      if (location !== undefined) {
-        res.writeHead(302, { location });
-        return res.end();
-      }
-      sendJson(res, 200, record(`${base}units/6/`, '6'));
+    const redirect = (location: string) => (res: http.ServerResponse) => {
+      res.writeHead(302, { location });
+      res.end();
+    };
+    const server = await tinySource({
+      collections: { units: records(6) },
+      answers: Object.fromEntries(
+        Object.entries(locations).map(([url, to]) => [url.slice('/api/'.length), redirect(to)]),
+      ),
     });
     const out = path.join(await tempDir(), 'out');
     const run = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--retries', '0']);
@@ -154,7 +148,7 @@ describe('a redirect to a URL with non-ASCII characters', () => {
       }
       sendJson(res, 200, { ...list(base, []), links: { first: null, last: null, next: null, prev: null } });
     });
-    await createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(await tempDir(), 'out'), retries: 0 });
+    await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'));
     expect(server.requests).toEqual(['/api/', '/api/units', '/api/units/caf%C3%A9/']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Hostile or broken servers (issue 4): nothing is written outside --out, nothing is fetched outside the root's
+ * Hostile or broken servers: nothing is written outside --out, nothing is fetched outside the root's
  * origin and path (redirects included), secrets never leak, and every oversized, endless or malformed answer ends
  * in a finding or a clear error, never a hang.
  */
@@ -15,6 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 function record(url: string, id: string) {
   return { data: { type: 'Unit', id, attributes: { term: id }, relationships: {}, links: { self: url } } };
@@ -82,7 +83,7 @@ describe('a hostile server', () => {
     try {
       const top = await tempDir();
       const out = path.join(top, 'out');
-      const result = await createSnapshot({ rootUrl: `${hostile.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${hostile.url}/api/`, out);
 
       // --out is a link to the snapshot in out.cv-snapshot/ (the generations of --out), which holds every file.
       for (const file of await listFiles(top))

@@ -1,16 +1,16 @@
 /**
- * A path longer than a file system allows (issue 25, §3) is a `layout.refused` finding like any unstorable path,
+ * A path longer than a file system allows is a `layout.refused` finding like any unstorable path,
  * decided before anything is written: a 4.5 KB path of short segments, deep nesting, one segment over 255 bytes.
  * The snapshot then verifies and packs; a path at the limit is stored.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
@@ -54,7 +54,7 @@ describe('a link to a path longer than a file system allows', () => {
     });
     const base = await tempDir();
     const out = path.join(base, 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, catalogue: 'none' });
+    const result = await crawlForTest(`${server.url}/api/`, out, { catalogue: 'none' });
 
     const refused = result.report.findings.filter((f) => f.rule === 'layout.refused').map((f) => f.url);
     expect(refused.sort()).toEqual(

@@ -1,5 +1,5 @@
 /**
- * Messages that send the user the right way (issue 10, §6): each failure of a request suggests what helps for that
+ * Messages that send the user the right way: each failure of a request suggests what helps for that
  * failure, never echoes a password, and never prints a control character a server sent.
  */
 import net from 'node:net';
@@ -9,21 +9,17 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { CvSnapshotError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { type createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
 /** The message a crawl of `root` fails with (what the command line prints after "cv-snapshot crawl: "). */
 async function failure(root: string, options: Partial<Parameters<typeof createSnapshot>[0]> = {}): Promise<string> {
-  const error = await createSnapshot({
-    rootUrl: root,
-    out: path.join(await tempDir(), 'out'),
-    retries: 0,
-    ...options,
-  }).catch((e: unknown) => e);
+  const error = await crawlForTest(root, path.join(await tempDir(), 'out'), options).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(CvSnapshotError);
   return (error as Error).message;
 }

@@ -1,5 +1,5 @@
 /**
- * Page numbers and path spellings that a source links to (issue 10, §4): only a canonical whole number ≥ 1 is a
+ * Page numbers and path spellings that a source links to: only a canonical whole number ≥ 1 is a
  * page; any other `page[number]` is fetched, reported and never stored on or merged into a page; two spellings of
  * one path are one URL, fetched once.
  */
@@ -13,6 +13,7 @@ import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 /** Records of the three real pages. */
 const PAGES: Record<string, number[]> = { '1': [1, 2], '2': [3, 4], '3': [5] };
@@ -39,7 +40,7 @@ function onePage(base: string, data: unknown[]) {
 
 /**
  * Three pages of units, linked with the odd spellings (and `0`) from page 1. A server that clamps: `0` answers
- * page 1, as the issue's source did. The other odd spellings get pages of their own records, so that a file they
+ * page 1, as a source seen in the wild did. The other odd spellings get pages of their own records, so that a file they
  * overwrote would show.
  */
 function paginating(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -79,7 +80,7 @@ describe('page numbers a source links to', () => {
     const server = await startServer(paginating);
     try {
       const out = path.join(await tempDir(), 'out');
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${server.url}/api/`, out);
 
       // Each odd spelling was fetched (it is a document of the source) and reported, naming its URL.
       const refused = result.report.findings.filter((f) => f.rule === 'layout.refused');
@@ -139,7 +140,7 @@ describe('path spellings a source links to', () => {
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${server.url}/api/`, out);
       const records = server.requests.filter((r) => r !== '/api/' && r !== '/api/units/').sort();
       expect(records).toEqual(['/api/units/!/', '/api/units/%5Bx%5D/', '/api/units/A/', '/api/units/~/']);
       const stored = (await listFiles(out)).filter((file) => /^api\/units\/[^/]+\/index\.html$/.test(file));
@@ -170,7 +171,7 @@ describe('two names a file system folds into one file', () => {
       sendJson(res, 200, { data: unit(base, 'a') });
     });
     try {
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      const result = await crawlForTest(`${server.url}/api/`, out);
       const collisions = result.report.findings.filter((f) => f.rule === 'layout.collision');
       expect(collisions.map((f) => f.url)).toEqual([`${server.url}/api/units/a/`]);
       expect(collisions[0]!.message).toContain('api/units/a/index.html cannot be written: another document of');

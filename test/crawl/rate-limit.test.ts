@@ -5,14 +5,19 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/crawl/rate-limiter.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { runCli } from '../helpers/cli.js';
-import { sendJson, startServer } from '../helpers/http-server.js';
+import { crawlForTest } from '../helpers/crawl.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { records, startTinySource } from '../helpers/tiny-source.js';
 
-/** Node's timers count from the loop's cached time, which may be up to a millisecond behind. */
-const TIMER_SLACK_MS = 2;
+/**
+ * What a gap measured here may fall short of the interval without the limiter being wrong. Node's timers count from
+ * the loop's cached time, which may be a millisecond behind; and a test reads the clock only once the limiter has let
+ * a caller go, which a busy machine can delay by a few milliseconds for one caller and not the next. A limiter that
+ * lets callers go together (a burst) gives gaps of about a millisecond, far below the interval less this.
+ */
+const SLACK_MS = 10;
 
 function gaps(times: number[]): number[] {
   return times.slice(1).map((time, i) => time - times[i]!);
@@ -35,7 +40,7 @@ describe('RateLimiter', () => {
     holdUp(300);
     await Promise.all(takes);
     expect(starts).toHaveLength(6);
-    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(50 - TIMER_SLACK_MS);
+    for (const gap of gaps(starts)) expect(gap).toBeGreaterThanOrEqual(50 - SLACK_MS);
   });
 
   it('lets a caller that gives up leave at once; the ones behind it keep their place and their spacing', async () => {
@@ -58,7 +63,7 @@ describe('RateLimiter', () => {
     const secondAt = await second.then(() => performance.now());
     await fourth;
     expect(events).toEqual(['third gave up', 'second', 'fourth']);
-    expect(fourthAt - secondAt).toBeGreaterThanOrEqual(100 - TIMER_SLACK_MS);
+    expect(fourthAt - secondAt).toBeGreaterThanOrEqual(100 - SLACK_MS);
   });
 
   it('refuses with the reason when the signal has already aborted', async () => {
@@ -89,29 +94,21 @@ describe('crawl --rate', () => {
 
   it('the source sees the requests an interval apart', async () => {
     const arrivals: number[] = [];
-    const server = await startServer((req, res) => {
-      arrivals.push(performance.now());
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') {
-        const ids = ['1', '2', '3', '4'];
-        const record = (id: string) => ({ type: 'Unit', id, attributes: {}, links: { self: `${base}units/${id}/` } });
-        return sendJson(res, 200, { data: ids.map(record), meta: { pagination: { page: 1, pages: 1, count: 4 } } });
-      }
-      const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
-      if (id === undefined) return sendJson(res, 404, { errors: [{ status: '404' }] });
-      return sendJson(res, 200, { data: { type: 'Unit', id, attributes: {}, links: { self: `${base}units/${id}/` } } });
+    const server = await startTinySource({
+      collections: { units: records(4) },
+      onRequest: () => arrivals.push(performance.now()),
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, rate: 10, concurrency: 4 });
-      expect(result.documents).toBe(6);
-      expect(arrivals).toHaveLength(6);
+      const result = await crawlForTest(server.root, out, { rate: 10, concurrency: 4 });
+      // One request a document: the root, the collection and its page, four records.
+      expect(arrivals).toHaveLength(result.documents);
+      expect(result.documents).toBeGreaterThanOrEqual(6);
       // Sent at least 100 ms apart. On the way one request may be held up (a busy machine) and the next one not, which
       // shortens one gap and lengthens the next: no gap comes near the burst of a broken limiter (about 1 ms), and
-      // together they span the five intervals less at most one such delay.
+      // together they span the intervals less at most one such delay.
       for (const gap of gaps(arrivals)) expect(gap).toBeGreaterThanOrEqual(25);
-      expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(5 * 100 - 75);
+      expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual((arrivals.length - 1) * 100 - 75);
     } finally {
       await server.close();
     }

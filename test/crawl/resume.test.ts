@@ -1,5 +1,5 @@
 /**
- * Interruption and resume (issue 4): SIGINT stops cleanly and says how to resume; kill -9 at several points
+ * Interruption and resume: SIGINT stops cleanly and says how to resume; kill -9 at several points
  * followed by --resume ends byte-identical to an uninterrupted crawl, refetching at most the documents in flight.
  */
 import { spawn } from 'node:child_process';

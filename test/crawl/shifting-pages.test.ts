@@ -1,5 +1,5 @@
 /**
- * Pages that shift while they are crawled (issue 25 §2): a source whose list order is not stable, or that gains a
+ * Pages that shift while they are crawled: a source whose list order is not stable, or that gains a
  * record during the crawl, lists a record on two pages and another on none. The crawl fetches the collection's
  * pages again until they agree, and fails (or, with --allow-partial, publishes with a finding) when they never do;
  * --resume refuses a source that changed since the crawl began; a page fetched again replaces its findings, so a

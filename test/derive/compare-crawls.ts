@@ -1,15 +1,15 @@
 /** A full crawl and a derived crawl of one sample API, side by side (shared by the derive tests). */
 import path from 'node:path';
-import { createClock } from '../../src/util/clock.js';
 import type { DocumentKind } from '../../src/format/derive-manifest.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions, SnapshotResult } from '../../src/pipeline/snapshot-options.js';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../../src/sample-api/index.js';
 import { canonicalUrl } from '../../src/url/canonical-url.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { testClock } from '../helpers/crawl.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 
-export const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+export const clock = testClock();
 
 let counter = 0;
 

@@ -1,5 +1,5 @@
 /**
- * `crawl --derive` (issue 12) against the sample API at its defaults: the full crawl's tree for a fraction of the
+ * `crawl --derive` against the sample API at its defaults: the full crawl's tree for a fraction of the
  * requests, verify passes, the seed reproduces the sample, an interrupted derived crawl resumes, and a record that
  * no list holds is fetched.
  */

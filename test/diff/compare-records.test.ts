@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { byId, compareRecords, renameOf } from '../../src/diff/compare-records.js';
-import type { DiffRecord } from '../../src/diff/read-records.js';
+import { compareRecords, renameOf } from '../../src/diff/compare-records.js';
+import { byId, type SnapshotRecord } from '../../src/format/records.js';
 
-function record(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}): DiffRecord {
+type ComparedRecord = Pick<SnapshotRecord, 'type' | 'id' | 'attributes' | 'relationships'>;
+
+function record(attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}): ComparedRecord {
   return { type: 'SiteUsage', id: '7', attributes, relationships };
 }
 
@@ -82,7 +84,7 @@ describe('compareRecords', () => {
     expect(renameOf(record({ term: 'a' }), record({ term: 'a', name: 'b' }))).toBeNull();
   });
 
-  it('orders numeric ids as numbers', () => {
-    expect(['10', '9', '100', 'b', 'a'].sort(byId)).toEqual(['9', '10', '100', 'a', 'b']);
+  it('orders numeric ids as numbers, before any other', () => {
+    expect(['10', '9', '100', 'b', '2a', 'a'].sort(byId)).toEqual(['9', '10', '100', '2a', 'a', 'b']);
   });
 });

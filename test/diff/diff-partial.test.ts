@@ -136,9 +136,9 @@ describe('diff and numbers', () => {
 
 describe('diff on trees that are not what crawl wrote', () => {
   const copy = () => copySnapshot(numbersOld, path.join(suite.dir, `copy-${++copies}`));
-  const list = 'api/units/index.html';
+  const list = 'api/units/page/1/index.html';
 
-  it('refuses a named pipe or a symbolic link where a collection file is, without opening it', async () => {
+  it('refuses a named pipe or a symbolic link where a list page is, without opening it', async () => {
     const [pipe, link, linkedDir] = await Promise.all([copy(), copy(), copy()]);
     await rm(path.join(pipe, list));
     await promisify(execFile)('mkfifo', [path.join(pipe, list)]);
@@ -149,7 +149,7 @@ describe('diff on trees that are not what crawl wrote', () => {
     const results = await Promise.all([pipe, link, linkedDir].map((dir) => runCli(['diff', numbersOld, dir])));
     expect(results[0]!.stderr).toBe(
       `cv-snapshot diff: ${pipe}: ${list} cannot be read: ${path.join(pipe, list)} is a named pipe, never opened. ` +
-        'Run cv-snapshot verify on it.\n',
+        `Run cv-snapshot verify ${pipe} to see what else is wrong with it.\n`,
     );
     expect(results[1]!.stderr).toContain(`${path.join(link, list)} is a symbolic link, never opened`);
     expect(results[2]!.stderr).toContain(`${path.join(linkedDir, 'api')} is a symbolic link, never opened`);
@@ -170,8 +170,8 @@ describe('diff on trees that are not what crawl wrote', () => {
     await mkdir(path.join(suite.dir, 'outside'), { recursive: true });
     await writeFile(path.join(suite.dir, 'outside', 'index.html'), '{"data":[{"type":"Secret","id":"1"}]}');
     expect(await diffFails(numbersOld, dir)).toBe(
-      `${dir}: api/../../outside/index.html cannot be read: api/../../outside/index.html is not a path inside the ` +
-        'snapshot, never opened. Run cv-snapshot verify on it.',
+      `${dir}: _cv-snapshot/manifest.json names collection "../../outside", whose list pages no file of a snapshot ` +
+        `can hold. Run cv-snapshot verify ${dir} to see what else is wrong with it.`,
     );
   });
 
@@ -180,7 +180,7 @@ describe('diff on trees that are not what crawl wrote', () => {
     await rewriteFile(deep, list, `{"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, true);
     expect(await diffFails(numbersOld, deep)).toBe(
       `${deep}: ${list} cannot be read: it nests objects and arrays more than 256 levels deep. Run cv-snapshot ` +
-        'verify on it.',
+        `verify ${deep} to see what else is wrong with it.`,
     );
     const manifest = path.join(deep, '_cv-snapshot', 'manifest.json');
     await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"documents": ', '"documents": 1e400, "x": '));

@@ -211,7 +211,7 @@ describe('a crawl interrupted and resumed, and a bare collection URL holding pag
   }
 
   it('writes the escapes whichever run stores a document, and in either collection index', async () => {
-    const tiny = await startTinySource(HOSTILE);
+    const tiny = await startTinySource({ term: HOSTILE });
     try {
       const full = path.join(work.dir, 'tiny-full');
       await createSnapshot({ rootUrl: tiny.root, out: full, clock });

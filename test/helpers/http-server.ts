@@ -38,21 +38,28 @@ export async function startServer(handler: TestHandler): Promise<TestServer> {
 }
 
 /**
- * A test file's `serve(handler)`: starts a server that is closed after the test that started it, so that a handler's
- * failure fails that test. Call it at the top level of the file.
+ * `start`, wrapped so that what it starts is closed after the test that started it (a server's handler that failed
+ * then fails that test). Call it at the top level of the file.
  */
-export function serversClosedAfterEach(): (handler: TestHandler) => Promise<TestServer> {
-  let servers: TestServer[] = [];
+export function closedAfterEach<A extends unknown[], T extends { close(): Promise<void> }>(
+  start: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  let started: T[] = [];
   afterEach(async () => {
-    const closing = servers;
-    servers = [];
-    await Promise.all(closing.map((server) => server.close()));
+    const closing = started;
+    started = [];
+    await Promise.all(closing.map((item) => item.close()));
   });
-  return async (handler) => {
-    const server = await startServer(handler);
-    servers.push(server);
-    return server;
+  return async (...args) => {
+    const item = await start(...args);
+    started.push(item);
+    return item;
   };
+}
+
+/** A test file's `serve(handler)`: a server closed after the test that started it. */
+export function serversClosedAfterEach(): (handler: TestHandler) => Promise<TestServer> {
+  return closedAfterEach(startServer);
 }
 
 export function sendJson(

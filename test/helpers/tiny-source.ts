@@ -1,55 +1,158 @@
 /**
- * A source of three documents (root index, one list page, one record) for tests of where a crawl writes and how it
- * publishes: a crawl of it takes milliseconds. `term` names the state the source serves, so two snapshots can be
- * told apart; `hold()` makes the record wait until `release()`, so a crawl can be caught in the middle, with its
- * lock held, without any timing.
+ * The suite's small JSON:API source on 127.0.0.1: a root index, collections of a few records paginated `pageSize` to
+ * a page (links as spec 4.1 gives them, `?page[number]=n`), and each record's document. A crawl of it takes
+ * milliseconds. By default it serves three documents: the root, one collection, `units`, whose one page is its own
+ * URL, and one record whose term is the source's `term`, which a test may change between crawls so that two
+ * snapshots can be told apart.
+ *
+ * - `answers` replaces what chosen paths answer (a body cut off, a redirect, a document nested too deep), so that a
+ *   test of a hostile or odd source writes only what is odd about it;
+ * - `failing` paths answer 500;
+ * - `hold()` makes every record wait until `release()`, so a crawl can be caught in the middle, with its lock held,
+ *   without any timing.
  */
+import type http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sendJson, startServer, type TestServer } from './http-server.js';
+import { sendJson, startServer, type TestHandler, type TestServer } from './http-server.js';
+
+export interface TinyRecord {
+  id: string;
+  term: string;
+  /** JSON text of `attributes.value`, written as is. */
+  value?: string;
+  /** JSON text of the record's `id` in the lists and its document (default: `id` as a string), such as `7`. */
+  idJson?: string;
+}
+
+/** Answers one path below the root; `base` is the root's URL as the request reached it (`http://host/api/`). */
+export type TinyAnswer = (res: http.ServerResponse, base: string, req: http.IncomingMessage) => unknown;
+
+export interface TinySourceOptions {
+  /** The term of record 1 of `units` when `collections` is not given (default "first"). */
+  term?: string;
+  /** Collections by name, each its records in order (`units` holds `Unit` records, any other `Thing` records). */
+  collections?: Record<string, TinyRecord[]>;
+  /** Records per list page (default: every record on one page). */
+  pageSize?: number;
+  /** Paths below the root (such as `units/?page[number]=2`) that answer 500. */
+  failing?: string[];
+  /** Paths below the root (`''` for the root, `units/`, `units/2/`) and what they answer instead. */
+  answers?: Record<string, TinyAnswer>;
+  /** Called as each request arrives, before it is answered (to time arrivals, say). */
+  onRequest?: (req: http.IncomingMessage) => void;
+}
 
 export interface TinySource extends TestServer {
   root: string;
-  /** The record's term: what a snapshot of this source holds at `api/units/1/index.html`. */
+  /** The term of record 1 of the default collection: what a snapshot of this source holds at `api/units/1/`. */
   term: string;
-  /** From now on, requests for the record wait for `release()`; resolves when one arrives. */
+  /** From now on, requests for a record wait for `release()`; resolves when one arrives. */
   hold(): Promise<void>;
   release(): void;
 }
 
-export async function startTinySource(term = 'first'): Promise<TinySource> {
-  let held: { arrived: () => void; waiting: Array<() => void> } | null = null;
-  const server = await startServer((req, res) => {
+/** `count` records with ids 1… and terms `<prefix>1`…, for a collection. */
+export function records(count: number, prefix = 'term '): TinyRecord[] {
+  return Array.from({ length: count }, (_, i) => ({ id: String(i + 1), term: `${prefix}${i + 1}` }));
+}
+
+const TYPES: Record<string, string> = { units: 'Unit', things: 'Thing' };
+
+/** A record as the source lists and serves it, its JSON written by hand so that `value` and `idJson` stay as given. */
+function recordText(base: string, collection: string, record: TinyRecord): string {
+  const type = TYPES[collection] ?? 'Thing';
+  const value = record.value === undefined ? '' : `,"value":${record.value}`;
+  const self = JSON.stringify(`${base}${collection}/${record.id}/`);
+  return (
+    `{"type":${JSON.stringify(type)},"id":${record.idJson ?? JSON.stringify(record.id)},` +
+    `"attributes":{"term":${JSON.stringify(record.term)}${value}},"relationships":{},"links":{"self":${self}}}`
+  );
+}
+
+/** The part of a request's path below `/api/`, with `[` and `]` as a client may escape them. */
+function pathBelowRoot(url: string | undefined): string {
+  return decodeURI((url ?? '').slice('/api/'.length))
+    .replace(/%5B/gi, '[')
+    .replace(/%5D/gi, ']');
+}
+
+interface TinyState {
+  term: string;
+  held: { arrived: () => void; waiting: Array<() => void> } | null;
+}
+
+function tinyHandler(options: TinySourceOptions, state: TinyState): TestHandler {
+  const failing = new Set(options.failing ?? []);
+  const collections = (): Record<string, TinyRecord[]> =>
+    options.collections ?? { units: [{ id: '1', term: state.term }] };
+  return (req, res) => {
+    options.onRequest?.(req);
     const base = `http://${req.headers.host}/api/`;
-    const self = `${base}units/1/`;
-    const record = { type: 'Unit', id: '1', attributes: { term: source.term }, relationships: {}, links: { self } };
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') {
-      return sendJson(res, 200, {
-        links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-        data: [record],
-        meta: { pagination: { page: 1, pages: 1, count: 1 } },
-      });
+    const rest = pathBelowRoot(req.url);
+    const answer = options.answers?.[rest];
+    if (answer !== undefined) return answer(res, base, req);
+    if (failing.has(rest)) return sendJson(res, 500, { errors: [{ status: '500' }] });
+    const all = collections();
+    if (rest === '') {
+      return sendJson(res, 200, { data: Object.fromEntries(Object.keys(all).map((c) => [c, `${base}${c}/`])) });
     }
-    if (req.url === '/api/units/1/') {
-      if (held === null) return sendJson(res, 200, { data: record });
-      held.waiting.push(() => sendJson(res, 200, { data: record }));
-      held.arrived();
+    const list = /^([a-z-]+)\/(?:\?page\[number\]=([0-9]+))?$/.exec(rest);
+    const records = list === null ? undefined : all[list[1]!];
+    if (list !== null && records !== undefined) {
+      const collection = list[1]!;
+      const pageSize = options.pageSize ?? Math.max(1, records.length);
+      const pages = Math.max(1, Math.ceil(records.length / pageSize));
+      const page = Number(list[2] ?? '1');
+      // The default source is three documents: its one page is the collection's own URL, not a page of its own.
+      const url = (n: number) =>
+        options.collections === undefined ? `${base}${collection}/` : `${base}${collection}/?page[number]=${n}`;
+      const data = records.slice((page - 1) * pageSize, page * pageSize).map((r) => recordText(base, collection, r));
+      const links = {
+        first: url(1),
+        last: url(pages),
+        next: page < pages ? url(page + 1) : null,
+        prev: page > 1 ? url(page - 1) : null,
+      };
+      const meta = { pagination: { page, pages, count: records.length } };
+      return sendJson(
+        res,
+        200,
+        `{"links":${JSON.stringify(links)},"data":[${data.join(',')}],"meta":${JSON.stringify(meta)}}`,
+      );
+    }
+    const one = /^([a-z-]+)\/([^/]+)\/$/.exec(rest);
+    const record = one === null ? undefined : all[one[1]!]?.find((r) => r.id === one[2]);
+    if (one !== null && record !== undefined) {
+      const send = () => sendJson(res, 200, `{"data":${recordText(base, one[1]!, record)}}`);
+      if (state.held === null) return send();
+      state.held.waiting.push(send);
+      state.held.arrived();
       return;
     }
     sendJson(res, 404, { errors: [{ status: '404' }] });
-  });
+  };
+}
+
+export async function startTinySource(options: TinySourceOptions = {}): Promise<TinySource> {
+  const state: TinyState = { term: options.term ?? 'first', held: null };
+  const server = await startServer(tinyHandler(options, state));
   const source: TinySource = {
     ...server,
     root: `${server.url}/api/`,
-    term,
+    get term() {
+      return state.term;
+    },
+    set term(term: string) {
+      state.term = term;
+    },
     hold: () =>
       new Promise<void>((arrived) => {
-        held = { arrived, waiting: [] };
+        state.held = { arrived, waiting: [] };
       }),
     release: () => {
-      const waiting = held?.waiting ?? [];
-      held = null;
+      const waiting = state.held?.waiting ?? [];
+      state.held = null;
       for (const answer of waiting) answer();
     },
     close: async () => {

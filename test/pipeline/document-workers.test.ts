@@ -12,19 +12,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Library from '../../src/index.js';
-import { createClock } from '../../src/util/clock.js';
 import type * as Pool from '../../src/pipeline/document-pool.js';
 import { defaultWorkers } from '../../src/pipeline/document-pool.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
+import { testClock } from '../helpers/crawl.js';
 
 const DIST = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js')).href;
 const { createSnapshot, startSampleApi, verifySnapshot } = (await import(DIST)) as typeof Library;
 const { DocumentPool } = (await import(new URL('pipeline/document-pool.js', DIST).href)) as typeof Pool;
-
-const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
 /** Runs `work`, counting the worker threads started meanwhile (so a test knows that the threads did the work). */
 async function countingWorkers<T>(work: () => Promise<T>): Promise<{ value: T; started: number }> {
@@ -64,7 +62,7 @@ describe('a crawl with worker threads', () => {
           createSnapshot({
             rootUrl: api.rootUrl,
             out: path.join(base, `sample-${workers}`),
-            clock: clock(),
+            clock: testClock(),
             workers,
             timeoutMs: 200,
             retries: 5,
@@ -151,7 +149,7 @@ describe('a crawl with worker threads', () => {
         createSnapshot({
           rootUrl: `${server.url}/api/`,
           out,
-          clock: clock(),
+          clock: testClock(),
           workers,
           allowPartial: true,
           retries: 2,

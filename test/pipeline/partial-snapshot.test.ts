@@ -10,11 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { seriousViolations } from '../helpers/axe.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/server.js';
 import { runMain, startCli } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
@@ -30,7 +30,7 @@ async function snapshotOf(failing: boolean): Promise<{ out: string; root: string
   });
   const out = path.join(await tempDir(), 'out');
   const root = `${source.url}/api/`;
-  await createSnapshot({ rootUrl: root, out, allowPartial: true, retries: 0 });
+  await crawlForTest(root, out, { allowPartial: true });
   return { out, root };
 }
 

@@ -74,4 +74,23 @@ describe('RunState findings', () => {
     ]);
     expect(state.missing()).toEqual([unit(2)]);
   });
+
+  it("a URL held back past its list's first page is missing, once, until it is fetched after all", async () => {
+    const page = (n: number) => `${root}units/?page[number]=${n}`;
+    const state = await replay([
+      doc(root),
+      finding(page(3), 'pagination.unbounded'),
+      finding(page(4), 'pagination.unbounded'),
+      // Held back again when a page that links to it is fetched again.
+      finding(page(3), 'pagination.unbounded'),
+    ]);
+    state.takeResume();
+    expect(state.missing()).toEqual([page(3), page(4)]);
+    // The collection grew: its first page announces page 4 now, and the resumed crawl fetches it.
+    state.apply(doc(page(4)));
+    expect(state.missing()).toEqual([page(3)]);
+    const report = state.report({});
+    expect(report.findings.map((f: Finding) => [f.url, f.rule])).toEqual([[page(3), 'pagination.unbounded']]);
+    expect(state.heldBack().map((f) => f.url)).toEqual([page(3)]);
+  });
 });

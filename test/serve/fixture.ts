@@ -1,7 +1,6 @@
 /** A sample API, its snapshot and `cv-snapshot serve` on that snapshot, all on 127.0.0.1, for the serve tests. */
 import path from 'node:path';
 import net from 'node:net';
-import { createClock } from '../../src/util/clock.js';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle, type ServeOptions } from '../../src/serve/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
@@ -10,6 +9,7 @@ import { Layout } from '../../src/format/layout.js';
 import { normaliseLinks } from '../helpers/snapshot.js';
 import { get, type Answer } from '../sample-api/http.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { testClock } from '../helpers/crawl.js';
 
 export interface Mirror {
   api: SampleApi;
@@ -35,7 +35,7 @@ export async function startMirror(
   const result = await createSnapshot({
     rootUrl: api.rootUrl,
     out: dir,
-    clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }),
+    clock: testClock(),
     ...snapshot,
   });
   const handle = await startServe({ dir, port: 0, ...serve });

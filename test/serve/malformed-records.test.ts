@@ -1,5 +1,5 @@
 /**
- * Invalid JSON:API is mirrored and reported, and every command still works on it (issue 25, §3). A source lists
+ * Invalid JSON:API is mirrored and reported, and every command still works on it. A source lists
  * records with small mistakes (a null entry, a resource that is a string, number or list, `attributes`,
  * `relationships`, `links` or `meta` null or of the wrong kind, a relationship that is null, a string, a number,
  * relationship data entries that are null or not identifiers, ids that are numbers): the crawl stores them as they
@@ -10,13 +10,13 @@ import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diffSnapshots } from '../../src/diff/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { runMain } from '../helpers/cli.js';
 import { getJson, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -102,7 +102,7 @@ describe('a collection of records with small JSON:API mistakes', () => {
   it('is mirrored and reported; verify agrees; serve answers every query without a 500', async () => {
     const server = await source(mistaken);
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, catalogue: 'none' });
+    const result = await crawlForTest(`${server.url}/api/`, out, { catalogue: 'none' });
     const collection = `${server.url}/api/units/`;
     const pointers = new Set(result.report.findings.filter((f) => f.url === collection).map((f) => f.pointer));
     // Every mistake is named where it is, in the list (all but the last entry, whose `constructor` is no mistake).
@@ -193,7 +193,7 @@ describe('a collection whose later pages, or first page, hold mistakes or are no
   it.each(cases)('%s: crawl, verify, diff and serve agree', async (_name, handler) => {
     const server = await source(handler);
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, catalogue: 'none' });
+    const result = await crawlForTest(`${server.url}/api/`, out, { catalogue: 'none' });
     expect(result.report.findings.some((f) => f.url.startsWith(`${server.url}/api/units/`))).toBe(true);
     expect((await verifySnapshot(out)).problems).toEqual([]);
     expect((await diffSnapshots(out, out)).identical).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * A source that paginates a related to-many list (JSON:API allows it; issue 10, §5): the crawl stores each page,
+ * A source that paginates a related to-many list (JSON:API allows it): the crawl stores each page,
  * links point at the stored pages, `verify` resolves them, and `cv-snapshot serve` answers every page URL the
  * source answered, in any spelling of `page[number]`, with or without `format=api`.
  */
@@ -7,13 +7,13 @@ import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotResult } from '../../src/pipeline/snapshot-options.js';
 import { Layout } from '../../src/format/layout.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { getJson, listFiles, normaliseLinks, readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const TYPE_IDS = ['11', '12', '13', '14', '15'];
 const PAGE_SIZE = 2;
@@ -106,7 +106,7 @@ beforeAll(async () => {
   const suite = await suiteDir();
   removeDir = suite.remove;
   out = path.join(suite.dir, 'out');
-  result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+  result = await crawlForTest(`${server.url}/api/`, out);
   layout = new Layout(result.root);
   serve = await startServe({ dir: out, port: 0 });
 }, 30_000);
@@ -150,7 +150,7 @@ describe('a related list that the source paginates', () => {
     ];
     for (const links of modes) {
       const other = path.join(path.dirname(out), `out-${links.links}`);
-      const made = await createSnapshot({ rootUrl: `${server.url}/api/`, out: other, retries: 0, ...links });
+      const made = await crawlForTest(`${server.url}/api/`, other, { ...links });
       expect(
         made.report.findings.filter((f) => f.rule.startsWith('layout.')),
         links.links,

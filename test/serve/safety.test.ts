@@ -1,5 +1,5 @@
 /**
- * `cv-snapshot serve` is read-only and stays inside the snapshot (issues 3 and 4): methods, HEAD and OPTIONS, CORS,
+ * `cv-snapshot serve` is read-only and stays inside the snapshot: methods, HEAD and OPTIONS, CORS,
  * path traversal raw and encoded, files that are not the snapshot's, timeouts, and the command line.
  */
 import { once } from 'node:events';

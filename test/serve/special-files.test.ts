@@ -1,6 +1,6 @@
 /**
- * `cv-snapshot serve` on a tree where files the snapshot lists were replaced by things that are not regular files
- * (issue 25 §4): a named pipe (which, opened for reading, waits for a writer forever and holds one of libuv's four
+ * `cv-snapshot serve` on a tree where files the snapshot lists were replaced by things that are not regular files:
+ * a named pipe (which, opened for reading, waits for a writer forever and holds one of libuv's four
  * pool threads), a symbolic link to a pipe, a link to /dev/zero, a socket, a directory named like the file, and a
  * directory that is a link leading out of the tree. Each is refused at once with a JSON:API error, however many
  * requests ask for it; every other file still answers; and SIGTERM and SIGINT still end the command.

@@ -1,5 +1,5 @@
 /**
- * `cv-snapshot serve` and the files outside the API (issue 25 §6): catalogue pages answered with any query string
+ * `cv-snapshot serve` and the files outside the API: catalogue pages answered with any query string
  * (their scripts keep search and sort there), every kind of file typed as a static host types it (scripts as
  * JavaScript, so that no `nosniff` proxy refuses them), and text answers compressed for a client that asks, with the
  * exact bytes back after decoding, and never for one that does not.

@@ -9,7 +9,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import type { SampleApi } from '../../src/sample-api/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { treeHashes } from '../helpers/snapshot.js';
@@ -22,9 +21,9 @@ import {
   waitForHttp,
   type CrawledTree,
 } from './host-check.js';
+import { testClock } from '../helpers/crawl.js';
 
 const require = createRequire(import.meta.url);
-const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
 let tree: CrawledTree;
 let api: SampleApi;
@@ -89,7 +88,7 @@ describe('--links absolute --base-url under a sub-path', () => {
     try {
       const { port } = server.address() as { port: number };
       const baseUrl = `http://127.0.0.1:${port}${subPath}`;
-      await createSnapshot({ rootUrl: api.rootUrl, out: dir, clock: clock(), links: 'absolute', baseUrl });
+      await createSnapshot({ rootUrl: api.rootUrl, out: dir, clock: testClock(), links: 'absolute', baseUrl });
       const result = await checkStaticHost(dir, baseUrl);
       expect(result.failures).toEqual([]);
 

@@ -1,5 +1,5 @@
 /**
- * Query answers of `cv-snapshot serve` hold each record's stored bytes (issue 10, §4 and §5): numbers a JavaScript
+ * Query answers of `cv-snapshot serve` hold each record's stored bytes: numbers a JavaScript
  * number cannot hold (18446744073709551617, 1e400, long decimals) come back as the snapshot stores them, a record
  * nested deeper than JSON.stringify can recurse is still answered, and ordinary documents are byte for byte what
  * JSON.stringify writes.
@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { htmlSafeJson } from '../../src/json/html-safe.js';
 import { answerBytes, storedList } from '../../src/serve/stored-json.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { Layout } from '../../src/format/layout.js';
 import { SUMS_PATH } from '../../src/store/sums.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { get } from '../sample-api/http.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const DEEP = 50_000;
 const deepText = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;
@@ -94,7 +94,7 @@ describe('serve on a snapshot whose records hold such numbers and nesting', () =
     const suite = await suiteDir();
     remove = suite.remove;
     const out = path.join(suite.dir, 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(`${server.url}/api/`, out);
     // What a lossless crawl stores, and what a snapshot from elsewhere may hold: written into unit 1 of the
     // complete units collection, with SHA256SUMS brought up to date, so the snapshot stays whole.
     const unitsFile = new Layout(result.root).collectionIndex('units').file;

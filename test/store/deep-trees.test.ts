@@ -1,5 +1,5 @@
 /**
- * An --out that an older release left with paths longer than the file system lets a call name (issue 25, §3): it
+ * An --out that an older release left with paths longer than the file system lets a call name: it
  * stored a long path in staging, then renamed the tree into the generations directory, whose longer name took the
  * path past 4,095 bytes, and `rm` failed on it ever after. A later crawl gets past such a tree: --fresh clears a
  * staging directory that holds one, publishing removes a generation being deleted that holds one, and a snapshot

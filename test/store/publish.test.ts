@@ -172,6 +172,40 @@ describe('files in --out that are not the snapshot’s', () => {
   });
 });
 
+describe('files of an older generation edited by hand', () => {
+  it('keep that generation: the crawl names the file and how to remove it, and deletes the next time', async () => {
+    const out = path.join(top, 'mirror');
+    const generations = `${out}.cv-snapshot`;
+    await crawlInto(out);
+    await crawlInto(out);
+    // A hot fix on the served mirror, in the generation the next publish would delete.
+    const edited = path.join(generations, 'snapshot-1', 'api', 'units', '1', 'index.html');
+    const fixed = (await readFile(edited, 'utf8')).replace('first', 'fixed');
+    await writeFile(edited, fixed);
+
+    const result = await crawlInto(out);
+    expect(await readlink(out)).toBe('mirror.cv-snapshot/snapshot-3');
+    expect(await readFile(edited, 'utf8')).toBe(fixed);
+    expect((await readdir(generations)).sort()).toEqual(['cv-snapshot.json', 'snapshot-1', 'snapshot-2', 'snapshot-3']);
+    const dir = path.join(generations, 'snapshot-1');
+    expect(result.kept).toEqual([
+      `${dir}, an earlier snapshot, was kept: api/units/1/index.html was changed since cv-snapshot wrote it (not ` +
+        'what its _cv-snapshot/SHA256SUMS says), and cv-snapshot never deletes what it did not write. Keep what you ' +
+        `need of it elsewhere, then remove it with rm -r '${dir}'.`,
+    ]);
+
+    // The command line says so on stderr, and still exits 0.
+    const cli = await runCli(['crawl', source.root, '--out', out, '--quiet']);
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toContain(`${dir}, an earlier snapshot, was kept: api/units/1/index.html was changed`);
+
+    // Put back as the tool wrote it, the generation is deleted like any other.
+    await writeFile(edited, fixed.replace('fixed', 'first'));
+    await crawlInto(out);
+    expect((await readdir(generations)).sort()).toEqual(['cv-snapshot.json', 'snapshot-4', 'snapshot-5']);
+  });
+});
+
 describe('--out as a symbolic link to the current generation', () => {
   it('moves an earlier snapshot directory into the generations once, then swaps a relative link', async () => {
     const out = path.join(top, 'mirror');
@@ -402,7 +436,7 @@ describe('a signal once the crawl is done', () => {
 describe('a kill at any step of a publish', () => {
   let old: TinySource;
   beforeEach(async () => {
-    old = await startTinySource('old');
+    old = await startTinySource({ term: 'old' });
     source.term = 'new';
   });
   afterEach(() => old.close());

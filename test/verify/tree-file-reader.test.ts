@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NotRegularFileError } from '../../src/format/read-snapshot.js';
+import { NotRegularFileError } from '../../src/format/safe-read.js';
 import { TreeFileReader } from '../../src/verify/tree-file-reader.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { records, snapshotOf } from '../helpers/tiny-vocabulary.js';

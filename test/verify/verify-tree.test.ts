@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typedRecordPage } from '../../src/format/catalogue-names.js';
-import { NotASnapshotError } from '../../src/format/read-snapshot.js';
+import { NotASnapshotError } from '../../src/format/read-manifest.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';

@@ -1,0 +1,116 @@
+/**
+ * `crawl --warc` of the sample API (docs/capture.md): verify finds a response for every document the crawl fetched
+ * and names one whose response is gone; a crawl killed with SIGKILL and resumed continues in a second capture
+ * file, and the two together hold every document.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readWarc } from '../../src/capture/warc-reader.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
+import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
+import { CLI } from '../helpers/cli.js';
+import { rewriteFile } from '../helpers/tiny-vocabulary.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+
+let api: SampleApi;
+let dir: string;
+let removeDir: () => Promise<void>;
+
+beforeAll(async () => {
+  api = await startSampleApi({ records: 4, pageSize: 3, seed: 5, latencyMs: 5 });
+  ({ dir, remove: removeDir } = await suiteDir());
+});
+
+afterAll(async () => {
+  await api.close();
+  await removeDir();
+});
+
+const captureDir = (out: string) => path.join(out, '_cv-snapshot');
+
+async function captureFiles(out: string): Promise<string[]> {
+  return (await readdir(captureDir(out))).filter((name) => name.endsWith('.warc.gz')).sort();
+}
+
+/** The URLs with a 200 response record, over every capture file of the snapshot. */
+async function recordedUrls(out: string): Promise<Set<string>> {
+  const urls = new Set<string>();
+  for (const name of await captureFiles(out)) {
+    for (const record of readWarc(path.join(captureDir(out), name), 1 << 26)) {
+      if (record.fields.get('warc-type') === 'response' && record.block.toString('latin1', 0, 13) === 'HTTP/1.1 200 ') {
+        urls.add(record.fields.get('warc-target-uri')!);
+      }
+    }
+  }
+  return urls;
+}
+
+describe('crawl --warc of the sample API', () => {
+  it('has a response for each URL answered 200; verify names a document whose response is gone', async () => {
+    const out = path.join(dir, 'whole');
+    const logStart = api.requestLog.length;
+    const result = await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, catalogue: 'none' });
+    const answered = new Set(
+      api.requestLog
+        .slice(logStart)
+        .filter((entry) => entry.status === 200)
+        .map((entry) => entry.url),
+    );
+    const recorded = await recordedUrls(out);
+    expect(recorded.size).toBe(result.documents);
+    for (const url of recorded) expect(answered.has(new URL(url).pathname + new URL(url).search)).toBe(true);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+
+    // The capture without the record of one unit: the file and SHA256SUMS agree, the capture does not.
+    const [name] = await captureFiles(out);
+    const file = path.join(captureDir(out), name!);
+    const bytes = await readFile(file);
+    const victim = [...readWarc(file, 1 << 26)].find(
+      (record) =>
+        record.fields.get('warc-type') === 'response' && /\/units\/\d+\/$/.test(record.fields.get('warc-target-uri')!),
+    )!;
+    const without = Buffer.concat([bytes.subarray(0, victim.offset), bytes.subarray(victim.offset + victim.length)]);
+    await rewriteFile(out, `_cv-snapshot/${name}`, without, true);
+    const { problems } = await verifySnapshot(out);
+    expect(problems).toEqual([
+      `1 documents have no response with status 200 in the capture (_cv-snapshot/${name}): ` +
+        `${victim.fields.get('warc-target-uri')}.`,
+    ]);
+
+    // A record that is not gzip is a problem, not a crash.
+    await rewriteFile(out, `_cv-snapshot/${name}`, Buffer.concat([without, gzipSync('not a warc record')]), true);
+    expect((await verifySnapshot(out)).problems.join('\n')).toContain(
+      `_cv-snapshot/${name} cannot be read as a capture`,
+    );
+  }, 60_000);
+
+  it('killed with SIGKILL and resumed: a second capture file, and every document in one of them', async () => {
+    const out = path.join(dir, 'killed');
+    const served = () => api.requestLog.filter((entry) => entry.status === 200).length;
+    const start = served();
+    const child = spawn(process.execPath, [CLI, 'crawl', api.rootUrl, '--out', out, '--warc', '--quiet'], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    while (served() - start < 60 && child.exitCode === null) await sleep(5);
+    child.kill('SIGKILL');
+    await exited;
+    // What the killed run recorded reads to its end: no record was left half written.
+    const first = await recordedUrls(`${out}.staging/tree`);
+    // A resume without --warc would leave the first run's documents out of the capture: refused.
+    await expect(createSnapshot({ rootUrl: api.rootUrl, out, resume: true })).rejects.toThrow(
+      /started with other settings: --warc was given and is now \(none\)/,
+    );
+    const result = await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, resume: true });
+    expect(result.resumed).toBeGreaterThan(0);
+    expect(await captureFiles(out)).toEqual(['capture-00001.warc.gz', 'capture-00002.warc.gz']);
+    expect(first.size).toBeGreaterThan(0);
+    expect((await recordedUrls(out)).size).toBeGreaterThanOrEqual(result.documents);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+  }, 60_000);
+});

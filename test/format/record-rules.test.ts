@@ -1,0 +1,116 @@
+/**
+ * Every command that reads a snapshot's records reads them by the same rules (src/format/records.ts), where they
+ * once disagreed: a record whose id is a number, a list page whose `data` is one object, and a record's label,
+ * which its catalogue page, the SKOS and CSV downloads, `export`, `diff` and the Changes page all give alike. A
+ * purpose-built source serves such records in two releases; the same --out is crawled once for each.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/util/clock.js';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { runMain } from '../helpers/cli.js';
+import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { suiteDir } from '../helpers/temp-dir.js';
+import { parseCsv, parseTurtle } from '../export/rdf-check.js';
+
+const PREF_LABEL = 'http://www.w3.org/2004/02/skos/core#prefLabel';
+
+/** The source's units in a release: 7 (a number as its id) named by `title` alone, 8 by nothing at all. */
+function units(base: string, release: number) {
+  const unit = (id: string | number, attributes: Record<string, unknown>) => ({
+    type: 'Unit',
+    id,
+    attributes,
+    relationships: {},
+    links: { self: `${base}units/${id}/` },
+  });
+  return [unit(7, { term: ' ', title: release === 0 ? 'Seven' : 'Sept' }), unit('8', { definition: 'eight' })];
+}
+
+async function startSource(state: { release: number }): Promise<TestServer> {
+  return startServer((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    const pagination = { pagination: { page: 1, pages: 1, count: 1 } };
+    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, things: `${base}things/` } });
+    if (req.url === '/api/units/') return sendJson(res, 200, { data: units(base, state.release), meta: pagination });
+    // A list page whose `data` is one record rather than a list of one.
+    if (req.url === '/api/things/') {
+      return sendJson(res, 200, { data: { type: 'Thing', id: '1', attributes: { term: 'lone' } }, meta: pagination });
+    }
+    const record = /^\/api\/units\/([0-9]+)\/$/.exec(req.url ?? '');
+    const found = units(base, state.release).find((unit) => String(unit.id) === record?.[1]);
+    if (found !== undefined) return sendJson(res, 200, { data: found });
+    sendJson(res, 404, { errors: [{ status: '404' }] });
+  });
+}
+
+describe('the rules every reader of records shares', () => {
+  const state = { release: 0 };
+  let server: TestServer;
+  let out: string;
+  let before: string;
+  let remove: () => Promise<void>;
+
+  beforeAll(async () => {
+    server = await startSource(state);
+    const suite = await suiteDir();
+    remove = suite.remove;
+    out = path.join(suite.dir, 'out');
+    const crawl = () =>
+      createSnapshot({
+        rootUrl: `${server.url}/api/`,
+        out,
+        retries: 0,
+        clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }),
+      });
+    await crawl();
+    before = path.join(suite.dir, 'before');
+    await runMain(['catalogue', out, '--out', before]);
+    state.release = 1;
+    await crawl();
+  });
+  afterAll(async () => {
+    await server.close();
+    await remove();
+  });
+
+  const catalogue = (file: string) => readFile(path.join(out, '_catalogue', file), 'utf8');
+
+  it('reads a numeric id as its text: shown, exported and matched by diff', async () => {
+    expect(await catalogue('units/r-7.html')).toContain('<h1>Sept</h1>');
+    const csv = await runMain(['export', out, '--format', 'csv', '--output', '-']);
+    expect(csv.code).toBe(0);
+    expect(parseCsv(csv.stdout).map((row) => [row[1], row[2], row[3]])).toEqual([
+      ['collection', 'id', 'label'],
+      ['units', '7', 'Sept'],
+      ['units', '8', '8'],
+    ]);
+    const diff = await runMain(['diff', before, out, '--format', 'json']);
+    const units = (JSON.parse(diff.stdout) as { collections: Array<Record<string, unknown>> }).collections[1]!;
+    expect(units).toMatchObject({ name: 'units', added: [], removed: [], unmatched: { old: 0, new: 0 } });
+    expect(units.renamed).toEqual([{ type: 'Unit', id: '7', old: 'Seven', new: 'Sept' }]);
+  });
+
+  it('reads a list page whose `data` is one object as no records, everywhere', async () => {
+    expect(await catalogue('things/page-1.html')).toContain('<p class="summary">0 records.');
+    const csv = await runMain(['export', out, '--format', 'csv', '--collection', 'things', '--output', '-']);
+    expect(parseCsv(csv.stdout)).toHaveLength(1);
+    const diff = await runMain(['diff', before, out, '--format', 'json']);
+    expect(diff.stderr).toBe('');
+    const things = (JSON.parse(diff.stdout) as { collections: Array<Record<string, unknown>> }).collections[0]!;
+    expect(things).toMatchObject({ name: 'things', records: { old: 0, new: 0 }, unmatched: { old: 0, new: 0 } });
+  });
+
+  it('names a record the same on its page, in the SKOS download and on the Changes page', async () => {
+    const turtle = await readFile(path.join(out, '_catalogue', 'units', 'units.ttl'), 'utf8');
+    const labels = parseTurtle(turtle)
+      .filter((quad) => quad.predicate.value === PREF_LABEL)
+      .map((quad) => quad.object.value)
+      .sort();
+    expect(labels).toEqual(['8', 'Sept']);
+    expect(await catalogue('units/r-8.html')).toContain('<h1>8</h1>');
+    const changes = await catalogue('changes.html');
+    expect(changes).toContain('“Seven” is now <a href="units/r-7.html">Sept</a>');
+  });
+});

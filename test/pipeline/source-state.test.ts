@@ -1,0 +1,126 @@
+/**
+ * `--resume` checks each sign of the source's state on its own: the root index's content (its ETag unchanged), its
+ * ETag (its content unchanged), its Last-Modified, and the count page 1 of a collection states. Any one that differs
+ * refuses the resume; none differing lets it go on.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
+import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const serve = serversClosedAfterEach();
+
+interface StateSource {
+  root: string;
+  /** What the root index says and the headers it is sent with (null: not sent). */
+  etag: string | null;
+  lastModified: string | null;
+  motto: string;
+  /** The records of `units`, all on one page. */
+  ids: string[];
+  /** Requests for record 2 wait until the crawl has been interrupted, while this is true. */
+  holding: boolean;
+}
+
+/** A source of a root index and one collection, whose state each test changes one sign of. */
+async function startStateSource(): Promise<StateSource & { held: Promise<void> }> {
+  let arrived = (): void => undefined;
+  const held = new Promise<void>((resolve) => (arrived = resolve));
+  const server = await serve((req, res) => {
+    const base = `http://${req.headers.host}/api/`;
+    const record = (id: string) => ({
+      type: 'Unit',
+      id,
+      attributes: { term: `unit ${id}` },
+      relationships: {},
+      links: { self: `${base}units/${id}/` },
+    });
+    if (req.url === '/api/') {
+      if (source.etag !== null) res.setHeader('etag', source.etag);
+      if (source.lastModified !== null) res.setHeader('last-modified', source.lastModified);
+      return sendJson(res, 200, { data: { units: `${base}units/` }, meta: { motto: source.motto } });
+    }
+    if (req.url === '/api/units/') {
+      return sendJson(res, 200, {
+        links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
+        data: source.ids.map(record),
+        meta: { pagination: { page: 1, pages: 1, count: source.ids.length } },
+      });
+    }
+    const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
+    if (id === undefined || !source.ids.includes(id)) return sendJson(res, 404, { errors: [{ status: '404' }] });
+    if (id === '2' && source.holding) {
+      arrived();
+      return; // never answered: the crawl is interrupted meanwhile
+    }
+    sendJson(res, 200, { data: record(id) });
+  });
+  const source = {
+    root: `${server.url}/api/`,
+    etag: '"state-1"',
+    lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT',
+    motto: 'first',
+    ids: ['1', '2'],
+    holding: true,
+    held,
+  };
+  return source;
+}
+
+/** A crawl of `source` interrupted while record 2 is in flight: its work kept in staging for --resume. */
+async function interrupted(source: StateSource & { held: Promise<void> }): Promise<string> {
+  const out = path.join(await tempDir(), 'out');
+  const controller = new AbortController();
+  void source.held.then(() => controller.abort('SIGINT'));
+  await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal, retries: 0 })).rejects.toThrow(
+    /Interrupted by SIGINT/,
+  );
+  source.holding = false;
+  return out;
+}
+
+const resume = (source: StateSource, out: string) => createSnapshot({ rootUrl: source.root, out, resume: true });
+
+describe('--resume and the state of the source, one sign at a time', () => {
+  it('goes on when nothing changed', async () => {
+    const source = await startStateSource();
+    const out = await interrupted(source);
+    const result = await resume(source, out);
+    expect(result.documents).toBe(4);
+  });
+
+  it('refuses a root index whose content changed under the same ETag and Last-Modified', async () => {
+    const source = await startStateSource();
+    const out = await interrupted(source);
+    source.motto = 'second';
+    await expect(resume(source, out)).rejects.toThrow(
+      `The source at ${source.root} has changed since the interrupted crawl began (the root index's content ` +
+        'differs)',
+    );
+  });
+
+  it('refuses a root index whose ETag changed, its content the same', async () => {
+    const source = await startStateSource();
+    const out = await interrupted(source);
+    source.etag = '"state-2"';
+    await expect(resume(source, out)).rejects.toThrow(`(the root index's ETag was "state-1" and is "state-2" now)`);
+  });
+
+  it('refuses a root index whose Last-Modified changed, with no ETag and its content the same', async () => {
+    const source = await startStateSource();
+    source.etag = null;
+    const out = await interrupted(source);
+    source.lastModified = 'Tue, 03 Nov 2026 10:00:00 GMT';
+    await expect(resume(source, out)).rejects.toThrow(
+      "(the root index's Last-Modified was Mon, 02 Nov 2026 10:00:00 GMT and is Tue, 03 Nov 2026 10:00:00 GMT now)",
+    );
+  });
+
+  it('refuses a collection whose first page counts other records, the root index the same in every way', async () => {
+    const source = await startStateSource();
+    const out = await interrupted(source);
+    source.ids.push('3');
+    await expect(resume(source, out)).rejects.toThrow('(units counted 2 records and counts 3 now)');
+  });
+});
