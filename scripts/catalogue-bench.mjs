@@ -32,7 +32,8 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const QUERIES = ['kelvin', 'metre per second', 'water', 'pressure sensor', 'accepted'];
+// The last two are mistyped: the keystrokes past the typo find nothing and run the correction (cvCorrect).
+const QUERIES = ['kelvin', 'metre per second', 'water', 'pressure sensor', 'accepted', 'kelvn', 'presure sensro'];
 
 /** @param {number[]} xs */
 const median = (xs) => {

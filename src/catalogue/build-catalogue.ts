@@ -9,8 +9,8 @@ import { shiftedOf } from '../format/partial.js';
 import type { Manifest } from '../format/manifest.js';
 import { CATALOGUE_DIR } from '../format/layout.js';
 import type { TreeWriter } from '../store/writer.js';
-import { snapshotTime, STYLE } from './html.js';
-import { FRONT_PAGE } from '../format/catalogue-names.js';
+import { FAVICON, FAVICON_SVG, snapshotTime, STYLE } from './html.js';
+import { FRONT_PAGE, NOT_FOUND_PAGE } from '../format/catalogue-names.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { CHANGES_PAGE, changesHtml } from './changes-page.js';
@@ -18,12 +18,14 @@ import { SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js
 import { catalogueOf, type CatalogueInput } from './first-pass.js';
 import { pagesAndSearchEntries } from './collection-pages.js';
 import { frontHtml } from './front-page.js';
+import { notFoundHtml } from './front-page-html.js';
 
 export type { CatalogueInput };
 
 /** The files every page shares: the style sheet, the scripts, and the snapshot's time for the citations. */
 function writeAssets(writer: TreeWriter, createdAt: string): void {
   writer.write(`${CATALOGUE_DIR}/style.css`, STYLE);
+  writer.write(`${CATALOGUE_DIR}/${FAVICON}`, FAVICON_SVG);
   writer.write(`${CATALOGUE_DIR}/search.js`, SEARCH_SCRIPT);
   writer.write(`${CATALOGUE_DIR}/catalogue.js`, PAGE_SCRIPT);
   // The snapshot's time for the record pages' citations: the one catalogue file besides the front page it is in.
@@ -74,9 +76,11 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
       layout: input.layout,
       records: c.records,
       collections: new Set(c.info.keys()),
+      site: input.names?.site?.title,
     }),
   );
   c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
   c.write(FRONT_PAGE, frontHtml(c));
+  c.write(NOT_FOUND_PAGE, notFoundHtml(input.names?.site?.title));
   return { pages: counter.pages, unusedNames: c.site.names.unused() };
 }

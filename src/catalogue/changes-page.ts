@@ -228,6 +228,7 @@ export function changesHtml(site: Site, changes: CatalogueChanges, createdAt: st
     toFront: '../index.html',
     crumbs: [],
     body,
+    site: site.names.names.site?.title,
   });
 }
 

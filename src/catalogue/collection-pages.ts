@@ -6,7 +6,8 @@ import path from 'node:path';
 import { CATALOGUE_DIR } from '../format/layout.js';
 import { downloadFile } from '../export/downloads.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
-import { type Columns, esc, page, statusBadge, TABLE_LAYOUTS } from './html.js';
+import { alternates, type Columns, esc, page, statusBadge, TABLE_LAYOUTS } from './html.js';
+import { treeItem, treeSection } from './hierarchy.js';
 import { collectionFolder, collectionPage } from '../format/catalogue-names.js';
 import { type Cell, letterIndex, rowEntry, rowsScript, tableTools } from './page-script.js';
 import { recordHtml } from './record-page.js';
@@ -87,20 +88,16 @@ function rowHtml(columns: Columns, cells: Cell[]): string {
   return `<tr>${tds.join('')}</tr>\n`;
 }
 
-const DOWNLOADS: ReadonlyArray<readonly [ExportFormat, string]> = [
-  ['turtle', 'SKOS Turtle'],
-  ['jsonld', 'SKOS JSON-LD'],
-  ['csv', 'CSV'],
-];
+/** A collection's download in `format` from its pages (docs/vocabulary-export.md). */
+function downloadHref(collection: string, format: ExportFormat): string {
+  return path.posix.relative(collectionFolder(collection), downloadFile(collection, format));
+}
 
-/** Links from a collection's pages to its downloads (docs/vocabulary-export.md). */
+/** Links from a collection's pages to its downloads. */
 function downloadLinks(collection: string): string {
-  const from = collectionFolder(collection);
-  const links = DOWNLOADS.map(
-    ([format, label]) =>
-      `<a href="${esc(path.posix.relative(from, downloadFile(collection, format)))}" download>${label}</a>`,
-  );
-  return `<p class="downloads">Download the collection: ${links.join(' · ')}</p>\n`;
+  const skos = alternates((format) => downloadHref(collection, format)).links;
+  const csv = `<a href="${esc(downloadHref(collection, 'csv'))}" type="text/csv" download>CSV</a>`;
+  return `<p class="downloads">Download the collection: ${skos} · ${csv}</p>\n`;
 }
 
 /**
@@ -124,6 +121,7 @@ function* collectionPages(c: Catalogue, collection: string): Generator<string> {
   const columns = TABLE_LAYOUTS[layout];
   const pageCount = Math.max(1, Math.ceil(total / ROWS_PER_PAGE));
   let rows: string[] = [];
+  let tree: string[] = [];
   const data: string[] = [];
   let n = 1;
   const flush = () => {
@@ -144,7 +142,8 @@ function* collectionPages(c: Catalogue, collection: string): Generator<string> {
         : letterIndex(letters) +
           tableTools(hasStatus) +
           `<div class="table-wrap"><table class="records ${layout}">\n<thead><tr>${head}</tr></thead>\n` +
-          `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`;
+          `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n` +
+          treeSection(tree);
     // The summary, the collection's downloads (written beside the catalogue: src/export/downloads.ts), the table.
     const summary =
       `<p class="summary">${total} records. API name <code>${esc(collection)}</code>.` +
@@ -153,14 +152,17 @@ function* collectionPages(c: Catalogue, collection: string): Generator<string> {
       collectionPage(collection, n),
       page({
         title: pageCount > 1 ? `${title} (page ${n} of ${pageCount})` : title,
+        ...(total > 0 ? { head: alternates((format) => downloadHref(collection, format)).head } : {}),
         toCatalogue: '../',
         toFront: '../../index.html',
         crumbs: [],
         body: `${summary}${nav}${table}${nav}`,
         scripts: rows.length === 0 ? [] : ['rows.js', '../catalogue.js'],
+        site: c.site.names.names.site?.title,
       }),
     );
     rows = [];
+    tree = [];
     n++;
   };
   for (const list of c.input.reader.pages(collection)) {
@@ -180,6 +182,7 @@ function* collectionPages(c: Catalogue, collection: string): Generator<string> {
         }),
       );
       rows.push(rowHtml(columns, cells));
+      tree.push(treeItem(c.site, resource, (page) => fromCollection(collection, page)));
       if (rows.length === ROWS_PER_PAGE) flush();
       // A record listed twice (in two collections, or twice in one) gets one page, where it was first seen.
       if (!c.records.takePage(resource.type, id, collection)) continue;

@@ -45,6 +45,8 @@ export interface FindingsSite {
   records: CatalogueRecords;
   /** The collections the catalogue has pages for. */
   collections: ReadonlySet<string>;
+  /** The site's title (`--names`), when the user gave one. */
+  site?: string | undefined;
 }
 
 /** The report in the tree, or why it cannot be shown. */
@@ -94,9 +96,22 @@ function severityBadge(severity: string): string {
   return badge(severity, ['error', 'warning']);
 }
 
+/** What a rule checks, as a sentence ("A resource id is numeric text"), or null for a rule this version lacks. */
+function ruleWords(rule: string): string | null {
+  if (!Object.hasOwn(RULES, rule)) return null;
+  const checks = RULES[rule as keyof typeof RULES].checks;
+  return checks.charAt(0).toUpperCase() + checks.slice(1);
+}
+
+/** A rule in plain words with its code small beside them; a rule this version lacks, by its code. */
+function ruleTitle(rule: string): string {
+  const words = ruleWords(rule);
+  const code = `<code class="rule-code">${esc(rule)}</code>`;
+  return words === null ? `<code>${esc(rule)}</code>` : `${esc(words)} ${code}`;
+}
+
 /** One rule's section: what it checks, its counts, and its listed findings in the report's order. */
 function ruleSection(n: number, rule: string, counts: Report['rules'][string], rows: string[], cap: number): string {
-  const checks = Object.hasOwn(RULES, rule) ? RULES[rule as keyof typeof RULES].checks : null;
   const listed = rows.length;
   const omitted =
     counts.omitted > 0
@@ -104,15 +119,22 @@ function ruleSection(n: number, rule: string, counts: Report['rules'][string], r
         `${counts.omitted} more are only counted.`
       : '';
   return (
-    `<h2 id="rule-${n}"><code>${esc(rule)}</code></h2>\n` +
-    `<p>${checks === null ? '' : `Checks that ${esc(checks)}. `}` +
-    `${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}.${omitted}</p>\n` +
+    `<h2 id="rule-${n}">${ruleTitle(rule)}</h2>\n` +
+    `<p>${plural(counts.errors, 'error')}, ${plural(counts.warnings, 'warning')}.${omitted}</p>\n` +
     (listed === 0
       ? ''
-      : '<div class="table-wrap"><table class="findings">\n<thead><tr><th scope="col">Severity</th>' +
+      : '<div class="table-wrap"><table class="findings">\n' +
+        '<colgroup><col class="severity"><col class="document"><col class="where"><col></colgroup>\n' +
+        '<thead><tr><th scope="col">Severity</th>' +
         '<th scope="col">Document</th><th scope="col">Where in it</th><th scope="col">Message</th></tr></thead>\n' +
         `<tbody>\n${rows.join('')}</tbody>\n</table></div>\n`)
   );
+}
+
+/** A finding's message without its document's URL, which the row shows beside it already. */
+function messageOf(finding: ListedFinding): string {
+  if (finding.url === '' || !finding.message.includes(finding.url)) return finding.message;
+  return finding.message.split(finding.url).join('this document');
 }
 
 function findingRow(finding: ListedFinding, pageOf: (url: string) => string | null): string {
@@ -123,7 +145,7 @@ function findingRow(finding: ListedFinding, pageOf: (url: string) => string | nu
   return (
     `<tr><td>${severityBadge(finding.severity)}</td>` +
     `<td>${target === null ? url : `<a href="${esc(target)}">${url}</a>`}</td>` +
-    `<td>${pointer}</td><td>${esc(finding.message)}</td></tr>\n`
+    `<td>${pointer}</td><td>${esc(messageOf(finding))}</td></tr>\n`
   );
 }
 
@@ -144,7 +166,7 @@ export function findingsHtml(site: FindingsSite): string {
     const rules = Object.entries(report.rules);
     const index = rules.map(
       ([rule, counts], i) =>
-        `<tr><td><a href="#rule-${i + 1}"><code>${esc(rule)}</code></a></td>` +
+        `<tr><td><a href="#rule-${i + 1}">${ruleTitle(rule)}</a></td>` +
         `<td>${counts.errors}</td><td>${counts.warnings}</td></tr>\n`,
     );
     body =
@@ -162,5 +184,12 @@ export function findingsHtml(site: FindingsSite): string {
             )
             .join(''));
   }
-  return page({ title: 'Validation findings', toCatalogue: '', toFront: '../index.html', crumbs: [], body });
+  return page({
+    title: 'Validation findings',
+    toCatalogue: '',
+    toFront: '../index.html',
+    crumbs: [],
+    body,
+    site: site.site,
+  });
 }

@@ -1,25 +1,15 @@
-/** The catalogue's front page (the tree's top-level index.html): the snapshot, its collections and the search. */
+/**
+ * The catalogue's front page (the tree's top-level index.html): what it shows of the snapshot and its collections,
+ * gathered from the first pass; front-page-html.ts writes it.
+ */
 import { shiftedSentence } from '../format/partial.js';
 import { plural } from '../util/plural.js';
-import { CATALOGUE_DIR } from '../format/layout.js';
-import { esc, page, snapshotTime } from './html.js';
-import { collectionPage, FRONT_PAGE } from '../format/catalogue-names.js';
+import { esc } from './html.js';
+import { collectionPage } from '../format/catalogue-names.js';
 import { FINDINGS_PAGE } from './findings-page.js';
 import { changesLink } from './changes-page.js';
-import { SEARCH_RESULTS } from './search.js';
+import { frontPageHtml } from './front-page-html.js';
 import { type Catalogue, type CatalogueInput, rootCollectionOf } from './first-pass.js';
-
-/** The collections in the order of the front page: each one, then the collections of its community variants. */
-function frontOrder(c: Catalogue): string[] {
-  const names = c.input.reader.collections();
-  const variantsOf = new Map<string, string[]>();
-  for (const name of names) {
-    const root = rootCollectionOf(c, name);
-    if (root !== undefined) variantsOf.set(root, [...(variantsOf.get(root) ?? []), name]);
-  }
-  const placed = new Set([...variantsOf.values()].flat());
-  return names.filter((name) => !placed.has(name)).flatMap((name) => [name, ...(variantsOf.get(name) ?? [])]);
-}
 
 /** For a partial snapshot (--allow-partial), what it lacks, first on the front page; nothing for a complete one. */
 function partialNote(about: CatalogueInput['about']): string {
@@ -36,40 +26,36 @@ function partialNote(about: CatalogueInput['about']): string {
   return `<p class="partial"><strong>A partial snapshot:</strong> ${reasons.join('; and ')}.</p>\n`;
 }
 
+/**
+ * The front page's collections: each global vocabulary with its community variants' collections under it (not
+ * listed of their own), in name order.
+ */
 export function frontHtml(c: Catalogue): string {
   const { about } = c.input;
-  const rows = frontOrder(c)
-    .map((collection) => {
-      const count = c.info.get(collection)!;
-      const title = c.site.titles.get(collection) ?? collection;
-      const variant = rootCollectionOf(c, collection) !== undefined;
-      const status = count.hasStatus
-        ? `${count.statuses.get('ACCEPTED') ?? 0} accepted, ${count.statuses.get('PENDING') ?? 0} pending`
-        : '<span class="muted">no status</span>';
-      return (
-        `<tr${variant ? ' class="variant-row"' : ''}><td>` +
-        `<a href="${collectionPage(collection, 1)}">${esc(title)}</a> <code class="muted">${esc(collection)}</code>` +
-        `</td><td>${count.records}</td><td>${status}</td></tr>\n`
-      );
-    })
-    .join('');
-  const when = snapshotTime(about.createdAt);
-  const body =
-    partialNote(about) +
-    SEARCH_RESULTS +
-    `<dl>\n<dt>Source</dt><dd><code>${esc(about.root)}</code></dd>\n` +
-    `<dt>Snapshot taken</dt><dd>${when.html}</dd>\n<dt>Made by</dt><dd>${esc(about.tool)}</dd>\n` +
-    `<dt>Validation</dt><dd><a href="${FINDINGS_PAGE}">${about.errors} errors, ${about.warnings} warnings</a></dd>\n` +
-    `<dt>Changes</dt><dd>${changesLink(c.input.changes)}</dd>\n</dl>\n` +
-    '<h2>Collections</h2>\n<div class="table-wrap"><table class="collections">\n<thead><tr>' +
-    '<th scope="col">Collection</th><th scope="col">Records</th><th scope="col">Status</th></tr></thead>\n' +
-    `<tbody>\n${rows}</tbody>\n</table></div>\n` +
-    `<script src="${CATALOGUE_DIR}/search-index.js"></script>\n<script src="${CATALOGUE_DIR}/search.js"></script>\n`;
-  return page({
-    title: 'Controlled vocabulary snapshot',
-    toCatalogue: `${CATALOGUE_DIR}/`,
-    toFront: FRONT_PAGE,
-    crumbs: [],
-    body,
+  const variantsOf = new Map<string, string[]>();
+  const names = c.input.reader.collections();
+  for (const name of names) {
+    const root = rootCollectionOf(c, name);
+    if (root !== undefined) variantsOf.set(root, [...(variantsOf.get(root) ?? []), name]);
+  }
+  const placed = new Set([...variantsOf.values()].flat());
+  const entry = (collection: string) => {
+    const count = c.info.get(collection)!;
+    return {
+      title: c.site.titles.get(collection) ?? collection,
+      href: collectionPage(collection, 1),
+      records: count.records,
+      statuses: count.hasStatus ? count.statuses : null,
+    };
+  };
+  return frontPageHtml({
+    site: c.input.names?.site,
+    collections: names
+      .filter((name) => !placed.has(name))
+      .map((name) => ({ ...entry(name), variants: (variantsOf.get(name) ?? []).map(entry) })),
+    about,
+    findings: FINDINGS_PAGE,
+    changes: changesLink(c.input.changes),
+    partial: partialNote(about),
   });
 }

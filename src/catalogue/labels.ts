@@ -57,6 +57,11 @@ function wordsOf(name: string): string {
   return words.join(' ');
 }
 
+/** A record type as people write it: `ActionCategory` → "Action category". */
+export function typeTitle(type: string): string {
+  return wordsOf(type);
+}
+
 /** A type's words, lower-cased: `MeasuredQuantityUnit` → measured, quantity, unit. */
 function typeWords(type: string): string[] {
   return type

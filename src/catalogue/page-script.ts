@@ -223,6 +223,8 @@ export const PAGE_SCRIPT = `(function () {
       th.textContent = '';
       th.appendChild(button);
       th.setAttribute('aria-sort', 'none');
+      var table = th.closest('table');
+      if (table) table.classList.add('sorting');
       button.addEventListener('click', function () {
         sortBy(column, sortColumn === column ? !descending : false);
         limit = SHOWN;

@@ -4,11 +4,14 @@
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
 import { flatKey } from '../util/flat-key.js';
-import { esc, isWebUrl, page, statusBadge } from './html.js';
+import { alternates, esc, isWebUrl, page, statusBadge } from './html.js';
 import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
-import type { HumanNames } from './labels.js';
-import { claimTag } from '../format/catalogue-names.js';
+import { typeTitle, type HumanNames } from './labels.js';
+import { claimTag, collectionFolder } from '../format/catalogue-names.js';
+import { downloadFile } from '../export/downloads.js';
+import path from 'node:path';
 import { changeNoteHtml } from './changes-page.js';
+import { breadcrumbPath } from './hierarchy.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';
 import { linkagesOf as linkages, type SnapshotRecord } from '../format/records.js';
@@ -64,8 +67,15 @@ function jsonSection(resource: SnapshotRecord, collection: string, file: string 
   return `<h2 id="json">JSON</h2>\n<details>\n<summary>Show the JSON</summary>\n<p>${where}</p>\n${shown}</details>\n`;
 }
 
+/** Whether an attribute's value says nothing (null, empty text, an empty list or object): its row is left out. */
+function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v === 'string') return v.trim() === '';
+  if (Array.isArray(v)) return v.length === 0;
+  return isObject(v) && Object.keys(v).length === 0;
+}
+
 function value(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '<span class="muted">—</span>';
   if (isWebUrl(v)) return `<a href="${esc(v)}">${esc(v)}</a>`;
   if (typeof v === 'string') return esc(v);
   return `<code>${esc(JSON.stringify(v))}</code>`;
@@ -123,10 +133,13 @@ function relationshipsList(site: RecordSite, resource: SnapshotRecord): string {
           (related === undefined ? '' : `: <code>${esc(related)}</code>`);
       } else {
         const targets = linkages(data);
-        shown = targets.length === 0 ? '<span class="muted">none</span>' : targetsHtml(site, targets);
+        // A relationship that leads nowhere says nothing about the record: its line is left out.
+        if (targets.length === 0) return '';
+        shown = targetsHtml(site, targets);
       }
       return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${shown}</dd>`;
     })
+    .filter((line) => line !== '')
     .join('\n');
 }
 
@@ -189,7 +202,7 @@ function statusNote(a: Record<string, unknown>): string {
       ? `requested${by === null ? '' : ` by ${esc(by)}`} and not yet accepted by the vocabulary's editors: ` +
         'it may still change or be refused'
       : "not accepted by the vocabulary's editors";
-  return `<p class="status-note">${statusBadge(status)} This term is ${meaning}.</p>\n`;
+  return `<p class="status-note">This term is ${meaning}.</p>\n`;
 }
 
 /** "Cite this term": label, URI, collection and snapshot date, each copyable, and the whole citation. */
@@ -222,6 +235,23 @@ function printedFrom(site: RecordSite): string {
   );
 }
 
+/**
+ * "Replaced by K (Units)." at the top of a record whose `successor` leads to a record, as a deprecated concept is
+ * marked: the successor named and linked.
+ */
+function replacedNote(site: RecordSite, resource: SnapshotRecord): string {
+  const relationship = resource.relationships.successor;
+  if (!isObject(relationship)) return '';
+  const key = flatKey(resource.type, resource.id, 'successor');
+  const data = 'data' in relationship ? relationship.data : site.linksOnly.get(key);
+  const targets = linkages(data);
+  if (targets.length === 0) return '';
+  return (
+    `<p class="replaced"><strong>Replaced by ${targetsHtml(site, targets)}.</strong> ` +
+    'This term is kept for the records that still use it.</p>\n'
+  );
+}
+
 export function recordHtml(site: RecordSite, c: RecordContext): string {
   const { resource } = c;
   const a = resource.attributes;
@@ -229,24 +259,26 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   const { uri, built: builtUrl } = recordUris(site, c.collection, resource);
   const definition = [a.definition, a.description].find((d): d is string => typeof d === 'string' && d.trim() !== '');
   const title = site.titles.get(c.collection) ?? c.collection;
+  // What the page shows elsewhere is not listed again: the label (the heading), the definition, the status.
   const attributes = Object.entries(a)
+    .filter(([name, v]) => !isEmpty(v) && name !== 'status' && !(typeof v === 'string' && v === c.label))
     .filter(([name]) => !SHOWN_FIRST.has(name) || typeof a[name] !== 'string')
-    .map(
-      ([name, v]) =>
-        `<dt>${fieldName(site, name, 'field')}</dt>` +
-        `<dd>${name === 'status' ? statusBadge(v) || value(v) : value(v)}</dd>`,
-    )
+    .map(([name, v]) => `<dt>${fieldName(site, name, 'field')}</dt><dd>${value(v)}</dd>`)
     .join('\n');
   const relationships = relationshipsList(site, resource);
+  const folder = collectionFolder(c.collection);
+  const downloads = alternates((format) => path.posix.relative(folder, downloadFile(c.collection, format)));
   const body =
+    replacedNote(site, resource) +
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +
     variantLine(site, resource) +
     changeNoteHtml(site.changes.get(flatKey(resource.type, c.id))) +
-    `<p class="kind">${statusBadge(a.status)} ${esc(resource.type)} ${esc(c.id)} in ` +
-    `<a href="page-${c.n}.html">${esc(title)}</a></p>\n` +
+    `<p class="kind">${statusBadge(a.status)} ${esc(typeTitle(resource.type))} ${esc(c.id)} in ` +
+    `<a href="page-${c.n}.html">${esc(title)}</a> · <a href="#json">JSON</a></p>\n` +
     statusNote(a) +
     `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(uri)}</code></dd>\n` +
-    '<dt>JSON</dt><dd><a href="#json">below</a></dd>\n' +
+    `<dt>Download</dt><dd>${downloads.links} <span class="muted">(of the collection, which holds this term)</span>` +
+    '</dd>\n' +
     `${attributes}\n</dl>\n` +
     variantsSection(site, resource) +
     (relationships ? `<h2>Relationships</h2>\n<dl class="relations">\n${relationships}\n</dl>\n` : '') +
@@ -257,11 +289,12 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
   return page({
     title: `${c.label} — ${title}`,
     heading: c.label,
-    head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc),
+    head: claimTag({ collection: c.collection, type: resource.type, id: c.id, uri }, esc) + downloads.head,
     toCatalogue: '../',
     toFront: '../../index.html',
-    crumbs: [[title, `page-${c.n}.html`]],
+    crumbs: breadcrumbPath(site, resource) ?? [[title, `page-${c.n}.html`]],
     body,
     scripts: ['../snapshot.js', '../catalogue.js'],
+    site: site.names.names.site?.title,
   });
 }

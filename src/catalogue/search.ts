@@ -102,28 +102,41 @@ export function searchForm(toFront: string): string {
   return (
     `<form role="search" class="search" action="${toFront}" method="get">\n` +
     '<label for="q">Search terms</label>\n' +
-    '<input type="search" id="q" name="q" autocomplete="off" aria-describedby="search-hint">\n' +
+    '<input type="search" id="q" name="q" autocomplete="off" aria-describedby="search-hint" ' +
+    'placeholder="Search terms, definitions, ids">\n' +
     '<button type="submit">Search</button>\n' +
     '<span id="search-hint" class="hint">term, definition, abbreviation, id, or a record\'s URI</span>\n' +
     '</form>\n'
   );
 }
 
-/** Where the front page shows results; without JavaScript it says that search needs it. */
+/**
+ * The front page's search view, shown by its script for `?q=` in place of the page's contents: "Results for “…”"
+ * with a link that clears it, facets by collection and status with their counts, the results, and a button for more.
+ * Without JavaScript it stays hidden, and the page says that search needs it.
+ */
 export const SEARCH_RESULTS =
-  '<noscript><p>Search needs JavaScript; every page can be browsed without it.</p></noscript>\n' +
+  '<section id="search-view" hidden aria-labelledby="results-title">\n' +
+  '<div class="results-head"><h2 id="results-title">Results for \u201c<span id="search-query"></span>\u201d</h2>\n' +
+  '<a id="clear-search" href="index.html">Clear the search</a></div>\n' +
   '<p id="search-printed" class="print-only"></p>\n' +
+  '<div class="search-view">\n<div class="facets" id="facets"></div>\n<div>\n' +
   '<p id="search-status" role="status"></p>\n<ol id="results" class="results"></ol>\n' +
-  '<button type="button" id="more-results" class="more" hidden></button>\n';
+  '<button type="button" id="more-results" class="more" hidden></button>\n</div>\n</div>\n</section>\n';
 
 /**
- * The page's script. `cvSearch(index, query, limit, within)` is the ranking: a record's URI or path (`units/21`)
- * finds that record alone; otherwise whole words of the query must all match (folded: case and accents do not count),
- * an id equal to the query counts most, then an exact label, a label that starts with the word, one that contains it,
- * the other text; ties go to the label closest in length to the query, then label order. It returns how many entries
- * match, the best `limit` of them in order, and the positions of all matches. Typing extends the query, and a longer
- * query matches a subset of what the shorter one matched, so the page searches only within the previous matches then.
- * The best `limit` are kept while scanning, never by sorting every match: a one-letter query matches most of the index.
+ * The page's script. `cvSearch(index, query, limit, within, keep)` is the ranking: a record's URI or path
+ * (`units/21`) finds that record alone; otherwise whole words of the query must all match (folded: case and accents
+ * do not count), an id equal to the query counts most, then an exact label, a label that starts with the word, one
+ * that contains it, the other text; ties go to the label closest in length to the query, then label order. It
+ * returns the positions of all matches, and how many of them `keep` keeps (the facets) with the best `limit` of those
+ * in order. Typing extends the query, and a longer query matches a subset of what the shorter one matched, so the
+ * page searches only within the previous matches then. The best `limit` are kept while scanning, never by sorting
+ * every match: a one-letter query matches most of the index.
+ *
+ * `cvCorrect(index, query)` is the typo tolerance: when nothing matches, each word of five letters or more that is no
+ * word of any label is replaced by the label word one or two letters off (an edit: a letter added, left out, changed,
+ * or two swapped), the closest first, then the most frequent; null when no word changes.
  */
 export const SEARCH_SCRIPT = `(function () {
   'use strict';
@@ -131,10 +144,13 @@ export const SEARCH_SCRIPT = `(function () {
   ${FOLD}
   var labels = null;
   var byAddress = null;
+  /** The words of the labels, folded, with how many labels have each; made on the first correction. */
+  var words = null;
   function prepare(index) {
     if (labels !== null && labels.length === index.length) return;
     labels = new Array(index.length);
     byAddress = new Map();
+    words = null;
     for (var i = 0; i < index.length; i++) {
       labels[i] = fold(index[i][1]);
       byAddress.set(index[i][3] + '/' + index[i][5], i);
@@ -152,7 +168,10 @@ export const SEARCH_SCRIPT = `(function () {
       return null;
     }
   }
-  function cvSearch(index, query, limit, within) {
+  function termsOf(query) {
+    return fold(query).split(/\\s+/).filter(function (t) { return t !== ''; });
+  }
+  function cvSearch(index, query, limit, within, keep) {
     prepare(index);
     var address = addressOf(query);
     if (address !== null && byAddress.has(address)) {
@@ -160,9 +179,10 @@ export const SEARCH_SCRIPT = `(function () {
       return { total: 1, results: [index[at]], matches: [at], address: true };
     }
     var whole = query.trim();
-    var terms = fold(query).split(/\\s+/).filter(function (t) { return t !== ''; });
+    var terms = termsOf(query);
     var top = [];
     var matches = [];
+    var total = 0;
     if (terms.length === 0) return { total: 0, results: [], matches: matches, address: false };
     var max = limit === undefined ? Infinity : limit;
     var count = within ? within.length : index.length;
@@ -187,6 +207,8 @@ export const SEARCH_SCRIPT = `(function () {
       }
       if (score <= 0) continue;
       matches.push(i);
+      if (keep && !keep(i)) continue;
+      total++;
       var entry = [score, i, Math.abs(label.length - whole.length)];
       if (top.length === max && !better(entry, top[top.length - 1])) continue;
       var place = top.length;
@@ -194,29 +216,121 @@ export const SEARCH_SCRIPT = `(function () {
       top.splice(place, 0, entry);
       if (top.length > max) top.pop();
     }
-    return { total: matches.length, results: top.map(function (t) { return index[t[1]]; }), matches: matches,
+    return { total: total, results: top.map(function (t) { return index[t[1]]; }), matches: matches,
       address: false };
   }
+  /** The edit distance of a and b (a letter added, left out, changed, or two neighbours swapped), or more than max. */
+  function distance(a, b, max) {
+    if (Math.abs(a.length - b.length) > max) return max + 1;
+    var before = null, previous = [], row = [];
+    for (var j = 0; j <= b.length; j++) previous[j] = j;
+    for (var i = 1; i <= a.length; i++) {
+      row = [i];
+      var least = i;
+      for (j = 1; j <= b.length; j++) {
+        var cost = a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1;
+        var d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+        if (before !== null && i > 1 && j > 1 && a.charAt(i - 1) === b.charAt(j - 2) &&
+          a.charAt(i - 2) === b.charAt(j - 1)) d = Math.min(d, before[j - 2] + 1);
+        row[j] = d;
+        if (d < least) least = d;
+      }
+      if (least > max) return max + 1;
+      before = previous;
+      previous = row;
+    }
+    return previous[b.length];
+  }
+  function cvCorrect(index, query) {
+    prepare(index);
+    if (words === null) {
+      words = new Map();
+      for (var i = 0; i < labels.length; i++) {
+        labels[i].split(/[^\\p{L}\\p{N}]+/u).forEach(function (w) {
+          if (w.length >= 3) words.set(w, (words.get(w) || 0) + 1);
+        });
+      }
+    }
+    var changed = false;
+    var corrected = termsOf(query).map(function (term) {
+      if (term.length < 5 || words.has(term)) return term;
+      var best = null, bestDistance = 3, bestCount = 0;
+      words.forEach(function (n, word) {
+        var d = distance(term, word, 2);
+        if (d <= 2 && (d < bestDistance || (d === bestDistance && n > bestCount))) {
+          best = word; bestDistance = d; bestCount = n;
+        }
+      });
+      if (best === null) return term;
+      changed = true;
+      return best;
+    });
+    return changed ? corrected.join(' ') : null;
+  }
   window.cvSearch = cvSearch;
+  window.cvCorrect = cvCorrect;
   window.cvFold = fold;
   if (typeof document === 'undefined') return;
   var input = document.getElementById('q');
+  var view = document.getElementById('search-view');
+  var front = document.getElementById('front-content');
   var list = document.getElementById('results');
   var status = document.getElementById('search-status');
   var more = document.getElementById('more-results');
+  var facets = document.getElementById('facets');
+  var shownQuery = document.getElementById('search-query');
+  var clear = document.getElementById('clear-search');
   // On paper the header (and its search box) is left out: this line says what the results are for.
   var printed = document.getElementById('search-printed');
-  if (!input || !list || !status || !more) return;
+  if (!input || !list || !status || !more || !view) return;
   var index = window.cvSearchIndex || [];
   var names = window.cvCollectionNames || {};
   var previous = { query: '', matches: null };
   var limit = STEP;
+  var params = new URLSearchParams(location.search);
+  /** The facets chosen: a collection's API name and a status, or '' for any. */
+  var chosen = { collection: params.get('collection') || '', status: params.get('status') || '' };
   prepare(index); // at load, not on the first keystroke
-  function item(entry) {
+  /** text into parent, each place where one of terms matches it (folded) marked. */
+  function marked(parent, text, terms) {
+    var folded = fold(text);
+    var at = null;
+    if (folded.length !== text.length) {
+      // Folding changed the length (ß as ss): each folded letter's place in the text, letter by letter.
+      folded = '';
+      at = [];
+      for (var i = 0; i < text.length; i++) {
+        var piece = fold(text.charAt(i));
+        for (var k = 0; k < piece.length; k++) at.push(i);
+        folded += piece;
+      }
+      at.push(text.length);
+    }
+    function place(n) { return at === null ? n : at[n]; }
+    var marks = [];
+    terms.forEach(function (term) {
+      if (term === '') return;
+      for (var from = folded.indexOf(term); from >= 0; from = folded.indexOf(term, from + term.length)) {
+        marks.push([place(from), place(from + term.length - 1) + 1]);
+      }
+    });
+    marks.sort(function (a, b) { return a[0] - b[0]; });
+    var done = 0;
+    marks.forEach(function (m) {
+      if (m[0] < done) return;
+      if (m[0] > done) parent.appendChild(document.createTextNode(text.slice(done, m[0])));
+      var mark = document.createElement('mark');
+      mark.textContent = text.slice(m[0], m[1]);
+      parent.appendChild(mark);
+      done = m[1];
+    });
+    if (done < text.length) parent.appendChild(document.createTextNode(text.slice(done)));
+  }
+  function item(entry, terms) {
     var li = document.createElement('li');
     var link = document.createElement('a');
     link.href = entry[0];
-    link.textContent = entry[1];
+    marked(link, entry[1], terms);
     var where = document.createElement('span');
     where.className = 'muted';
     where.textContent = ' · ' + (names[entry[3]] || entry[3]) +
@@ -226,32 +340,111 @@ export const SEARCH_SCRIPT = `(function () {
     if (entry[7]) {
       var definition = document.createElement('p');
       definition.className = 'excerpt';
-      definition.textContent = entry[7];
+      marked(definition, entry[7], terms);
       li.appendChild(definition);
     }
     return li;
   }
+  function keep(i) {
+    return (chosen.collection === '' || index[i][3] === chosen.collection) &&
+      (chosen.status === '' || index[i][2] === chosen.status);
+  }
+  /** One facet: "All", then each value of the matches with its count (the other facet applied), most first. */
+  function facet(title, key, counts, label) {
+    var values = Object.keys(counts).sort(function (a, b) { return counts[b] - counts[a] || (a < b ? -1 : 1); });
+    if (values.length === 0 || (values.length === 1 && values[0] === '' && chosen[key] === '')) return null;
+    if (chosen[key] !== '' && !(chosen[key] in counts)) values.push(chosen[key]);
+    var set = document.createElement('fieldset');
+    var legend = document.createElement('legend');
+    legend.textContent = title;
+    set.appendChild(legend);
+    var all = 0;
+    Object.keys(counts).forEach(function (v) { all += counts[v]; });
+    [''].concat(values).forEach(function (value, n) {
+      if (n > 0 && value === '') return;
+      var option = document.createElement('label');
+      var radio = document.createElement('input');
+      radio.type = 'radio';
+      radio.name = 'facet-' + key;
+      radio.value = value;
+      radio.checked = chosen[key] === value;
+      radio.addEventListener('change', function () {
+        chosen[key] = value;
+        limit = STEP;
+        previous = { query: '', matches: null };
+        show(input.value);
+        remember(input.value);
+      });
+      var name = document.createElement('span');
+      name.textContent = value === '' ? 'All' : label(value);
+      var count = document.createElement('span');
+      count.className = 'count';
+      count.textContent = String(value === '' ? all : counts[value] || 0);
+      option.appendChild(radio);
+      option.appendChild(name);
+      option.appendChild(count);
+      set.appendChild(option);
+    });
+    return set;
+  }
+  function drawFacets(matches) {
+    if (!facets) return;
+    var byCollection = {}, byStatus = {};
+    for (var k = 0; k < matches.length; k++) {
+      var e = index[matches[k]];
+      if (chosen.status === '' || e[2] === chosen.status) byCollection[e[3]] = (byCollection[e[3]] || 0) + 1;
+      if (chosen.collection === '' || e[3] === chosen.collection) byStatus[e[2]] = (byStatus[e[2]] || 0) + 1;
+    }
+    facets.textContent = '';
+    var parts = [facet('Collection', 'collection', byCollection, function (c) { return names[c] || c; }),
+      facet('Status', 'status', byStatus, function (s) { return s === '' ? 'No status' : s; })];
+    parts.forEach(function (part) { if (part) facets.appendChild(part); });
+  }
   function show(query) {
+    var trimmed = query.trim();
+    view.hidden = trimmed === '';
+    if (front) front.hidden = trimmed !== '';
+    if (shownQuery) shownQuery.textContent = trimmed;
     var folded = fold(query);
     var narrower = previous.matches !== null && previous.query.trim() !== '' && folded.indexOf(previous.query) === 0;
-    var found = cvSearch(index, query, limit, narrower && !previous.address ? previous.matches : undefined);
+    var found = cvSearch(index, query, limit, narrower && !previous.address ? previous.matches : undefined, keep);
     previous = { query: folded, matches: found.matches, address: found.address };
+    var terms = termsOf(query);
+    var correction = null;
+    if (found.matches.length === 0 && !found.address && trimmed !== '') {
+      correction = cvCorrect(index, query);
+      if (correction !== null) {
+        found = cvSearch(index, correction, limit, undefined, keep);
+        terms = termsOf(correction);
+        // The next keystroke searches the whole index again.
+        previous = { query: '', matches: null };
+      }
+    }
     var total = found.total;
     list.textContent = '';
-    found.results.forEach(function (entry) { list.appendChild(item(entry)); });
+    found.results.forEach(function (entry) { list.appendChild(item(entry, found.address ? [] : terms)); });
+    drawFacets(found.address ? [] : found.matches);
     var shown = found.results.length;
     more.hidden = total <= shown;
     more.textContent = 'Show ' + Math.min(STEP, total - shown) + ' more';
-    if (printed) printed.textContent = query.trim() === '' ? '' : 'Search results for \u201c' + query.trim() + '\u201d';
-    status.textContent = query.trim() === '' ? '' :
-      found.address ? 'This address is a record of this snapshot: press Enter to open it.' :
-      total === 0 ? 'No record matches.' :
+    if (printed) printed.textContent = trimmed === '' ? '' : 'Search results for \\u201c' + trimmed + '\\u201d';
+    var count = total === 0 ? 'No record matches.' :
       total > shown ? total + ' records match; the best ' + shown + ' are shown.' :
       total + (total === 1 ? ' record matches.' : ' records match.');
+    status.textContent = trimmed === '' ? '' :
+      found.address ? 'This address is a record of this snapshot: press Enter to open it.' :
+      correction !== null && found.matches.length > 0 ?
+        'No record matches \\u201c' + trimmed + '\\u201d. Did you mean \\u201c' + correction + '\\u201d? ' + count :
+      count;
   }
   function remember(query) {
+    var next = new URLSearchParams();
+    if (query) next.set('q', query);
+    if (query && chosen.collection) next.set('collection', chosen.collection);
+    if (query && chosen.status) next.set('status', chosen.status);
+    var search = next.toString();
     try {
-      history.replaceState(null, '', query ? '?q=' + encodeURIComponent(query) : location.pathname);
+      history.replaceState(null, '', search ? '?' + search : location.pathname);
     } catch (e) { /* some browsers refuse on file:// */ }
   }
   function links() { return list.querySelectorAll('li > a'); }
@@ -268,6 +461,16 @@ export const SEARCH_SCRIPT = `(function () {
     var next = links()[focus];
     if (next) next.focus();
   });
+  if (clear) {
+    clear.addEventListener('click', function (event) {
+      event.preventDefault();
+      input.value = '';
+      chosen = { collection: '', status: '' };
+      show('');
+      remember('');
+      input.focus();
+    });
+  }
   input.form.addEventListener('submit', function (event) {
     event.preventDefault();
     var first = links()[0];
@@ -287,7 +490,7 @@ export const SEARCH_SCRIPT = `(function () {
     if (event.key === 'ArrowDown' && at + 1 < all.length) all[at + 1].focus();
     else if (event.key === 'ArrowUp') (at === 0 ? input : all[at - 1]).focus();
   });
-  var initial = new URLSearchParams(location.search).get('q');
+  var initial = params.get('q');
   if (initial) { input.value = initial; show(initial); }
 })();
 `;

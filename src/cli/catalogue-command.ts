@@ -28,7 +28,8 @@ export const catalogueCommand = defineCommand({
         placeholder: 'file.json',
         default: undefined,
         description:
-          'A JSON file of names for people of collections and fields, as crawl --names takes, in place of those the ' +
+          "A JSON file of names for people of collections and fields and the site's title and introduction, as " +
+          'crawl --names takes, in place of those the ' +
           "snapshot's manifest records ({} drops them); by default the recorded ones are kept.",
       },
       readNamesFile,

@@ -121,7 +121,8 @@ export const CRAWL_OPTIONS = {
       default: undefined,
       description:
         'A JSON file of names for people that replace the derived ones in the catalogue: ' +
-        '{"collections": {"units": "Measured quantity units"}, "fields": {"provenance_uri": "Provenance link"}}. ' +
+        '{"collections": {"units": "Measured quantity units"}, "fields": {"provenance_uri": "Provenance link"}}, ' +
+        'and the site\'s own title and introduction: {"site": {"title": "…", "introduction": "…"}}. ' +
         'Recorded in the manifest (the catalogue command and --resume keep them).',
     },
     readNamesFile,

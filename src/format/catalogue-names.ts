@@ -27,6 +27,9 @@ export function fileName(name: string): string {
   return KEPT.test(name) && !WINDOWS_DEVICE.test(name) ? name : `x.${digest(name)}`;
 }
 
+/** The page a browser gets, with 404, for an address the snapshot has no document for (src/serve/answer.ts). */
+export const NOT_FOUND_PAGE = `${CATALOGUE_DIR}/not-found.html`;
+
 export function collectionFolder(collection: string): string {
   return `${CATALOGUE_DIR}/${fileName(collection)}`;
 }

@@ -26,7 +26,21 @@ const name = z.string().refine((value) => value.trim() !== '' && value.length <=
 });
 const nameMap = z.record(z.string(), name);
 
-export const namesSchema = z.strictObject({ collections: nameMap.optional(), fields: nameMap.optional() });
+/** The front page's introduction: a paragraph of text, longer than a name. */
+const MAX_INTRODUCTION = 2000;
+const introduction = z
+  .string()
+  .refine((value) => value.trim() !== '' && value.length <= MAX_INTRODUCTION && !hasControl(value), {
+    message: `must be an introduction: text of 1 to ${MAX_INTRODUCTION} characters, no control characters`,
+  });
+/** The site's title (every page's header, the front page's heading) and the front page's introduction. */
+const siteSchema = z.strictObject({ title: name.optional(), introduction: introduction.optional() });
+
+export const namesSchema = z.strictObject({
+  collections: nameMap.optional(),
+  fields: nameMap.optional(),
+  site: siteSchema.optional(),
+});
 
 /** Human names given by the user, by API name. */
 export type CatalogueNames = z.infer<typeof namesSchema>;
@@ -41,7 +55,7 @@ function where(issue: z.core.$ZodIssue): string {
 }
 
 function what(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return 'is not a key it may have (only "collections" and "fields")';
+  if (issue.code === 'unrecognized_keys') return 'is not a key it may have (only "collections", "fields" and "site")';
   if (issue.code === 'invalid_type') return `must be ${issue.expected === 'string' ? 'a name (text)' : 'an object'}`;
   return issue.message;
 }
@@ -62,12 +76,16 @@ export function checkNames(value: unknown, source: string): CatalogueNames {
       : Object.fromEntries(Object.entries(map).sort(([a], [b]) => byCodeUnits(a, b)));
   const collections = sorted(parsed.data.collections);
   const fields = sorted(parsed.data.fields);
-  return { ...(collections ? { collections } : {}), ...(fields ? { fields } : {}) };
+  const { title, introduction } = parsed.data.site ?? {};
+  const site = title === undefined && introduction === undefined ? undefined : sorted({ ...parsed.data.site });
+  return { ...(collections ? { collections } : {}), ...(fields ? { fields } : {}), ...(site ? { site } : {}) };
 }
 
 /** Whether `names` names nothing. */
 export function noNames(names: CatalogueNames | undefined): boolean {
-  return names === undefined || (names.collections === undefined && names.fields === undefined);
+  return (
+    names === undefined || (names.collections === undefined && names.fields === undefined && names.site === undefined)
+  );
 }
 
 /** The names a `--names` file gives (`flag` names the option in messages). */

@@ -9,8 +9,14 @@ import { isPlainPageQuery, PAGE_NUMBER, parseListQuery, parseRelatedQuery } from
 import { INDEX_FILE, type Layout } from '../format/layout.js';
 import { locate } from '../url/api-location.js';
 import type { ListPages } from './list-pages.js';
-import { cataloguePageOf, pageAtApiUrl, prefersHtml } from './negotiate.js';
-import { unsafePathReason, resolveTarget } from './request-target.js';
+import { cataloguePageOf, pageAtApiUrl, prefersHtml, recordOfFile } from './negotiate.js';
+import { preferredRdf, RDF_TYPES, SkosAnswers, type RdfFormat } from './skos.js';
+import { NOT_FOUND_PAGE } from '../format/catalogue-names.js';
+import { ExportError } from '../util/errors.js';
+import { SnapshotReadError } from '../format/stored-records.js';
+import type { Manifest } from '../format/manifest.js';
+import { createHash } from 'node:crypto';
+import { unsafePathReason, resolveTarget, type RequestTarget } from './request-target.js';
 import { ALLOW, errorAnswer, jsonApiAnswer, mediaTypeOfFile, type Answer } from './respond.js';
 import { storedAccess, type SnapshotCollections } from './snapshot-collections.js';
 import type { SnapshotFiles } from './snapshot-files.js';
@@ -18,6 +24,7 @@ import type { SnapshotFiles } from './snapshot-files.js';
 /** The opened snapshot the answers come from. */
 export interface ServedSnapshot {
   files: SnapshotFiles;
+  manifest: Manifest;
   layout: Layout;
   collections: SnapshotCollections;
   listPages: ListPages;
@@ -29,9 +36,11 @@ export class SnapshotAnswers {
   readonly #snapshot: ServedSnapshot;
   readonly #access: ReturnType<typeof storedAccess>;
   readonly #apiSegments: readonly string[];
+  readonly #skos: SkosAnswers;
 
   constructor(snapshot: ServedSnapshot) {
     this.#snapshot = snapshot;
+    this.#skos = new SkosAnswers(snapshot.files, snapshot.manifest);
     this.#access = storedAccess((type) => snapshot.collections.loadedOfType(type));
     this.#apiSegments = snapshot.layout.rootSegments();
   }
@@ -48,8 +57,15 @@ export class SnapshotAnswers {
       });
     }
     const target = resolveTarget(rawPath, layout, collections.names, (file) => files.has(file));
-    if (target.kind === 'not-found')
-      return errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
+    if (target.kind === 'not-found') {
+      const html = prefersHtml(accept) ? await this.#notFoundPage() : null;
+      return html ?? errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
+    }
+    const rdf = preferredRdf(accept);
+    if (rdf !== null) {
+      const skos = await this.#skosOf(target, rdf);
+      if (skos !== null) return skos;
+    }
     const page = prefersHtml(accept) ? cataloguePageOf(target, layout) : null;
     if (page !== null && files.has(page)) {
       const stored = await this.#file(page);
@@ -71,6 +87,49 @@ export class SnapshotAnswers {
       if (error instanceof QueryError) return jsonApiAnswer(error.status, queryErrorDocument(error), { Allow: ALLOW });
       throw error;
     }
+  }
+
+  /**
+   * A browser on a URL the snapshot has no document for: the catalogue's page for it, with 404 (the search box in
+   * its header), or null when the snapshot has no catalogue.
+   */
+  async #notFoundPage(): Promise<Answer | null> {
+    const page = NOT_FOUND_PAGE;
+    if (!this.#snapshot.files.has(page)) return null;
+    const { etag: _etag, ...stored } = await this.#file(page);
+    return {
+      ...stored,
+      status: 404,
+      body: pageAtApiUrl(stored.body, page),
+      forceContentType: true,
+      headers: { Vary: 'Accept' },
+    };
+  }
+
+  /** SKOS for a record's or a collection's API URL, or null for any other target. */
+  async #skosOf(target: RequestTarget, format: RdfFormat): Promise<Answer | null> {
+    const { layout } = this.#snapshot;
+    let body: Buffer | null = null;
+    try {
+      if (target.kind === 'list') body = await this.#skos.collection(target.collection, format);
+      else if (target.kind === 'file') {
+        const record = recordOfFile(target.file, layout);
+        if (record !== null) body = await this.#skos.record(record.collection, target.file, format);
+      }
+    } catch (error) {
+      // A file of the snapshot cannot be read (the reader's error), or the export cannot be made of it.
+      if (!(error instanceof SnapshotReadError) && !(error instanceof ExportError)) throw error;
+      return errorAnswer(500, 'Internal Server Error', `${error.message}`);
+    }
+    if (body === null) return null;
+    return {
+      status: 200,
+      body,
+      contentType: RDF_TYPES[format],
+      forceContentType: true,
+      etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`,
+      headers: { Vary: 'Accept' },
+    };
   }
 
   #isApiFile(file: string): boolean {

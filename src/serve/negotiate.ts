@@ -26,14 +26,26 @@ export function prefersHtml(accept: string | undefined): boolean {
   return html > 0 && html > other;
 }
 
+/** The API segments below the root of a stored document's file (`units/3/index.html` → units, 3), or null. */
+function segmentsOf(file: string, layout: Layout): string[] | null {
+  const root = layout.rootSegments();
+  const parts = file.split('/');
+  if (parts.pop() !== 'index.html' || !root.every((segment, i) => parts[i] === segment)) return null;
+  return parts.slice(root.length);
+}
+
+/** The record whose own document `file` is (`<collection>/<id>/index.html` below the API root), or null. */
+export function recordOfFile(file: string, layout: Layout): { collection: string; id: string } | null {
+  const below = segmentsOf(file, layout);
+  return below?.length === 2 ? { collection: below[0]!, id: below[1]! } : null;
+}
+
 /** The catalogue page standing for a request's target, or null when there is none. */
 export function cataloguePageOf(target: RequestTarget, layout: Layout): string | null {
   if (target.kind === 'list') return catalogueFileOf(layout, { collection: target.collection });
   if (target.kind !== 'file') return null;
-  const root = layout.rootSegments();
-  const parts = target.file.split('/');
-  if (parts.pop() !== 'index.html' || !root.every((segment, i) => parts[i] === segment)) return null;
-  const below = parts.slice(root.length);
+  const below = segmentsOf(target.file, layout);
+  if (below === null) return null;
   if (below.length === 0) return catalogueFileOf(layout, {});
   if (below.length === 2) return catalogueFileOf(layout, { collection: below[0]!, id: below[1]! });
   return null;

@@ -192,7 +192,12 @@ describe('the catalogue in a browser', () => {
   async function clickThrough(page: Page, url: string): Promise<void> {
     await page.goto(url);
     expect(await heading(page)).toBe('Controlled vocabulary snapshot');
-    await page.getByRole('link', { name: 'Units: community variants', exact: true }).click();
+    // Community variants are reached from their vocabulary's card.
+    await page
+      .locator('ul.vocabularies > li')
+      .filter({ has: page.getByRole('link', { name: 'Units', exact: true }) })
+      .getByRole('link', { name: /community variants$/ })
+      .click();
     expect(await heading(page)).toBe('Units: community variants');
     await page
       .getByRole('row')
@@ -305,7 +310,7 @@ describe('the catalogue in a browser', () => {
     await page.goto(`${front}?q=${encodeURIComponent(term)}`);
     expect(await page.locator('#q').inputValue()).toBe(term);
     await expect(page.locator('#results li a').filter({ hasText: term }).count()).resolves.toBeGreaterThan(0);
-    await page.locator('#q').fill('zzzz-no-such-term');
+    await page.locator('#q').fill('zzzz no such term');
     expect(await page.locator('#search-status').textContent()).toBe('No record matches.');
     clean('null');
     await context.close();
@@ -411,7 +416,7 @@ describe('the catalogue in a browser', () => {
     await page.goto(`${pathToFileURL(path.join(bigOut, 'index.html')).href}?q=onerror`);
     expect(await page.locator('#results li a').allTextContents()).toEqual([HOSTILE]);
     expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
-    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('main img').count()).toBe(0);
     clean('null');
     await context.close();
   });
@@ -529,7 +534,20 @@ describe('the catalogue in a browser', () => {
     await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
     expect(await page.title()).toBe(`${label(rootTerm)} — Units`);
     expect(await page.locator('h1 + p').textContent()).toBe(String(rootTerm.attributes.definition));
-    expect(await page.locator('dt').allTextContents()).toContain('Provenance URI');
+    // An attribute with a value is shown under its human name; an empty one is left out.
+    const unitsList = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
+    const linked = unitsList.data.find(
+      (u) => typeof u.attributes.provenance_uri === 'string' && u.attributes.provenance_uri,
+    )!;
+    const unlinked = unitsList.data.find((u) => !u.attributes.provenance_uri)!;
+    for (const [unit, shown] of [
+      [linked, true],
+      [unlinked, false],
+    ] as const) {
+      await page.goto(file(`_catalogue/units/r-${unit.id}.html`));
+      expect((await page.locator('main > dl dt').allTextContents()).includes('Provenance URI'), unit.id).toBe(shown);
+    }
+    await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
     const variants = page.locator('h2:text-is("Community variants") + ul li');
     const listed = variants.filter({ hasText: label(community) }).filter({ hasText: `in community ${communityName}` });
     await expect(listed.count()).resolves.toBeGreaterThan(0);
@@ -563,8 +581,11 @@ describe('the catalogue in a browser', () => {
     expect(await heading(page)).toBe('Measured quantity units');
     await page.goto(front);
     expect(await page.locator('time').textContent()).toBe('2023-11-14 22:13 UTC');
-    const communityRow = page.getByRole('row').filter({ hasText: 'units-communities' });
-    expect(await communityRow.locator('td').last().textContent()).toBe('no status');
+    // A collection without status says nothing of it.
+    const communitiesCard = page
+      .locator('ul.vocabularies > li')
+      .filter({ has: page.getByRole('link', { name: 'Communities', exact: true }) });
+    expect(await communitiesCard.locator('p').first().textContent()).toMatch(/^\d+ terms?$/);
     clean('null');
     await context.close();
   });
@@ -609,8 +630,9 @@ describe('the catalogue in a browser', () => {
     expect(await line('Relationships', 'Measured quantity').textContent()).toBe(
       `${label(quantity)} (Measured quantities)`,
     );
-    // The sample API gives successor with links only; its relationship document says there is none (data: null).
-    expect(await line('Relationships', 'Successor').textContent()).toBe('none');
+    // The sample API gives successor with links only; its relationship document says there is none (data: null),
+    // and a relationship that leads nowhere is left out.
+    expect(await line('Relationships', 'Successor').count()).toBe(0);
     expect(await relationsLayout(page)).toEqual([{ lefts: 1, offLine: 0, bullets: 0 }]);
 
     // The root term: "Referenced by N records", the records of the source that point at it, by relationship.
@@ -670,12 +692,12 @@ describe('the catalogue in a browser', () => {
         // Each rule in the index table, its counts from what the source served (the document's id `one` too).
         const ruleRow = (rule: string) => page.locator('table.rules tr').filter({ hasText: rule });
         expect(await ruleRow('resource.id').locator('td').allTextContents(), at).toEqual([
-          'resource.id',
+          'A resource id is numeric text (spec 2.1) resource.id',
           '0',
           String(NOT_NUMERIC + 1),
         ]);
         expect(await ruleRow('record.self').locator('td').allTextContents(), at).toEqual([
-          'record.self',
+          "A resource's links.self names its own collection and id record.self",
           String(NOT_NUMERIC + 1),
           '0',
         ]);
@@ -756,21 +778,35 @@ describe('the catalogue in a browser', () => {
     const { page, context, clean } = await open();
     const at = (rel: string) => pathToFileURL(path.join(namedOut, rel)).href;
     await page.goto(at('index.html'));
-    const row = page
-      .getByRole('row')
+    const card = page
+      .locator('ul.vocabularies > li')
       .filter({ has: page.getByRole('link', { name: 'Units of measurement', exact: true }) });
-    expect(await row.locator('td').first().textContent()).toBe('Units of measurement units');
     // The community variants of units are named after the user's name of units.
-    await page.getByRole('link', { name: 'Units of measurement: community variants', exact: true }).click();
+    await card.getByRole('link', { name: /community variants$/ }).click();
     expect(await heading(page)).toBe('Units of measurement: community variants');
 
     await page.goto(at(`_catalogue/units/r-${rootTerm.id}.html`));
     expect(await page.title()).toBe(`${label(rootTerm)} — Units of measurement`);
+    // A field the user named shows its API name beside it, on a unit that has a value for it.
+    const unitsList = (await readJson(out, `${ROOT_PATH}/units/index.html`)) as { data: Listed[] };
+    const linked = unitsList.data.find(
+      (u) => typeof u.attributes.provenance_uri === 'string' && u.attributes.provenance_uri,
+    )!;
+    await page.goto(at(`_catalogue/units/r-${linked.id}.html`));
     const field = page.locator('main > dl dt').filter({ hasText: 'Provenance link' });
     expect(await field.textContent()).toBe('Provenance link provenance_uri');
     expect(await page.locator('main > dl dt code.api-name').allTextContents()).toEqual(['provenance_uri']);
     // A field nobody named keeps its derived name.
-    expect(await page.locator('main > dl dt').allTextContents()).toContain('Requested by email');
+    const other = Object.keys(linked.attributes).find(
+      (name) =>
+        !['term', 'definition', 'status', 'provenance_uri'].includes(name) &&
+        /^[a-z]+(_[a-z]+)*$/.test(name) &&
+        !/(^|_)(uri|url|id|doi)(_|$)/.test(name) &&
+        typeof linked.attributes[name] === 'string' &&
+        linked.attributes[name] !== '',
+    )!;
+    const derived = other.charAt(0).toUpperCase() + other.slice(1).replace(/_/g, ' ');
+    expect(await page.locator('main > dl dt').allTextContents()).toContain(derived);
 
     await page.goto(`${at('index.html')}?q=${encodeURIComponent(label(rootTerm))}`);
     const result = page.locator('#results li').filter({ hasText: ' · Units of measurement · ' });
@@ -818,7 +854,8 @@ describe('the catalogue in a browser', () => {
       expect(broken, url).toEqual([]);
       // Every table's rows are stacked: each cell as wide as its row, nothing to scroll sideways.
       const layout = await page.evaluate<{ narrow: number; scrolls: number }>(`(() => {
-        const cells = [...document.querySelectorAll('tbody td')];
+        // A cell with nothing in it is left out of its card.
+        const cells = [...document.querySelectorAll('tbody td')].filter((td) => td.getClientRects().length > 0);
         const width = (e) => e.getBoundingClientRect().width;
         const narrow = cells.filter((td) => width(td) < 0.9 * width(td.parentElement));
         const scrolls = [...document.querySelectorAll('.table-wrap')].filter((w) => w.scrollWidth > w.clientWidth);

@@ -58,7 +58,7 @@ describe('catalogue', () => {
     await remove();
   });
 
-  it('has a front page listing every collection with its record and status counts', async () => {
+  it('has a front page listing every vocabulary with its record and status counts, variants under it', async () => {
     const root = (await readJson(out, `${ROOT_PATH}/index.html`)) as { data: Record<string, string> };
     const front = await readFile(path.join(out, 'index.html'), 'utf8');
     expect(front).toContain(api.rootUrl);
@@ -67,14 +67,25 @@ describe('catalogue', () => {
       const complete = (await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] };
       const accepted = complete.data.filter((r) => r.attributes.status === 'ACCEPTED').length;
       const pending = complete.data.filter((r) => r.attributes.status === 'PENDING').length;
-      // A collection whose records have no status says so, rather than "0 accepted, 0 pending".
-      const hasStatus = complete.data.some((r) => 'status' in r.attributes);
-      const row = new RegExp(
-        `<a href="_catalogue/${collection}/page-1\\.html">[^<]+</a> <code class="muted">${collection}</code></td>` +
-          `<td>${complete.data.length}</td><td>` +
-          (hasStatus ? `${accepted} accepted, ${pending} pending</td>` : '<span class="muted">no status</span></td>'),
+      const terms = `${complete.data.length} ${complete.data.length === 1 ? 'term' : 'terms'}`;
+      if (collection.endsWith('-communities')) {
+        // A collection of community variants is reached from its vocabulary's card, not listed as one of its own.
+        expect(front).toContain(`<a href="_catalogue/${collection}/page-1.html">${complete.data.length} community`);
+        expect(front).not.toMatch(new RegExp(`<h3><a href="_catalogue/${collection}/page-1\\.html">`));
+        continue;
+      }
+      // The statuses the records have, the most frequent first; nothing for a collection without status.
+      const statuses = [
+        [accepted, 'accepted'],
+        [pending, 'pending'],
+      ]
+        .filter(([n]) => Number(n) > 0)
+        .sort(([a, x], [b, y]) => Number(b) - Number(a) || String(x).localeCompare(String(y)))
+        .map(([n, word]) => ` · ${n} ${word}`)
+        .join('');
+      expect(front).toMatch(
+        new RegExp(`<h3><a href="_catalogue/${collection}/page-1\\.html">[^<]+</a></h3><p>${terms}${statuses}</p>`),
       );
-      expect(front).toMatch(row);
     }
   });
 
@@ -304,7 +315,8 @@ describe('catalogue of hostile and unusual sources', () => {
           '<span class="muted">(Units)</span></dd>',
       );
       const second = await readFile(path.join(out, '_catalogue/units/r-2.html'), 'utf8');
-      expect(second).toContain('<dt>Successor</dt><dd><span class="muted">none</span></dd>');
+      // A successor that leads nowhere is left out of the page.
+      expect(second).not.toContain('<dt>Successor</dt>');
       // The successor's page says what it replaced.
       expect(second).toContain(
         '<dt>Successor of</dt><dd><a href="../../_catalogue/units/r-1.html">term 1</a> ' +
@@ -324,7 +336,7 @@ describe('catalogue of hostile and unusual sources', () => {
       const html = await readFile(path.join(out, '_catalogue/findings.html'), 'utf8');
       expect(html).toContain(`<a href="units/r-1.html"><code>${server.url}/api/units/1/</code></a>`);
       expect(await readFile(path.join(out, 'index.html'), 'utf8')).toMatch(
-        /<dt>Validation<\/dt><dd><a href="_catalogue\/findings\.html">\d+ errors, \d+ warnings<\/a><\/dd>/,
+        /<dt>Validation<\/dt><dd><a href="_catalogue\/findings\.html">\d+ errors?, \d+ warnings?<\/a><\/dd>/,
       );
       expect(await readFile(path.join(out, '_cv-snapshot/SHA256SUMS'), 'utf8')).toContain(
         '  _catalogue/findings.html\n',
