@@ -301,7 +301,7 @@ describe('export', () => {
         expect(sums).toContain(`  ${file}\n`);
         // The collection's page links it, relative to the page, as a download.
         const listing = await readFile(path.join(out, '_catalogue', collection, 'page-1.html'), 'utf8');
-        const hrefs = [...listing.matchAll(/<a href="([^"]+)" download>/g)].map((m) => m[1]!);
+        const hrefs = [...listing.matchAll(/<a href="([^"]+)"[^>]* download>/g)].map((m) => m[1]!);
         const linked = hrefs.map((href) => path.posix.join('_catalogue', collection, href));
         expect(linked, collection).toContain(file);
         if (collection !== 'units') continue;
