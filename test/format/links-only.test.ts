@@ -125,7 +125,8 @@ describe('a relationship given with links only', () => {
     for (const [id, target] of Object.entries(SUCCESSOR)) {
       const page = await readFile(path.join(after, '_catalogue', 'units', `r-${id}.html`), 'utf8');
       const line = /<dt>Successor<\/dt><dd>(.*?)<\/dd>/.exec(page)?.[1];
-      if (target === null) expect(line, id).toBe('<span class="muted">none</span>');
+      // A record page leaves out a relationship that leads nowhere.
+      if (target === null) expect(line, id).toBeUndefined();
       else expect(line, id).toContain(`<a href="../../_catalogue/units/r-${target}.html">term ${target}</a>`);
     }
   });

@@ -115,7 +115,7 @@ describe('the catalogue of a partial snapshot', () => {
       expect(await page.locator('main').innerText()).toContain(`${root}units/2/`);
 
       await page.goto(pathToFileURL(path.join(complete.out, 'index.html')).href);
-      expect(await page.locator('main h2').first().innerText()).toBe('Collections');
+      expect(await page.locator('main h2:visible').first().innerText()).toBe('Vocabularies');
       expect(await page.locator('p.partial').count()).toBe(0);
     } finally {
       await browser.close();
