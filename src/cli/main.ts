@@ -46,7 +46,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'pack',
-    summary: 'Write a reproducible .tar.gz of a snapshot, with a sha256sum sidecar.',
+    summary: 'Write a reproducible .tar.gz of a snapshot (or a WACZ of its capture), with a sha256sum sidecar.',
     load: async () => (await import('./pack-command.js')).packCommand,
   },
   {
