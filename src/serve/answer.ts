@@ -10,7 +10,8 @@ import { INDEX_FILE, type Layout } from '../format/layout.js';
 import { locate } from '../url/api-location.js';
 import type { ListPages } from './list-pages.js';
 import { cataloguePageOf, pageAtApiUrl, prefersHtml, recordOfFile } from './negotiate.js';
-import { preferredRdf, RDF_TYPES, SkosAnswers, type RdfFormat } from './skos.js';
+import { preferredRdf, RDF_TYPES, type RdfFormat } from './rdf-accept.js';
+import type { SkosAnswers } from './skos.js';
 import { NOT_FOUND_PAGE } from '../format/catalogue-names.js';
 import { ExportError } from '../util/errors.js';
 import { SnapshotReadError } from '../format/stored-records.js';
@@ -36,11 +37,11 @@ export class SnapshotAnswers {
   readonly #snapshot: ServedSnapshot;
   readonly #access: ReturnType<typeof storedAccess>;
   readonly #apiSegments: readonly string[];
-  readonly #skos: SkosAnswers;
+  /** Loaded on the first request for SKOS: a JSON:API or browser client never loads the export's mapping. */
+  #skos: Promise<SkosAnswers> | undefined;
 
   constructor(snapshot: ServedSnapshot) {
     this.#snapshot = snapshot;
-    this.#skos = new SkosAnswers(snapshot.files, snapshot.manifest);
     this.#access = storedAccess((type) => snapshot.collections.loadedOfType(type));
     this.#apiSegments = snapshot.layout.rootSegments();
   }
@@ -108,13 +109,15 @@ export class SnapshotAnswers {
 
   /** SKOS for a record's or a collection's API URL, or null for any other target. */
   async #skosOf(target: RequestTarget, format: RdfFormat): Promise<Answer | null> {
-    const { layout } = this.#snapshot;
+    const { layout, files, manifest } = this.#snapshot;
     let body: Buffer | null = null;
     try {
-      if (target.kind === 'list') body = await this.#skos.collection(target.collection, format);
+      this.#skos ??= import('./skos.js').then(({ SkosAnswers }) => new SkosAnswers(files, manifest));
+      const skos = await this.#skos;
+      if (target.kind === 'list') body = await skos.collection(target.collection, format);
       else if (target.kind === 'file') {
         const record = recordOfFile(target.file, layout);
-        if (record !== null) body = await this.#skos.record(record.collection, target.file, format);
+        if (record !== null) body = await skos.record(record.collection, target.file, format);
       }
     } catch (error) {
       // A file of the snapshot cannot be read (the reader's error), or the export cannot be made of it.
