@@ -80,7 +80,7 @@ describe('a request that fails', () => {
       '--out',
       path.join(await tempDir(), 'out'),
     ]);
-    expect(run.code).toBe(2);
+    expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain('http://***@127.0.0.1:9/api/');
     expect(run.stderr).not.toContain('s3cr3t-pw');
   });

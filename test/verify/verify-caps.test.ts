@@ -79,7 +79,7 @@ describe('verify with more problems than it lists', () => {
   it('prints the true count on stderr, and states the cap in --json', async () => {
     const problems = BROKEN_LINKS + LISTED_ERRORS + 1;
     const text = await runCli(['verify', flooded]);
-    expect(text.code).toBe(3);
+    expect(text.code, text.stderr).toBe(3);
     const lines = text.stderr.trimEnd().split('\n');
     expect(lines.slice(0, SHOWN_PROBLEMS)).toEqual(Array.from({ length: SHOWN_PROBLEMS }, (_, i) => brokenLink(i)));
     expect(lines.slice(SHOWN_PROBLEMS)).toEqual([
@@ -88,7 +88,7 @@ describe('verify with more problems than it lists', () => {
     ]);
 
     const json = await runCli(['verify', '--json', flooded]);
-    expect(json.code).toBe(3);
+    expect(json.code, json.stderr).toBe(3);
     const outcome = JSON.parse(json.stdout);
     expect(outcome.status).toBe('problems');
     expect(outcome.problems).toHaveLength(LISTED_PROBLEMS);
@@ -97,7 +97,7 @@ describe('verify with more problems than it lists', () => {
 
   it('names no cap for an ordinary snapshot', async () => {
     const json = await runCli(['verify', '--json', clean]);
-    expect(json.code).toBe(0);
+    expect(json.code, json.stderr).toBe(0);
     const outcome = JSON.parse(json.stdout);
     expect(outcome.problems).toEqual([]);
     expect(outcome).not.toHaveProperty('problemsOmitted');
