@@ -90,6 +90,7 @@ file system error); 2 the command line is wrong; 130/143 interrupted (--out as i
       const warning = unusedNamesWarning(result.unusedNames);
       if (warning !== '') io.stderr.write(`${printableLines(warning)}\n`);
     }
+    if (!json) for (const kept of result.kept) io.stderr.write(`${printableLines(kept)}\n`);
     return ExitCode.ok;
   },
 });

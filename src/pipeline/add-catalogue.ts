@@ -63,7 +63,11 @@ export interface AddCatalogueResult {
   /** Catalogue pages written; null when the source's root is its host's root (no room for a catalogue). */
   pages: number | null;
   /** The names of `names` that no collection or field of the snapshot took: a misspelt API name, most likely. */
-  unusedNames: string[];
+  unusedNames: string[]; /**
+   * A sentence for each older generation of --out that publishing kept, not deleted, because a file in it was edited
+   * since the tool wrote it (as crawl's result says).
+   */
+  kept: string[];
 }
 
 /** A file of the input's catalogue, which the new one replaces. */
@@ -221,10 +225,11 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
   try {
     closeSync(openSums(dir)); // read as the files are copied (copyInput)
   } catch (error) {
-    throw new NotASnapshotError(
-      `${options.input} has no readable ${SUMS_PATH} (${firstLine(error)}). ${GIVE_A_SNAPSHOT}`,
-      { cause: error },
-    );
+    const why =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `has no ${SUMS_PATH}: the snapshot is incomplete (its crawl did not finish, or the file was removed)`
+        : `has no readable ${SUMS_PATH} (${firstLine(error)})`;
+    throw new NotASnapshotError(`${options.input} ${why}. ${GIVE_A_SNAPSHOT}`, { cause: error });
   }
   const root = manifest.source.root;
   const layout = new Layout(root, new UrlSpace(root));
@@ -270,9 +275,9 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
     writer.close();
     throwIfStopped(options.signal);
-    await publish(paths, before, opened.lock);
+    const keptGenerations = await publish(paths, before, opened.lock);
     await removeStaging(paths, opened.lock).catch(() => undefined);
-    return { out: paths.out, copied, pages, unusedNames: built?.unusedNames ?? [] };
+    return { out: paths.out, copied, pages, unusedNames: built?.unusedNames ?? [], kept: keptGenerations };
   } catch (error) {
     writer?.close();
     if (ours) await removeStaging(paths, opened.lock).catch(() => undefined);

@@ -198,11 +198,15 @@ describe('files of an older generation edited by hand', () => {
     const cli = await runCli(['crawl', source.root, '--out', out, '--quiet']);
     expect(cli.code).toBe(0);
     expect(cli.stderr).toContain(`${dir}, an earlier snapshot, was kept: api/units/1/index.html was changed`);
+    // So does the catalogue command, which publishes the same way.
+    const catalogue = await runCli(['catalogue', out, '--out', out]);
+    expect(catalogue.code, catalogue.stderr).toBe(0);
+    expect(catalogue.stderr).toContain(`${dir}, an earlier snapshot, was kept: api/units/1/index.html was changed`);
 
     // Put back as the tool wrote it, the generation is deleted like any other.
     await writeFile(edited, fixed.replace('fixed', 'first'));
     await crawlInto(out);
-    expect((await readdir(generations)).sort()).toEqual(['cv-snapshot.json', 'snapshot-4', 'snapshot-5']);
+    expect((await readdir(generations)).sort()).toEqual(['cv-snapshot.json', 'snapshot-5', 'snapshot-6']);
   });
 });
 
