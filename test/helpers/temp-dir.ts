@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
 import { TreeWriter } from '../../src/store/writer.js';
 
 const made: string[] = [];
@@ -19,9 +18,10 @@ export async function suiteDir(prefix = 'cv-snapshot-suite-'): Promise<{ dir: st
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-afterEach(async () => {
+/** Removes the directories `tempDir` made; test/setup.ts runs it after each test. */
+export async function removeTempDirs(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+}
 
 /** A tree writer into `dir` (a fresh temporary directory by default), its list of files kept in another one. */
 export async function tempWriter(dir?: string): Promise<TreeWriter> {
