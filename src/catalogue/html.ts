@@ -206,8 +206,12 @@ mark { background: var(--mark); color: inherit; border-radius: 0.15rem; }
 .kind { color: var(--muted); font-size: var(--small); }
 .kind a { color: var(--muted); }
 time { white-space: nowrap; }
-.changed, .replaced { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-left: 4px solid var(--pending);
+.changed, .replaced, .removed { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-left: 4px solid var(--pending);
   background: var(--surface); border-radius: 0 0.4rem 0.4rem 0; }
+.removed { border-left-color: var(--error); }
+.edit { display: block; margin-left: 1rem; overflow-wrap: anywhere; }
+del { text-decoration: line-through; color: var(--muted); }
+ins { text-decoration: none; font-weight: 600; }
 .partial { margin: 0.75rem 0; padding: 0.6rem 0.9rem; border-left: 4px solid var(--error); background: var(--surface); }
 ul.changes li { margin-bottom: 0.4rem; }
 .table-wrap { overflow-x: auto; }
