@@ -186,7 +186,9 @@ header.site .bar { display: flex; flex-wrap: wrap; align-items: center; justify-
 .search .hint { flex-basis: 100%; font-size: var(--tiny); color: var(--muted); }
 .intro { font-size: var(--step-1); max-width: 46rem; color: var(--muted); }
 .results { list-style: none; padding: 0; margin: 0.5rem 0; }
-.results li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); }
+/* A result below the screen is laid out when it is scrolled to: a keystroke lays out the few that show. */
+.results li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); content-visibility: auto;
+  contain-intrinsic-size: auto 4.5rem; }
 .results li > a { font-weight: 600; font-size: 1.05rem; }
 .results .excerpt { margin: 0.1rem 0 0; font-size: var(--small); color: var(--muted); }
 .results a:focus { outline: 3px solid var(--accent); outline-offset: 2px; }

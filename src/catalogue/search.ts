@@ -525,11 +525,28 @@ export const SEARCH_SCRIPT = `(function () {
     } catch (e) { /* some browsers refuse on file:// */ }
   }
   function links() { return list.querySelectorAll('li > a'); }
+  /**
+   * The address follows the query once typing pauses: replacing it on every keystroke costs as much as a search. It is
+   * brought up to date at once before the page is left (a result followed, Enter, the page hidden).
+   */
+  var pending = null;
+  function rememberSoon() {
+    clearTimeout(pending);
+    pending = setTimeout(rememberNow, 300);
+  }
+  function rememberNow() {
+    if (pending === null) return;
+    clearTimeout(pending);
+    pending = null;
+    remember(input.value);
+  }
   input.addEventListener('input', function () {
     limit = STEP;
     show(input.value);
-    remember(input.value);
+    rememberSoon();
   });
+  list.addEventListener('click', rememberNow, true);
+  window.addEventListener('pagehide', rememberNow);
   more.addEventListener('click', function () {
     var focus = links().length;
     limit += STEP;
@@ -544,12 +561,15 @@ export const SEARCH_SCRIPT = `(function () {
       input.value = '';
       chosen = { collection: '', status: '' };
       show('');
+      clearTimeout(pending);
+      pending = null;
       remember('');
       input.focus();
     });
   }
   input.form.addEventListener('submit', function (event) {
     event.preventDefault();
+    rememberNow();
     var first = links()[0];
     if (first) first.click();
   });
