@@ -89,7 +89,12 @@ const linkageTargets = (linkage: Linkage | undefined): Target[] =>
 
 /** One edited field, "Definition: “old” → “new”"; a to-many relationship as the targets it gained and lost. */
 function fieldHtml(name: string, old: string, now: string): string {
-  return `<span class="edit">${esc(name)}: <del>${old}</del> → <ins>${now}</ins></span>`;
+  return `${esc(name)}: <del>${old}</del> → <ins>${now}</ins>`;
+}
+
+/** Edited fields, each on a line of its own, separated as a sentence reads them ("a; b"), the last with `end`. */
+function editLines(edits: readonly string[], end = ''): string {
+  return edits.map((e, i) => `<span class="edit">${e}${i < edits.length - 1 ? ';' : end}</span>`).join(' ');
 }
 
 function relationshipHtml(site: Site, change: RelationshipChange, link: (page: string) => string | null): string {
@@ -98,7 +103,7 @@ function relationshipHtml(site: Site, change: RelationshipChange, link: (page: s
     const parts = [];
     if (change.added.length > 0) parts.push(`added ${targetsHtml(site, change.added, link)}`);
     if (change.removed.length > 0) parts.push(`removed ${targetsHtml(site, change.removed, link)}`);
-    if (parts.length > 0) return `<span class="edit">${name}: ${parts.join('; ')}</span>`;
+    if (parts.length > 0) return `${name}: ${parts.join('; ')}`;
   }
   const side = (linkage: Linkage | undefined) => targetsHtml(site, linkageTargets(linkage), link);
   return fieldHtml(site.names.relation(change.name), side(change.old), side(change.new));
@@ -216,7 +221,7 @@ function sections(site: Site, changes: Compared): string {
       });
       items.successor.push(`${name(change, change.label)} is replaced by ${shown.join(', ')}`);
     }
-    for (const { change, edits } of edited) items.edited.push(`${name(change, change.label)}: ${edits.join('; ')}`);
+    for (const { change, edits } of edited) items.edited.push(`${name(change, change.label)}: ${editLines(edits)}`);
   }
   // Those the previous snapshot still held are under Removed; the others were removed before it.
   const fresh = new Set(changes.diff.collections.flatMap((c) => c.removed.map((r) => tombstoneKey(c.name, r))));
@@ -354,7 +359,10 @@ export interface ChangeNote {
   since: string;
   /** Added in this snapshot. */
   added: boolean;
+  /** What changed, in words ("renamed from “K”"). */
   changes: string[];
+  /** Each other edited field with its old and new value, a line each. */
+  edits: string[];
 }
 
 /**
@@ -368,12 +376,12 @@ export function changeNotes(changes: CatalogueChanges, site: Site): Map<string, 
   const noteOf = (t: Target) => {
     const key = flatKey(t.type, t.id);
     let note = notes.get(key);
-    if (note === undefined) notes.set(key, (note = { since, added: false, changes: [] }));
+    if (note === undefined) notes.set(key, (note = { since, added: false, changes: [], edits: [] }));
     return note;
   };
-  const note = (t: Target, text: string) => {
-    const known = noteOf(t);
-    if (!known.changes.includes(text)) known.changes.push(text);
+  const note = (t: Target, text: string, kind: 'changes' | 'edits' = 'changes') => {
+    const known = noteOf(t)[kind];
+    if (!known.includes(text)) known.push(text);
   };
   const fromRecordPage = (page: string) => `../../${page}`;
   for (const c of changes.diff.collections) {
@@ -382,7 +390,7 @@ export function changeNotes(changes: CatalogueChanges, site: Site): Map<string, 
     for (const s of c.statusChanges) note(s, `status from ${statusText(s.old)} to ${statusText(s.new)}`);
     const { successors, edited } = classified(site, c, fromRecordPage);
     for (const { change } of successors) note(change, 'replaced by a successor');
-    for (const { change, edits } of edited) for (const edit of edits) note(change, edit);
+    for (const { change, edits } of edited) for (const edit of edits) note(change, edit, 'edits');
   }
   return notes;
 }
@@ -393,5 +401,8 @@ export function changeNoteHtml(note: ChangeNote | undefined): string {
   const when = snapshotTime(note.since).html;
   const all = '<a href="../changes.html">All changes</a>';
   if (note.added) return `<p class="changed">New since the snapshot of ${when}. ${all}</p>\n`;
-  return `<p class="changed">Changed since the snapshot of ${when}: ${note.changes.join('; ')}. ${all}</p>\n`;
+  const words = note.changes.join('; ');
+  const said =
+    note.edits.length === 0 ? `${words}.` : `${words}${words === '' ? '' : ';'} ${editLines(note.edits, '.')}`;
+  return `<p class="changed">Changed since the snapshot of ${when}: ${said} ${all}</p>\n`;
 }

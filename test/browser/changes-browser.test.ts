@@ -132,7 +132,8 @@ describe('the Changes page in a browser', () => {
     const line = `Definition: “${String(edit.old)}” → “${String(edit.new)}”`;
     await page.goto(url('_catalogue/changes.html'));
     const item = page.locator('h2#edited + ul > li').filter({ hasText: `${label} (` });
-    expect(await item.locator('.edit').allInnerTexts()).toContain(line);
+    // Each field on a line of its own, the lines separated as a sentence reads them.
+    expect((await item.locator('.edit').allInnerTexts()).map((t) => t.replace(/[;.]$/, ''))).toContain(line);
     // The old value struck through, the new one marked as inserted.
     expect(await item.locator('del').first().textContent()).toBe(`“${String(edit.old)}”`);
     await item.getByRole('link', { name: label, exact: true }).click();

@@ -288,7 +288,7 @@ describe('the Changes page', () => {
     expect((await listFiles(out)).filter((f) => f.includes('/removed-')).sort()).toEqual(
       added.map((c) => `_catalogue/${c.collection}/removed-${c.id}.html`).sort(),
     );
-  });
+  }, 120_000);
 
   it('is checked by verify: its links resolve, and a broken one is found', async () => {
     const out = path.join(base, 'out');
