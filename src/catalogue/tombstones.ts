@@ -21,7 +21,7 @@ import { esc, page, snapshotTime, statusBadge } from './html.js';
 import { typeTitle, type HumanNames } from './labels.js';
 
 /** The removed records a catalogue keeps pages for, read by the next crawl into the same --out. */
-export const TOMBSTONES_FILE = `${CATALOGUE_DIR}/removed.json`;
+const TOMBSTONES_FILE = `${CATALOGUE_DIR}/removed.json`;
 
 const tombstoneSchema = z.object({
   collection: z.string(),
