@@ -2,9 +2,9 @@
  * `npm run docs:screenshots`: pictures of the catalogue, taken in headless Chromium (scripts/browser.mjs) from
  * snapshots of the embedded sample API: release 0 and then its next release crawled into one --out, so that the
  * Changes page has something to show. Every kind of page (front page, search results, a collection, a record, a
- * community variant, the Changes page, and any other page at the catalogue's top, such as a findings page) at a
- * desktop's width and a phone's, light and dark, goes to screenshots/ (git-ignored) as `<kind>-<width>-<scheme>.png`;
- * the few that the README and docs/catalogue.md show are copied to docs/.
+ * community variant, the Changes page, a removed record's page, and any other page at the catalogue's top, such as a
+ * findings page) at a desktop's width and a phone's, light and dark, goes to screenshots/ (git-ignored) as
+ * `<kind>-<width>-<scheme>.png`; the few that the README and docs/catalogue.md show are copied to docs/.
  */
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,6 +56,12 @@ try {
     .filter((name) => name.endsWith('.html') && !known.has(name))
     .map((name) => /** @type {[string, string]} */ ([name.slice(0, -'.html'.length), file(`_catalogue/${name}`)]));
 
+  // The page a record removed in the next release keeps (written beside its collection's pages).
+  /** @type {unknown} */
+  const removedJson = JSON.parse(await readFile(path.join(out, '_catalogue/removed.json'), 'utf8'));
+  const removed = /** @type {{ removed: Array<{ collection: string, id: string }> }} */ (removedJson);
+  const gone = removed.removed[0];
+
   /** @type {Array<[string, string]>} */
   const kinds = [
     ['front', file('index.html')],
@@ -64,6 +70,9 @@ try {
     ['record', file(`_catalogue/units/r-${rootId}.html`)],
     ['variant', file(`_catalogue/units-communities/r-${variantId}.html`)],
     ['changes', file('_catalogue/changes.html')],
+    ...(gone === undefined
+      ? []
+      : [/** @type {[string, string]} */ (['removed', file(`_catalogue/${gone.collection}/removed-${gone.id}.html`)])]),
     ...others,
   ];
   await rm(SHOTS, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { FRONT_PAGE, NOT_FOUND_PAGE } from '../format/catalogue-names.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
 import { CHANGES_PAGE, changesHtml } from './changes-page.js';
+import { writeTombstones } from './tombstones.js';
 import { SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 import { catalogueOf, type CatalogueInput } from './first-pass.js';
 import { pagesAndSearchEntries } from './collection-pages.js';
@@ -80,6 +81,11 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
     }),
   );
   c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
+  // The pages removed records keep, linked from the Changes page.
+  if (input.changes.against !== null) {
+    const data = (file: string, text: string) => void input.writer.write(file, text);
+    writeTombstones({ page: c.write, data }, c.site, input.changes.tombstones);
+  }
   c.write(FRONT_PAGE, frontHtml(c));
   c.write(NOT_FOUND_PAGE, notFoundHtml(input.names?.site?.title));
   return { pages: counter.pages, unusedNames: c.site.names.unused() };

@@ -164,7 +164,7 @@ export function catalogueOf(input: CatalogueInput, counter: { pages: number }): 
       },
       createdAt: input.about.createdAt,
       source: input.about.root,
-      changes: changeNotes(input.changes, names),
+      changes: changeNotes(input.changes, { records, titles, names }),
     },
     write: (file, html) => {
       writer.write(file, html);

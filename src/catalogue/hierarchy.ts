@@ -65,7 +65,7 @@ function firstPageBeside(page: string): string {
   return `${page.slice(0, page.lastIndexOf('/'))}/page-1.html`;
 }
 
-/** The records directly below a record: those its relationships list below it, then its community variants. */
+/** The records directly below a record that its relationships list below it (not its community variants). */
 function childrenOf(site: HierarchySite, key: Key, resource?: Resource): Key[] {
   const below: Key[] = [];
   if (resource !== undefined) {
@@ -78,8 +78,29 @@ function childrenOf(site: HierarchySite, key: Key, resource?: Resource): Key[] {
       if (r.relationship === 'action_category') below.push(r);
     }
   }
-  for (const r of site.records.referrers(key.type, key.id)) if (r.relationship === 'root') below.push(r);
   return below.filter((k) => site.records.find(k.type, k.id) !== undefined);
+}
+
+/** A record's community variants: the records whose `root` leads to it. */
+function variantsOf(site: HierarchySite, key: Key): Key[] {
+  return site.records
+    .referrers(key.type, key.id)
+    .filter((r) => r.relationship === 'root' && site.records.find(r.type, r.id) !== undefined);
+}
+
+/**
+ * A record's community variants on one line, each named by its community where it has the record's own label
+ * ("Community variants: TERENO, Coastal Ocean Sensors"): most of a large collection's tree is variants, so each is
+ * named in as few words as read well.
+ */
+function variantsLine(site: HierarchySite, label: string, variants: Key[], href: (page: string) => string): string {
+  const links = variants.map((v) => {
+    const found = site.records.find(v.type, v.id)!;
+    const community = site.communityOf(v.type, v.id);
+    const text = community === null ? found.label : found.label === label ? community : `${found.label} (${community})`;
+    return `<a href="${esc(href(found.page))}">${esc(text)}</a>`;
+  });
+  return `<li>Community variants: ${links.join(', ')}</li>`;
 }
 
 /** A record in the tree: its label linked (`href` gives the link from the tree's page), and what is below it. */
@@ -96,10 +117,15 @@ function node(
     `<a href="${esc(href(found.page))}">${esc(found.label)}</a>` +
     (community === null ? '' : ` <span class="muted">in community ${esc(community)}</span>`);
   const below = depth < 2 ? childrenOf(site, key, resource) : [];
-  if (below.length === 0) return `<li>${link}</li>`;
-  const items: string = below.map((child) => node(site, child, href, depth + 1)).join('');
+  // A record's variants are in the tree of its own collection's page: below another record, it is shown alone.
+  const variants = depth === 0 ? variantsOf(site, key) : [];
+  if (below.length + variants.length === 0) return `<li>${link}</li>`;
+  const items =
+    below.map((child) => node(site, child, href, depth + 1)).join('') +
+    (variants.length === 0 ? '' : variantsLine(site, found.label, variants, href));
   // The link stays outside the summary: a link inside the control that opens the list would nest two controls.
-  return `<li>${link}<details><summary>${below.length} below</summary><ul>${items}</ul></details></li>`;
+  const count = below.length + variants.length;
+  return `<li>${link}<details><summary>${count} below</summary><ul>${items}</ul></details></li>`;
 }
 
 /**
@@ -107,7 +133,7 @@ function node(
  * from the collection page.
  */
 export function treeItem(site: HierarchySite, resource: Resource, href: (page: string) => string): string {
-  if (childrenOf(site, resource, resource).length === 0) return '';
+  if (childrenOf(site, resource, resource).length + variantsOf(site, resource).length === 0) return '';
   return node(site, resource, href, 0, resource);
 }
 

@@ -186,7 +186,9 @@ header.site .bar { display: flex; flex-wrap: wrap; align-items: center; justify-
 .search .hint { flex-basis: 100%; font-size: var(--tiny); color: var(--muted); }
 .intro { font-size: var(--step-1); max-width: 46rem; color: var(--muted); }
 .results { list-style: none; padding: 0; margin: 0.5rem 0; }
-.results li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); }
+/* A result below the screen is laid out when it is scrolled to: a keystroke lays out the few that show. */
+.results li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); content-visibility: auto;
+  contain-intrinsic-size: auto 4.5rem; }
 .results li > a { font-weight: 600; font-size: 1.05rem; }
 .results .excerpt { margin: 0.1rem 0 0; font-size: var(--small); color: var(--muted); }
 .results a:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
@@ -206,8 +208,12 @@ mark { background: var(--mark); color: inherit; border-radius: 0.15rem; }
 .kind { color: var(--muted); font-size: var(--small); }
 .kind a { color: var(--muted); }
 time { white-space: nowrap; }
-.changed, .replaced { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-left: 4px solid var(--pending);
+.changed, .replaced, .removed { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-left: 4px solid var(--pending);
   background: var(--surface); border-radius: 0 0.4rem 0.4rem 0; }
+.removed { border-left-color: var(--error); }
+.edit { display: block; margin-left: 1rem; overflow-wrap: anywhere; }
+del { text-decoration: line-through; color: var(--muted); }
+ins { text-decoration: none; font-weight: 600; }
 .partial { margin: 0.75rem 0; padding: 0.6rem 0.9rem; border-left: 4px solid var(--error); background: var(--surface); }
 ul.changes li { margin-bottom: 0.4rem; }
 .table-wrap { overflow-x: auto; }

@@ -10,7 +10,7 @@ import { typeTitle, type HumanNames } from './labels.js';
 import { claimTag, collectionFolder } from '../format/catalogue-names.js';
 import { downloadFile } from '../export/downloads.js';
 import path from 'node:path';
-import { changeNoteHtml } from './changes-page.js';
+import { changeNoteHtml, type ChangeNote } from './changes-page.js';
 import { breadcrumbPath } from './hierarchy.js';
 import type { CatalogueRecords, Referrer } from './records.js';
 import { isObject } from '../json/is-object.js';
@@ -37,7 +37,7 @@ export interface RecordSite extends TreeSite {
   createdAt: string;
   source: string;
   /** What changed in each record since the previous snapshot, by flatKey(type, id) (changes-page.ts). */
-  changes: ReadonlyMap<string, readonly string[]>;
+  changes: ReadonlyMap<string, ChangeNote>;
 }
 
 export interface RecordContext {

@@ -144,13 +144,11 @@ export const SEARCH_SCRIPT = `(function () {
   ${FOLD}
   var labels = null;
   var byAddress = null;
-  /** The words of the labels, folded, with how many labels have each; made on the first correction. */
-  var words = null;
   function prepare(index) {
     if (labels !== null && labels.length === index.length) return;
     labels = new Array(index.length);
     byAddress = new Map();
-    words = null;
+    vocabulary = null;
     for (var i = 0; i < index.length; i++) {
       labels[i] = fold(index[i][1]);
       byAddress.set(index[i][3] + '/' + index[i][5], i);
@@ -219,53 +217,124 @@ export const SEARCH_SCRIPT = `(function () {
     return { total: total, results: top.map(function (t) { return index[t[1]]; }), matches: matches,
       address: false };
   }
-  /** The edit distance of a and b (a letter added, left out, changed, or two neighbours swapped), or more than max. */
+  /**
+   * A word's letters as bits (a–z, and the rest folded onto six more): a word one or two edits away from another has at
+   * most two letters the other lacks, so two words whose bits differ by three or more are never compared letter by
+   * letter.
+   */
+  function lettersOf(word) {
+    var bits = 0;
+    for (var i = 0; i < word.length; i++) {
+      var c = word.charCodeAt(i);
+      bits |= 1 << (c >= 97 && c <= 122 ? c - 97 : 26 + (c % 6));
+    }
+    return bits;
+  }
+  function bitCount(n) {
+    n = n - ((n >>> 1) & 0x55555555);
+    n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+    return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  /** Three rows of the edit distance's table, kept between calls: a keystroke allocates none. */
+  var rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+  /**
+   * The edit distance of a and b (a letter added, left out, changed, or two neighbours swapped), or max + 1 as soon as
+   * it must be more than max.
+   */
   function distance(a, b, max) {
     if (Math.abs(a.length - b.length) > max) return max + 1;
-    var before = null, previous = [], row = [];
+    if (b.length + 1 > rows[0].length) rows = [0, 1, 2].map(function () { return new Int32Array(b.length + 1); });
+    var before = rows[0], previous = rows[1], row = rows[2];
     for (var j = 0; j <= b.length; j++) previous[j] = j;
     for (var i = 1; i <= a.length; i++) {
-      row = [i];
+      row[0] = i;
       var least = i;
+      var ai = a.charCodeAt(i - 1);
       for (j = 1; j <= b.length; j++) {
-        var cost = a.charAt(i - 1) === b.charAt(j - 1) ? 0 : 1;
-        var d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
-        if (before !== null && i > 1 && j > 1 && a.charAt(i - 1) === b.charAt(j - 2) &&
-          a.charAt(i - 2) === b.charAt(j - 1)) d = Math.min(d, before[j - 2] + 1);
+        var bj = b.charCodeAt(j - 1);
+        var d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ai === bj ? 0 : 1));
+        if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+          d = Math.min(d, before[j - 2] + 1);
+        }
         row[j] = d;
         if (d < least) least = d;
       }
       if (least > max) return max + 1;
+      var spare = before;
       before = previous;
       previous = row;
+      row = spare;
     }
     return previous[b.length];
   }
-  function cvCorrect(index, query) {
+  /**
+   * The words of the labels, folded, by length: each length's words, how many labels have each, and their letters'
+   * bits. Made once, when the page is idle after loading or at the first correction.
+   */
+  var vocabulary = null;
+  /** The correction found for each word, while the index is the same. */
+  var corrections = null;
+  function vocabularyOf(index) {
     prepare(index);
-    if (words === null) {
-      words = new Map();
-      for (var i = 0; i < labels.length; i++) {
-        labels[i].split(/[^\\p{L}\\p{N}]+/u).forEach(function (w) {
-          if (w.length >= 3) words.set(w, (words.get(w) || 0) + 1);
-        });
+    if (vocabulary !== null) return vocabulary;
+    var counts = new Map();
+    for (var i = 0; i < labels.length; i++) {
+      var parts = labels[i].split(/[^\\p{L}\\p{N}]+/u);
+      for (var k = 0; k < parts.length; k++) {
+        if (parts[k].length >= 3) counts.set(parts[k], (counts.get(parts[k]) || 0) + 1);
       }
     }
-    var changed = false;
-    var corrected = termsOf(query).map(function (term) {
-      if (term.length < 5 || words.has(term)) return term;
-      var best = null, bestDistance = 3, bestCount = 0;
-      words.forEach(function (n, word) {
-        var d = distance(term, word, 2);
-        if (d <= 2 && (d < bestDistance || (d === bestDistance && n > bestCount))) {
-          best = word; bestDistance = d; bestCount = n;
+    vocabulary = { counts: counts, byLength: [] };
+    var order = 0;
+    counts.forEach(function (n, word) {
+      var bucket = vocabulary.byLength[word.length];
+      if (!bucket) bucket = vocabulary.byLength[word.length] = { words: [], counts: [], letters: [], order: [] };
+      bucket.order.push(order++);
+      bucket.words.push(word);
+      bucket.counts.push(n);
+      bucket.letters.push(lettersOf(word));
+    });
+    corrections = new Map();
+    return vocabulary;
+  }
+  /**
+   * The label word one or two edits from term, the closest first, then the most frequent, then the first in the
+   * labels; null when none is.
+   */
+  function correctionOf(term) {
+    if (corrections.has(term)) return corrections.get(term);
+    var best = null, bestDistance = 3, bestCount = 0, bestOrder = 0;
+    var letters = lettersOf(term);
+    // Only words whose length is at most two off can be two edits away.
+    for (var length = Math.max(3, term.length - 2); length <= term.length + 2; length++) {
+      var bucket = vocabulary.byLength[length];
+      if (!bucket) continue;
+      for (var w = 0; w < bucket.words.length; w++) {
+        var other = bucket.letters[w];
+        if (bitCount(letters & ~other) > 2 || bitCount(other & ~letters) > 2) continue;
+        var d = distance(term, bucket.words[w], Math.min(2, bestDistance));
+        var n = bucket.counts[w];
+        // Ties go to the word the labels have first.
+        if (d <= 2 && (d < bestDistance || (d === bestDistance && (n > bestCount ||
+          (n === bestCount && bucket.order[w] < bestOrder))))) {
+          best = bucket.words[w]; bestDistance = d; bestCount = n; bestOrder = bucket.order[w];
         }
-      });
+      }
+    }
+    corrections.set(term, best);
+    return best;
+  }
+  function cvCorrect(index, query) {
+    var words = vocabularyOf(index).counts;
+    var changed = false;
+    var replaced = termsOf(query).map(function (term) {
+      if (term.length < 5 || words.has(term)) return term;
+      var best = correctionOf(term);
       if (best === null) return term;
       changed = true;
       return best;
     });
-    return changed ? corrected.join(' ') : null;
+    return changed ? replaced.join(' ') : null;
   }
   window.cvSearch = cvSearch;
   window.cvCorrect = cvCorrect;
@@ -286,11 +355,15 @@ export const SEARCH_SCRIPT = `(function () {
   var index = window.cvSearchIndex || [];
   var names = window.cvCollectionNames || {};
   var previous = { query: '', matches: null };
+  /** The last correction searched (Did you mean), and its matches. */
+  var corrected = { query: '', matches: null };
   var limit = STEP;
   var params = new URLSearchParams(location.search);
   /** The facets chosen: a collection's API name and a status, or '' for any. */
   var chosen = { collection: params.get('collection') || '', status: params.get('status') || '' };
   prepare(index); // at load, not on the first keystroke
+  // The words a correction looks among, once the page is idle: not on the first mistyped keystroke.
+  (window.requestIdleCallback || function (run) { setTimeout(run, 200); })(function () { vocabularyOf(index); });
   /** text into parent, each place where one of terms matches it (folded) marked. */
   function marked(parent, text, terms) {
     var folded = fold(text);
@@ -371,7 +444,7 @@ export const SEARCH_SCRIPT = `(function () {
       radio.addEventListener('change', function () {
         chosen[key] = value;
         limit = STEP;
-        previous = { query: '', matches: null };
+        previous = corrected = { query: '', matches: null };
         show(input.value);
         remember(input.value);
       });
@@ -414,10 +487,14 @@ export const SEARCH_SCRIPT = `(function () {
     if (found.matches.length === 0 && !found.address && trimmed !== '') {
       correction = cvCorrect(index, query);
       if (correction !== null) {
-        found = cvSearch(index, correction, limit, undefined, keep);
+        // As the query: a correction that extends the last one is searched within that one's matches. The query's
+        // own matches (none) stay in previous, so the next keystroke finds at once that it matches nothing either.
+        var foldedCorrection = fold(correction);
+        var within = corrected.matches !== null && corrected.query !== '' &&
+          foldedCorrection.indexOf(corrected.query) === 0 ? corrected.matches : undefined;
+        found = cvSearch(index, correction, limit, within, keep);
+        corrected = { query: foldedCorrection, matches: found.matches };
         terms = termsOf(correction);
-        // The next keystroke searches the whole index again.
-        previous = { query: '', matches: null };
       }
     }
     var total = found.total;
@@ -448,15 +525,32 @@ export const SEARCH_SCRIPT = `(function () {
     } catch (e) { /* some browsers refuse on file:// */ }
   }
   function links() { return list.querySelectorAll('li > a'); }
+  /**
+   * The address follows the query once typing pauses: replacing it on every keystroke costs as much as a search. It is
+   * brought up to date at once before the page is left (a result followed, Enter, the page hidden).
+   */
+  var pending = null;
+  function rememberSoon() {
+    clearTimeout(pending);
+    pending = setTimeout(rememberNow, 300);
+  }
+  function rememberNow() {
+    if (pending === null) return;
+    clearTimeout(pending);
+    pending = null;
+    remember(input.value);
+  }
   input.addEventListener('input', function () {
     limit = STEP;
     show(input.value);
-    remember(input.value);
+    rememberSoon();
   });
+  list.addEventListener('click', rememberNow, true);
+  window.addEventListener('pagehide', rememberNow);
   more.addEventListener('click', function () {
     var focus = links().length;
     limit += STEP;
-    previous = { query: '', matches: null };
+    previous = corrected = { query: '', matches: null };
     show(input.value);
     var next = links()[focus];
     if (next) next.focus();
@@ -467,12 +561,15 @@ export const SEARCH_SCRIPT = `(function () {
       input.value = '';
       chosen = { collection: '', status: '' };
       show('');
+      clearTimeout(pending);
+      pending = null;
       remember('');
       input.focus();
     });
   }
   input.form.addEventListener('submit', function (event) {
     event.preventDefault();
+    rememberNow();
     var first = links()[0];
     if (first) first.click();
   });

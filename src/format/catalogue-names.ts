@@ -47,6 +47,20 @@ export function typedRecordPage(collection: string, type: string, id: string): s
   return `${collectionFolder(collection)}/r-t.${digest(JSON.stringify([type, id]))}.html`;
 }
 
+/**
+ * The page a record removed from the source keeps (a tombstone, src/catalogue/tombstones.ts): `removed-<name>.html`,
+ * beside the collection's pages, which no record page's name can be; `serve` answers a browser on the removed
+ * record's address with it.
+ */
+export function removedRecordPage(collection: string, id: string): string {
+  return `${collectionFolder(collection)}/removed-${fileName(id)}.html`;
+}
+
+/** The tombstone of a removed record whose id an earlier removed record of another type in the collection had. */
+export function typedRemovedRecordPage(collection: string, type: string, id: string): string {
+  return `${collectionFolder(collection)}/removed-t.${digest(JSON.stringify([type, id]))}.html`;
+}
+
 export function collectionPage(collection: string, n: number): string {
   return `${collectionFolder(collection)}/page-${n}.html`;
 }

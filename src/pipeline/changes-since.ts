@@ -8,7 +8,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
 import { diffOpenSnapshots } from '../diff/diff-snapshots.js';
-import { openSnapshot } from '../diff/collection-records.js';
+import { openSnapshot, readCollectionRecords, type OpenSnapshot } from '../diff/collection-records.js';
+import type { SnapshotDiff } from '../diff/diff-format.js';
+import { mergedTombstones, readTombstones, type Tombstone } from '../catalogue/tombstones.js';
+import { namedLabel, type SnapshotRecord } from '../format/records.js';
+import { flatKey } from '../util/flat-key.js';
 import { MANIFEST_PATH, type Manifest } from '../format/manifest.js';
 import { SUMS_PATH } from '../store/sums.js';
 import type { OutInspection, OutputPaths } from '../store/output-dir.js';
@@ -41,11 +45,66 @@ export async function changesSince(
     const before = openSnapshot(`the previous snapshot in ${previous}`, previous);
     const after = openSnapshot('the new snapshot', staged.dir, staged.manifest);
     const diff = await diffOpenSnapshots(before, after, signal);
-    return { against: { root: before.reader.manifest.source.root, createdAt: before.reader.manifest.createdAt }, diff };
+    const tombstones = mergedTombstones(
+      await removedRecords(before, diff, staged.manifest.createdAt, signal),
+      readTombstones(previous),
+      comesBack(diff),
+    );
+    const against = { root: before.reader.manifest.source.root, createdAt: before.reader.manifest.createdAt };
+    return { against, diff, tombstones };
   } catch (error) {
     // Whatever the previous snapshot holds (edited by hand, damaged, another tool's) ends in "not compared", never in
     // a crawl that fails after every document is fetched; only the user's signal stops it.
     if (signal?.aborted === true) throw error;
     return { against: null, why: 'unreadable' };
   }
+}
+
+/**
+ * The records removed since the previous snapshot as their tombstones keep them: last term, status and definition.
+ * The comparison keeps only the identity of a removed record, so the previous snapshot's collections that lost records
+ * are read once more (none when nothing was removed).
+ */
+async function removedRecords(
+  before: OpenSnapshot,
+  diff: SnapshotDiff,
+  removedIn: string,
+  signal?: AbortSignal,
+): Promise<Tombstone[]> {
+  const tombstones: Tombstone[] = [];
+  for (const c of diff.collections) {
+    if (c.removed.length === 0) continue;
+    const { records } = await readCollectionRecords(before, c.name, signal);
+    for (const ref of c.removed) {
+      const record = records.get(flatKey(ref.type, ref.id));
+      if (record === undefined) continue;
+      tombstones.push(tombstoneOf(before, c.name, record, removedIn));
+    }
+  }
+  return tombstones;
+}
+
+function tombstoneOf(before: OpenSnapshot, collection: string, record: SnapshotRecord, removedIn: string): Tombstone {
+  const a = record.attributes;
+  const definition = [a.definition, a.description].find((d): d is string => typeof d === 'string' && d.trim() !== '');
+  return {
+    collection,
+    type: record.type,
+    id: record.id,
+    label: namedLabel(record),
+    status: typeof a.status === 'string' ? a.status : null,
+    definition: definition ?? null,
+    uri: before.reader.recordUris(collection, record).uri,
+    lastIn: before.reader.manifest.createdAt,
+    removedIn,
+  };
+}
+
+/** Whether the new snapshot lists a record that an earlier tombstone kept a page for: it has its own page again. */
+function comesBack(diff: SnapshotDiff): (t: Tombstone) => boolean {
+  const back = new Set<string>();
+  for (const c of diff.collections) {
+    for (const r of [...c.added, ...c.notFetched]) back.add(flatKey(c.name, r.type, r.id));
+  }
+  return (t) => back.has(flatKey(t.collection, t.type, t.id));
 }

@@ -12,7 +12,7 @@ import type { ListPages } from './list-pages.js';
 import { cataloguePageOf, pageAtApiUrl, prefersHtml, recordOfFile } from './negotiate.js';
 import { preferredRdf, RDF_TYPES, type RdfFormat } from './rdf-accept.js';
 import type { SkosAnswers } from './skos.js';
-import { NOT_FOUND_PAGE } from '../format/catalogue-names.js';
+import { NOT_FOUND_PAGE, removedRecordPage } from '../format/catalogue-names.js';
 import { ExportError } from '../util/errors.js';
 import { SnapshotReadError } from '../format/stored-records.js';
 import type { Manifest } from '../format/manifest.js';
@@ -59,7 +59,7 @@ export class SnapshotAnswers {
     }
     const target = resolveTarget(rawPath, layout, collections.names, (file) => files.has(file));
     if (target.kind === 'not-found') {
-      const html = prefersHtml(accept) ? await this.#notFoundPage() : null;
+      const html = prefersHtml(accept) ? ((await this.#removedPage(rawPath)) ?? (await this.#notFoundPage())) : null;
       return html ?? errorAnswer(404, 'Not Found', 'No document of this snapshot answers this URL.');
     }
     const rdf = preferredRdf(accept);
@@ -91,16 +91,31 @@ export class SnapshotAnswers {
   }
 
   /**
+   * A browser on the address of a record the source no longer lists: the page the catalogue keeps for it (its
+   * tombstone, src/catalogue/tombstones.ts), with 410 Gone; null when the address is no removed record's.
+   */
+  async #removedPage(rawPath: string): Promise<Answer | null> {
+    const { layout, files } = this.#snapshot;
+    const file = layout.fileOfServedPath(rawPath.endsWith('/') ? rawPath : `${rawPath}/`);
+    const record = file === null ? null : recordOfFile(file, layout);
+    const page = record === null ? null : removedRecordPage(record.collection, record.id);
+    return page !== null && files.has(page) ? this.#pageWithStatus(page, 410) : null;
+  }
+
+  /**
    * A browser on a URL the snapshot has no document for: the catalogue's page for it, with 404 (the search box in
    * its header), or null when the snapshot has no catalogue.
    */
   async #notFoundPage(): Promise<Answer | null> {
-    const page = NOT_FOUND_PAGE;
-    if (!this.#snapshot.files.has(page)) return null;
+    return this.#snapshot.files.has(NOT_FOUND_PAGE) ? this.#pageWithStatus(NOT_FOUND_PAGE, 404) : null;
+  }
+
+  /** A catalogue page answered with an error status at the address asked for (without the file's ETag). */
+  async #pageWithStatus(page: string, status: number): Promise<Answer> {
     const { etag: _etag, ...stored } = await this.#file(page);
     return {
       ...stored,
-      status: 404,
+      status,
       body: pageAtApiUrl(stored.body, page),
       forceContentType: true,
       headers: { Vary: 'Accept' },

@@ -302,7 +302,8 @@ describe('the catalogue in a browser', () => {
     await page.getByLabel('Search terms').pressSequentially(term);
     const result = page.locator('#results li').filter({ hasText: ' · Units · ' }).getByRole('link', { name: term });
     await expect(result.count()).resolves.toBe(1);
-    expect(new URL(page.url()).searchParams.get('q')).toBe(term);
+    // The address follows the query once typing pauses.
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(term);
     await result.click();
     expect(await heading(page)).toBe(term);
 

@@ -2,7 +2,8 @@
  * The Changes page in a real headless Chromium (scripts/browser.mjs), opened from the disk: the sample API's release 0
  * and then its next release crawled into one --out, the page reached from the front page, what it lists compared
  * with the release's own list of changes (SampleData.changes), every link on it followed, a changed record's page
- * linking back, the width of a phone, and axe-core light and dark at both widths.
+ * linking back and saying each field's old and new value, the page a removed record keeps (from the disk, and through
+ * `serve` at the record's address with 410), the width of a phone, and axe-core light and dark at both widths.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -96,8 +97,50 @@ describe('the Changes page in a browser', () => {
           ) as unknown,
       ),
     );
-    // Removed records have no page in this snapshot: they are named, not linked.
-    expect(await page.locator('h2#removed + ul a').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('opens the page each removed record keeps, with its last term, status and definition', async () => {
+    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const removed = release1.changes.filter((c) => c.kind === 'removed');
+    expect(await page.goto(url('_catalogue/changes.html')).then(() => items(page, 'removed'))).toHaveLength(
+      removed.length,
+    );
+    for (const c of removed) {
+      const label = labelOf(release0, c.collection, c.id);
+      const before = release0.byName.get(c.collection)!.byId.get(c.id)!.attributes;
+      await page.goto(url('_catalogue/changes.html'));
+      await page.locator('h2#removed + ul').getByRole('link', { name: label, exact: true }).click();
+      expect(page.url()).toBe(url(`_catalogue/${c.collection}/removed-${c.id}.html`));
+      expect(await page.locator('h1').textContent()).toBe(label);
+      expect(await page.locator('p.removed').innerText()).toMatch(/^Removed in the snapshot of \d{4}-\d\d-\d\d /);
+      expect(await page.locator('p.definition').textContent()).toBe(String(before.definition));
+      if (typeof before.status === 'string') {
+        expect(await page.locator('p.removed .badge').textContent()).toBe(before.status);
+      }
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each edited field's old and new value on the Changes page and on the record's page", async () => {
+    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const edit = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'definition')!;
+    if (edit.kind !== 'attribute') throw new Error('an attribute change');
+    const label = labelOf(release1, edit.collection, edit.id);
+    const line = `Definition: “${String(edit.old)}” → “${String(edit.new)}”`;
+    await page.goto(url('_catalogue/changes.html'));
+    const item = page.locator('h2#edited + ul > li').filter({ hasText: `${label} (` });
+    // Each field on a line of its own, the lines separated as a sentence reads them.
+    expect((await item.locator('.edit').allInnerTexts()).map((t) => t.replace(/[;.]$/, ''))).toContain(line);
+    // The old value struck through, the new one marked as inserted.
+    expect(await item.locator('del').first().textContent()).toBe(`“${String(edit.old)}”`);
+    await item.getByRole('link', { name: label, exact: true }).click();
+    expect(await page.locator('h1').textContent()).toBe(label);
+    const note = await page.locator('p.changed').innerText();
+    expect(note).toMatch(/^Changed since the snapshot of \d{4}-\d\d-\d\d \d\d:\d\d UTC:/);
+    expect(note).toContain(line);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -121,7 +164,7 @@ describe('the Changes page in a browser', () => {
     await page.goto(url('_catalogue/changes.html'));
     await page.locator('h2#added + ul').getByRole('link', { name: label }).click();
     expect(await page.locator('h1').textContent()).toBe(label);
-    expect(await page.locator('p.changed').innerText()).toContain('new in this snapshot');
+    expect(await page.locator('p.changed').innerText()).toMatch(/^New since the snapshot of /);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -147,6 +190,32 @@ describe('the Changes page in a browser', () => {
     }
   });
 
+  it("answers a browser on a removed record's address with its page and 410, a client with JSON:API", async () => {
+    const served = await startServe({ dir: out, port: 0 });
+    const { page, context } = await open({ viewport: DESKTOP });
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    try {
+      const removed = release1.changes.find((c) => c.kind === 'removed')!;
+      const address = `${served.url}${removed.collection}/${removed.id}/`;
+      const response = await page.goto(address);
+      expect(response!.status()).toBe(410);
+      expect(await page.locator('h1').textContent()).toBe(labelOf(release0, removed.collection, removed.id));
+      // Its links work from the API address: the Changes page, through serve.
+      await page.getByRole('link', { name: 'All changes' }).click();
+      expect(new URL(page.url()).pathname).toBe('/_catalogue/changes.html');
+      expect(requests.filter((url) => new URL(url).origin !== served.origin)).toEqual([]);
+      const client = await fetch(address, { headers: { Accept: 'application/vnd.api+json' } });
+      expect(client.status).toBe(404);
+      expect(((await client.json()) as { errors: Array<{ status: string }> }).errors[0]!.status).toBe('404');
+      // An address no record ever had is the 404 page.
+      expect((await page.goto(`${served.url}${removed.collection}/no-such-term/`))!.status()).toBe(404);
+    } finally {
+      await context.close();
+      await served.close();
+    }
+  });
+
   it("says on a renamed record's page what changed, and links to the Changes page", async () => {
     const { page, context, errors } = await open({ viewport: PHONE });
     const rename = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
@@ -165,7 +234,13 @@ describe('the Changes page in a browser', () => {
   // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared. A
   // changed record's page is among them, with its line saying what changed.
   const changed = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
-  const files = ['_catalogue/changes.html', 'index.html', `_catalogue/${changed.collection}/r-${changed.id}.html`];
+  const gone = release1.changes.find((c) => c.kind === 'removed')!;
+  const files = [
+    '_catalogue/changes.html',
+    'index.html',
+    `_catalogue/${changed.collection}/r-${changed.id}.html`,
+    `_catalogue/${gone.collection}/removed-${gone.id}.html`,
+  ];
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const viewport of [DESKTOP, PHONE]) {
       for (const file of files) {

@@ -267,6 +267,21 @@ describe('the catalogue as a vocabulary portal', () => {
       .getByRole('link', { name: label(category) })
       .click();
     expect(await page.locator('h1').textContent()).toBe(label(category));
+    // A root term's community variants, on one line in its branch, each named by its community.
+    const variants = ((await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] }).data;
+    const communities = ((await readJson(out, `${ROOT_PATH}/communities/index.html`)) as { data: Listed[] }).data;
+    const variant = variants.find((v) => v.relationships?.root?.data && v.relationships.community?.data)!;
+    const root = units.find((u) => u.id === variant.relationships!.root!.data!.id)!;
+    const community = communities.find((c) => c.id === variant.relationships!.community!.data!.id)!;
+    await page.goto(file(out, '_catalogue/units/page-1.html'));
+    const rootBranch = page.locator('.tree > ul > li').filter({ has: page.getByRole('link', { name: label(root) }) });
+    await rootBranch.locator('summary').first().click();
+    const line = rootBranch.locator('li').filter({ hasText: /^Community variants: / });
+    await line
+      .getByRole('link', { name: label(community), exact: true })
+      .first()
+      .click();
+    expect(await page.locator('h1').textContent()).toBe(label(variant));
     clean('null');
     await context.close();
   });

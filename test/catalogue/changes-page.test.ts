@@ -12,7 +12,13 @@ import { createClock } from '../../src/util/clock.js';
 import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { createSampleData, startSampleApi, type SampleApi, type SampleData } from '../../src/sample-api/index.js';
+import {
+  createSampleData,
+  startSampleApi,
+  type ReleaseChange,
+  type SampleApi,
+  type SampleData,
+} from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { listFiles, readJson, treeHashes } from '../helpers/snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
@@ -42,16 +48,31 @@ function text(html: string): string {
 }
 
 /** The page's sections: each kind of change by its anchor, with the count in its heading and its items' text. */
-function sections(html: string): Map<string, { count: number; items: string[] }> {
-  const found = new Map<string, { count: number; items: string[] }>();
+function sections(html: string): Map<string, { count: number; items: string[]; edits: string[][] }> {
+  const found = new Map<string, { count: number; items: string[]; edits: string[][] }>();
   const pattern = /<h2 id="([a-z]+)">[^<]*\((\d+)\)<\/h2>\n<ul class="plain changes">\n([\s\S]*?)\n<\/ul>/g;
   for (const [, id, count, list] of html.matchAll(pattern)) {
     found.set(id!, {
       count: Number(count),
       items: [...list!.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => text(m[1]!)),
+      // Each field of an edit, on a line of its own.
+      edits: [...list!.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) =>
+        [...m[1]!.matchAll(/<span class="edit">([\s\S]*?)<\/span>/g)].map((e) => text(e[1]!)),
+      ),
     });
   }
   return found;
+}
+
+/** A value as the pages show it: text in quotes, nothing as "none". */
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return 'none';
+  return typeof value === 'string' ? `“${value}”` : JSON.stringify(value);
+}
+
+/** A snapshot's time as the pages show it (`2023-11-14 22:13 UTC`). */
+function when(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 function labelOf(data: SampleData, collection: string, id: string): string {
@@ -141,23 +162,28 @@ describe('the Changes page', () => {
     expect(found.has('successor')).toBe(false);
   });
 
-  it('lists every other edit with the fields it changed', () => {
-    const edits = new Map<string, { collection: string; id: string; fields: string[] }>();
+  it('lists every other edit with the old and the new value of each field it changed', () => {
+    const edits = new Map<string, { collection: string; id: string; changes: ReleaseChange[] }>();
     for (const c of release1.changes) {
       const field = c.kind === 'attribute' ? c.attribute : c.kind === 'relationship' ? c.relationship : null;
       if (field === null) continue;
       if (field === 'status' || field === 'term') continue;
       const key = `${c.collection} ${c.id}`;
-      const edit = edits.get(key) ?? { collection: c.collection, id: c.id, fields: [] };
-      edit.fields.push(field);
+      const edit = edits.get(key) ?? { collection: c.collection, id: c.id, changes: [] };
+      edit.changes.push(c);
       edits.set(key, edit);
     }
     const found = sections(second.page).get('edited')!;
     expect(found.count).toBe(edits.size);
     for (const edit of edits.values()) {
       const item = itemOf(found.items, labelOf(release1, edit.collection, edit.id), edit.id);
-      // "Label (Collection, id n): Field, Field": as many fields as the release changed.
-      expect(item.slice(item.indexOf('):') + 2).split(',')).toHaveLength(edit.fields.length);
+      // One line per field the release changed, each attribute with its value before and after.
+      const i = found.items.indexOf(item);
+      expect(found.edits[i]).toHaveLength(edit.changes.length);
+      for (const c of edit.changes) {
+        if (c.kind !== 'attribute') continue;
+        expect(item).toContain(`: ${shown(c.old)} → ${shown(c.new)}`);
+      }
     }
     // docs/catalogue.md's example of a field's name for people.
     expect(found.items.join('\n')).toContain('Requested by email');
@@ -165,13 +191,27 @@ describe('the Changes page', () => {
       `${release1.changes.filter((c) => c.kind === 'added').length} added, ` +
         `${release1.changes.filter((c) => c.kind === 'removed').length} removed`,
     );
+    // A count that is zero is left out: the sample API's next release replaces nothing by a successor.
+    expect(text(/<p class="summary">[\s\S]*?<\/p>/.exec(second.page)![0])).not.toMatch(/\b0 /);
+  });
+
+  it("says on an edited record's page what each field was and is, since which snapshot", async () => {
+    const edit = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'definition')!;
+    if (edit.kind !== 'attribute') throw new Error('an attribute change');
+    const html = await readFile(path.join(base, 'out', '_catalogue', edit.collection, `r-${edit.id}.html`), 'utf8');
+    const note = text(/<p class="changed">[\s\S]*?<\/p>/.exec(html)![0]);
+    expect(note).toContain(`Changed since the snapshot of ${when(first.manifest.createdAt)}: `);
+    expect(note).toContain(`Definition: ${shown(edit.old)} → ${shown(edit.new)}`);
   });
 
   it('says in the manifest and on the page what it was compared with', () => {
     expect(second.manifest.changes).toEqual({
       against: { root: first.manifest.source.root, createdAt: first.manifest.createdAt },
     });
-    expect(text(second.page)).toContain(`compared with the one this folder held before: ${api0.rootUrl}`);
+    expect(text(second.page)).toContain(
+      `What changed in ${api1.rootUrl} between the snapshot of ${when(first.manifest.createdAt)} and this one`,
+    );
+    expect(text(second.page)).toContain(`The earlier snapshot was of ${api0.rootUrl}.`);
     expect(second.page).toContain(`<time datetime="${first.manifest.createdAt}">`);
   });
 
@@ -191,9 +231,64 @@ describe('the Changes page', () => {
     expect(marked.sort()).toEqual([...changed].sort());
     for (const c of release1.changes.filter((x) => x.kind === 'added')) {
       const html = await readFile(path.join(out, '_catalogue', c.collection, `r-${c.id}.html`), 'utf8');
-      expect(text(html)).toContain('Since the previous snapshot: new in this snapshot.');
+      expect(text(html)).toContain(`New since the snapshot of ${when(first.manifest.createdAt)}.`);
     }
   });
+
+  it('keeps a page for each removed record, linked from the Changes page: its last term, definition', async () => {
+    const out = path.join(base, 'out');
+    const sums = await readFile(path.join(out, '_cv-snapshot/SHA256SUMS'), 'utf8');
+    const removed = release1.changes.filter((c) => c.kind === 'removed');
+    expect(removed.length).toBeGreaterThan(0);
+    for (const c of removed) {
+      const before = release0.byName.get(c.collection)!.byId.get(c.id)!.attributes;
+      const file = `_catalogue/${c.collection}/removed-${c.id}.html`;
+      expect(second.page).toContain(`<a href="${c.collection}/removed-${c.id}.html">`);
+      const html = await readFile(path.join(out, file), 'utf8');
+      expect(/<h1>([^<]*)<\/h1>/.exec(html)![1]).toBe(labelOf(release0, c.collection, c.id));
+      const page = text(html);
+      expect(page).toContain(`Removed in the snapshot of ${when(second.manifest.createdAt)}.`);
+      expect(page).toContain(String(before.definition));
+      if (typeof before.status === 'string') expect(page).toContain(`Its status was ${before.status}.`);
+      expect(sums).toContain(`  ${file}\n`);
+    }
+    // The list the next crawl carries forward, in SHA256SUMS too.
+    expect(sums).toContain('  _catalogue/removed.json\n');
+    expect(first.files.some((f) => f.includes('/removed-') || f.endsWith('removed.json'))).toBe(false);
+  });
+
+  it("keeps a removed record's page in the crawls after, until the record comes back", async () => {
+    const out = path.join(base, 'history');
+    const at = (day: number) => createClock({ SOURCE_DATE_EPOCH: String(1700000000 + day * 86400) });
+    const crawlAt = (api: SampleApi, day: number) => createSnapshot({ rootUrl: api.rootUrl, out, clock: at(day) });
+    const removed = release1.changes.filter((c) => c.kind === 'removed');
+    const pageOf = (c: ReleaseChange) => path.join(out, `_catalogue/${c.collection}/removed-${c.id}.html`);
+    await crawlAt(api0, 0);
+    await crawlAt(api1, 1);
+    await crawlAt(api1, 2);
+    const removedIn = when(new Date((1700000000 + 86400) * 1000).toISOString());
+    const changes = await readFile(path.join(out, CHANGES), 'utf8');
+    const earlier = sections(changes).get('earlier')!;
+    expect(earlier.count).toBe(removed.length);
+    for (const c of removed) {
+      expect(text(await readFile(pageOf(c), 'utf8'))).toContain(`Removed in the snapshot of ${removedIn}.`);
+      const item = itemOf(earlier.items, labelOf(release0, c.collection, c.id), c.id);
+      expect(item).toContain(`removed in the snapshot of ${removedIn}`);
+    }
+    expect(sections(changes).has('removed')).toBe(false);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
+    // Back in the source: the record has its own page again, and no tombstone.
+    await crawlAt(api0, 3);
+    for (const c of removed) {
+      await expect(readFile(pageOf(c), 'utf8')).rejects.toThrow();
+      await readFile(path.join(out, `_catalogue/${c.collection}/r-${c.id}.html`), 'utf8');
+    }
+    // What the tree keeps pages for now are the records release 1 added, which release 0 lacks.
+    const added = release1.changes.filter((c) => c.kind === 'added');
+    expect((await listFiles(out)).filter((f) => f.includes('/removed-')).sort()).toEqual(
+      added.map((c) => `_catalogue/${c.collection}/removed-${c.id}.html`).sort(),
+    );
+  }, 120_000);
 
   it('is checked by verify: its links resolve, and a broken one is found', async () => {
     const out = path.join(base, 'out');
@@ -275,7 +370,8 @@ describe('the Changes page', () => {
       expect(found.get('added')?.items).toEqual(['unit 3 (Units, id 3)']);
       const record = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
       expect(text(/<p class="changed">[\s\S]*?<\/p>/.exec(record)![0])).toBe(
-        'Since the previous snapshot: renamed from “unit 1”; replaced by a successor. All changes',
+        `Changed since the snapshot of ${when('2023-11-14T22:13:20Z')}: renamed from “unit 1”; replaced by a ` +
+          'successor. All changes',
       );
       // `diff` itself reads the links-only successor from the stored relationship document.
       const previous = path.join(`${out}.cv-snapshot`, 'snapshot-1');
