@@ -62,10 +62,8 @@ export class CaptureRecorder implements ExchangeRecorder {
   write(exchange: Exchange, failure: string | undefined): void {
     const { url } = exchange;
     const target = new URL(url);
-    const request = [
-      Buffer.from(`GET ${url.slice(target.origin.length)} HTTP/1.1\r\nhost: ${target.host}\r\n`, 'latin1'),
-      exchange.requestLines,
-    ];
+    const line = Buffer.from(`GET ${url.slice(target.origin.length)} HTTP/1.1\r\nhost: ${target.host}\r\n`, 'latin1');
+    const request = [Buffer.concat([line, exchange.requestLines])];
     const requestId = recordId();
     const answerId = recordId();
     const common: WarcFields = [
@@ -100,10 +98,9 @@ export class CaptureRecorder implements ExchangeRecorder {
       ['WARC-Block-Digest', sha256Digest(block)],
       ...(truncated === undefined ? [] : ([['WARC-Truncated', truncated]] as const)),
     ];
-    this.file.append([
-      requestRecord,
-      warcMember(answerId, 'response', exchange.received, fields, HTTP_RESPONSE, block),
-    ]);
+    // A body in gzip or brotli does not compress again: its record is stored, for the CPU.
+    const response = warcMember(answerId, 'response', exchange.received, fields, HTTP_RESPONSE, block, !exchange.coded);
+    this.file.append([requestRecord, response]);
   }
 
   now(): Date {
@@ -117,6 +114,8 @@ class Exchange implements ExchangeTap {
   received: Date;
   /** The status line and header lines, with the blank line that ends them. */
   head: Buffer | undefined;
+  /** Whether the body has a content coding (gzip, br…). */
+  coded = false;
   chunks: Buffer[] = [];
   cut: TruncatedReason | undefined;
   #ended = false;
@@ -136,6 +135,7 @@ class Exchange implements ExchangeTap {
     for (const [name, value] of headerLines(rawHeaders, headers)) parts.push(name, COLON, value, CRLF);
     parts.push(CRLF);
     this.head = Buffer.concat(parts);
+    this.coded = contentCoded(headers);
     this.chunks = [];
   }
 
@@ -153,6 +153,16 @@ class Exchange implements ExchangeTap {
     this.recorder.write(this, failure);
     this.chunks = [];
   }
+}
+
+/** Whether the headers name a content coding other than `identity`. */
+function contentCoded(headers: Record<string, unknown>): boolean {
+  for (const name in headers) {
+    if (name.toLowerCase() !== 'content-encoding') continue;
+    const coding = String(headers[name]).trim().toLowerCase();
+    return coding !== '' && coding !== 'identity';
+  }
+  return false;
 }
 
 const bytes = (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'latin1'));

@@ -3,7 +3,7 @@
  * fields, the block, and the two CRLFs that end a record. A gzip member per record is what lets an index give each
  * record's offset and length, and a reader start at any of them.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, hash, randomUUID } from 'node:crypto';
 import { crc32, gzipSync } from 'node:zlib';
 
 export type WarcType = 'warcinfo' | 'request' | 'response' | 'metadata';
@@ -20,9 +20,10 @@ export function recordId(): string {
 
 /** A digest as WARC-Block-Digest and WARC-Payload-Digest give it, in the spelling warcio.js writes. */
 export function sha256Digest(parts: readonly Buffer[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
-  return `sha256:${hash.digest('hex')}`;
+  if (parts.length === 1) return `sha256:${hash('sha256', parts[0]!)}`;
+  const digest = createHash('sha256');
+  for (const part of parts) digest.update(part);
+  return `sha256:${digest.digest('hex')}`;
 }
 
 /** WARC-Date: UTC with milliseconds, which WARC 1.1 allows (section 5.4). */
@@ -36,31 +37,48 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 const STORED_BLOCK = 0xffff;
 
 /**
- * `bytes` as a gzip member of stored (uncompressed) deflate blocks: valid gzip that costs a CRC-32 and no
- * compressor. Node's gzipSync sets up a compressor per call, some 40 µs even for a few hundred bytes: for the
- * small request records that was most of the capture's cost.
+ * `parts` (`length` bytes in all) as one gzip member of stored (uncompressed) deflate blocks, in one allocation:
+ * valid gzip that costs a CRC-32 and a copy, and no compressor. Node's gzipSync sets up a compressor per call,
+ * tens of microseconds even for a few hundred bytes, which is most of what a record costs when its bytes do not
+ * compress: a request, or a response whose body is gzip or brotli already.
  */
-function storedMember(bytes: Buffer): Buffer {
-  const parts: Buffer[] = [GZIP_HEADER];
-  for (let at = 0; at < bytes.length || at === 0; at += STORED_BLOCK) {
-    const chunk = bytes.subarray(at, at + STORED_BLOCK);
-    const block = Buffer.alloc(5);
-    block[0] = at + STORED_BLOCK >= bytes.length ? 1 : 0;
-    block.writeUInt16LE(chunk.length, 1);
-    block.writeUInt16LE(~chunk.length & 0xffff, 3);
-    parts.push(block, chunk);
-    if (bytes.length === 0) break;
+function storedMember(parts: readonly Buffer[], length: number): Buffer {
+  const blocks = Math.max(1, Math.ceil(length / STORED_BLOCK));
+  const member = Buffer.allocUnsafe(GZIP_HEADER.length + 5 * blocks + length + 8);
+  let at = GZIP_HEADER.copy(member, 0);
+  let crc = 0;
+  let part = 0;
+  let from = 0;
+  for (let block = 0; block < blocks; block += 1) {
+    const size = Math.min(STORED_BLOCK, length - block * STORED_BLOCK);
+    member[at] = block === blocks - 1 ? 1 : 0;
+    member.writeUInt16LE(size, at + 1);
+    member.writeUInt16LE(~size & 0xffff, at + 3);
+    at += 5;
+    for (let left = size; left > 0;) {
+      const source = parts[part]!;
+      const end = Math.min(source.length, from + left);
+      const copied = source.copy(member, at, from, end);
+      // Not for nothing: Node's crc32 of an empty buffer with no memory of its own answers 0, whatever it was given.
+      if (copied > 0) crc = crc32(source.subarray(from, end), crc);
+      at += copied;
+      left -= copied;
+      from = end;
+      if (from === source.length) {
+        part += 1;
+        from = 0;
+      }
+    }
   }
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(bytes) >>> 0, 0);
-  trailer.writeUInt32LE(bytes.length % 2 ** 32, 4);
-  parts.push(trailer);
-  return Buffer.concat(parts);
+  member.writeUInt32LE(crc >>> 0, at);
+  member.writeUInt32LE(length % 2 ** 32, at + 4);
+  return member;
 }
 
 /**
- * The record's bytes as one gzip member, compressed or stored. A field value never holds a line break (the URLs,
- * ids and digests written here cannot), so the header cannot be split.
+ * The record's bytes as one gzip member: compressed, or stored when they would not compress (`compress` false). A
+ * field value never holds a line break (the URLs, ids and digests written here cannot), so the header cannot be
+ * split.
  */
 export function warcMember(
   id: string,
@@ -76,8 +94,10 @@ export function warcMember(
   let head = `WARC/1.1\r\nWARC-Type: ${type}\r\nWARC-Record-ID: ${id}\r\nWARC-Date: ${warcDate(date)}\r\n`;
   for (const [name, value] of fields) head += `${name}: ${value}\r\n`;
   head += `Content-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`;
-  const record = Buffer.concat([Buffer.from(head, 'utf8'), ...block, END], Buffer.byteLength(head) + length + 4);
-  return compress ? gzipSync(record) : storedMember(record);
+  const header = Buffer.from(head, 'utf8');
+  const parts = [header, ...block, END];
+  const total = header.length + length + END.length;
+  return compress ? gzipSync(Buffer.concat(parts, total)) : storedMember(parts, total);
 }
 
 /** `application/warc-fields`: one `name: value` line per field (WARC 1.1 section 6.4). */
