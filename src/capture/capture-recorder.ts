@@ -6,7 +6,7 @@
  * code and reason phrase, every header line with its name as sent, and the body with its content coding.
  */
 import type { ExchangeRecorder, ExchangeTap, TruncatedReason } from './exchange-tap.js';
-import type { CaptureFile } from './capture-file.js';
+import type { RecordSink } from './capture-file.js';
 import { recordId, sha256Digest, warcFieldsBlock, warcMember, type WarcFields } from './warc-record.js';
 
 /** What a header given with --header is recorded as, in the request records and the warcinfo record alike. */
@@ -17,8 +17,16 @@ export interface RecorderSettings {
   secret: ReadonlySet<string>;
   /** The real time now (the capture records when each exchange happened, whatever SOURCE_DATE_EPOCH says). */
   now: () => Date;
-  /** warcinfo's fields: the tool, its version, the crawl's options. */
-  info: WarcFields;
+  /** The record ID of the file's warcinfo record, which every record refers to. */
+  warcinfo: string;
+}
+
+/** Writes the file's first record, warcinfo, with `info` (the tool, its version, the crawl's options). */
+export function writeWarcinfo(file: RecordSink, date: Date, info: WarcFields): string {
+  const id = recordId();
+  const fields: WarcFields = [['WARC-Filename', file.name]];
+  file.append([warcMember(id, 'warcinfo', date, fields, 'application/warc-fields', warcFieldsBlock(info))]);
+  return id;
 }
 
 const COLON = Buffer.from(': ');
@@ -27,21 +35,13 @@ const HTTP_REQUEST = 'application/http;msgtype=request';
 const HTTP_RESPONSE = 'application/http;msgtype=response';
 
 export class CaptureRecorder implements ExchangeRecorder {
-  readonly #warcinfo = recordId();
   /** The request's header lines after `host`, as last written, and the headers they are of. */
   #requestLines = { of: {} as Readonly<Record<string, string>>, bytes: Buffer.alloc(0) };
 
   constructor(
-    private readonly file: CaptureFile,
+    private readonly file: RecordSink,
     private readonly settings: RecorderSettings,
-  ) {
-    const fields: WarcFields = [['WARC-Filename', file.name]];
-    file.append([
-      warcMember(this.#warcinfo, 'warcinfo', settings.now(), fields, 'application/warc-fields', [
-        ...warcFieldsBlock(settings.info),
-      ]),
-    ]);
-  }
+  ) {}
 
   begin(url: string, headers: Readonly<Record<string, string>>): ExchangeTap {
     return new Exchange(this, url, this.#headerLines(headers));
@@ -68,7 +68,7 @@ export class CaptureRecorder implements ExchangeRecorder {
     const answerId = recordId();
     const common: WarcFields = [
       ['WARC-Target-URI', url],
-      ['WARC-Warcinfo-ID', this.#warcinfo],
+      ['WARC-Warcinfo-ID', this.settings.warcinfo],
     ];
     // Requests are small and alike: stored rather than compressed (warc-record.ts), for the CPU.
     const requestRecord = warcMember(

@@ -87,7 +87,7 @@ export const CRAWL_OPTIONS = {
     description:
       'Also record every HTTP exchange (requests, responses as the source sent them, retries, failures) in WARC ' +
       "files in the snapshot's _cv-snapshot/ folder, for web archives (docs/capture.md); pack --format wacz " +
-      'packs them for replay. --header values are recorded as ***. Runs without worker threads.',
+      'packs them for replay. --header values are recorded as ***.',
   }),
   allowPartial: flag('allow-partial', {
     description:

@@ -156,7 +156,7 @@ async function crawlAndPublish(context: RunContext): Promise<SnapshotResult> {
     const settings = fetchSettings(context);
     capture = context.options.warc === true ? startCapture(context, settings) : undefined;
     const fetcher = createFetcher(context.options, settings, capture);
-    const derived = await crawlSource(context, opened, fetcher, settings);
+    const derived = await crawlSource(context, opened, fetcher, settings, capture);
     await fetcher.close();
     if (capture !== undefined) await listCapture(capture, writer);
     stopCrawl();
@@ -271,12 +271,19 @@ function createFetcher(options: SnapshotOptions, settings: FetchSettings, captur
   });
 }
 
-/** The worker threads that fetch and store documents, with --workers (none in derive mode). */
-function createPool(context: RunContext, settings: FetchSettings, fetcher: Fetcher): DocumentPool | undefined {
+/**
+ * The worker threads that fetch and store documents, with --workers (none in derive mode). With --warc, each records
+ * the exchanges it makes into this run's capture file.
+ */
+function createPool(
+  context: RunContext,
+  settings: FetchSettings,
+  fetcher: Fetcher,
+  capture: CaptureRun | undefined,
+): DocumentPool | undefined {
   const { options, root, recorded, concurrency, paths } = context;
-  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers; so does
-  // a crawl with --warc, whose capture is written by the fetcher on this thread.
-  const workers = context.sample === null && options.warc !== true ? (options.workers ?? 0) : 0;
+  // Derive mode reads the lists' documents on this thread (it learns from them), so it does without workers.
+  const workers = context.sample === null ? (options.workers ?? 0) : 0;
   if (workers <= 0) return undefined;
   return new DocumentPool(
     workers,
@@ -288,6 +295,7 @@ function createPool(context: RunContext, settings: FetchSettings, fetcher: Fetch
       tree: paths.stagedTree,
       resuming: options.resume === true,
       fetch: { ...settings, rate: options.rate, backoffBaseMs: options.backoffBaseMs },
+      ...(capture ? { capture: capture.share() } : {}),
     },
     fetcher.stats,
   );
@@ -344,9 +352,11 @@ async function crawlSource(
   opened: OpenedRun,
   fetcher: Fetcher,
   settings: FetchSettings,
+  capture: CaptureRun | undefined,
 ): Promise<DeriveRun | undefined> {
   const { options, root, paths } = context;
-  const pool = createPool(context, settings, fetcher);
+  // Closed before the capture is: the workers append to its file until they stop.
+  const pool = createPool(context, settings, fetcher, capture);
   const derive: { run?: DeriveRun } = {};
   const progress = startProgress(options, fetcher, opened.state, derive);
   const crawlOptions = crawlerOptions(context, opened, fetcher);

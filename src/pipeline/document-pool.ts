@@ -17,6 +17,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { SharedCapture } from '../capture/capture-run.js';
 import type { ReadBody } from '../crawl/crawler.js';
 import type { DocumentTargets } from '../crawl/discovery.js';
 import type { FetchedResponse, FetchStats } from '../crawl/fetcher.js';
@@ -46,6 +47,8 @@ export interface WorkerSettings {
     rate: number | undefined;
     backoffBaseMs: number | undefined;
   };
+  /** With --warc: the capture file the worker records its exchanges into (docs/capture.md). */
+  capture?: SharedCapture;
 }
 
 /**

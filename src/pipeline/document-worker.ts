@@ -11,11 +11,13 @@
  * written out, as on the main thread: see the scheduler's `unsent`).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { joinCapture } from '../capture/capture-run.js';
 import { documentTargets, listPages } from '../crawl/discovery.js';
 import { Fetcher, type FetchedResponse } from '../crawl/fetcher.js';
 import { RateLimiter } from '../crawl/rate-limiter.js';
 import { untilSent } from '../crawl/scheduler.js';
 import { readBody, readError, type ReadFailure } from '../crawl/read-document.js';
+import { createClock } from '../util/clock.js';
 import { FetchError } from '../util/errors.js';
 import { Layout } from '../format/layout.js';
 import { createLinkRewriter } from '../format/rewrite-links.js';
@@ -44,9 +46,12 @@ const context: DocumentContext = {
   writer: new TreeWriter(settings.tree, { listing: false }),
   resuming: settings.resuming,
 };
+const clock = createClock();
 const { rate, ...fetchOptions } = settings.fetch;
 const fetcher = new Fetcher({
   ...fetchOptions,
+  // Each exchange is recorded on this thread as it ends, before its document is stored and reported.
+  ...(settings.capture !== undefined ? { recorder: joinCapture(settings.capture, () => clock.now()) } : {}),
   ...(rate !== undefined ? { rateLimiter: new RateLimiter(rate) } : {}),
   ...(fetchOptions.backoffBaseMs !== undefined ? { backoffBaseMs: fetchOptions.backoffBaseMs } : {}),
 });

@@ -48,7 +48,7 @@ export interface SnapshotOptions {
   names?: CatalogueNames;
   /**
    * Record every HTTP exchange as the source sent it, in WARC files in the snapshot's `_cv-snapshot/` folder
-   * (docs/capture.md). The crawl then runs on the main thread only.
+   * (docs/capture.md).
    */
   warc?: boolean;
   /** Extra request headers as `Name: value` (credentials); values never reach the snapshot or logs. */

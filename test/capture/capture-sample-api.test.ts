@@ -1,14 +1,17 @@
 /**
  * `crawl --warc` of the sample API (docs/capture.md): verify finds a response for every document the crawl fetched
- * and names one whose response is gone; a crawl killed with SIGKILL and resumed continues in a second capture
- * file, and the two together hold every document.
+ * and names one whose response is gone; a crawl killed with SIGKILL (with worker threads or without) loses nothing
+ * it recorded: warcio.js reads its capture to the end, every document it stored has its response there, and a
+ * resumed crawl continues in a second capture file, the two together holding every document.
  */
 import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WARCParser } from 'warcio';
 import { readWarc } from '../../src/capture/warc-reader.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
@@ -35,6 +38,17 @@ const captureDir = (out: string) => path.join(out, '_cv-snapshot');
 
 async function captureFiles(out: string): Promise<string[]> {
   return (await readdir(captureDir(out))).filter((name) => name.endsWith('.warc.gz')).sort();
+}
+
+/** The records of a capture file as warcio.js reads them: each one's type, URI and HTTP status. */
+async function readWithWarcio(file: string): Promise<Array<{ type: string; uri: string; status: number | null }>> {
+  const records = [];
+  for await (const record of WARCParser.iterRecords(createReadStream(file))) {
+    await record.readFully(false);
+    const status = record.httpHeaders?.statusCode;
+    records.push({ type: record.warcType ?? '', uri: record.warcTargetURI ?? '', status: Number(status) || null });
+  }
+  return records;
 }
 
 /** The URLs with a 200 response record, over every capture file of the snapshot. */
@@ -89,28 +103,50 @@ describe('crawl --warc of the sample API', () => {
     );
   }, 60_000);
 
-  it('killed with SIGKILL and resumed: a second capture file, and every document in one of them', async () => {
-    const out = path.join(dir, 'killed');
-    const served = () => api.requestLog.filter((entry) => entry.status === 200).length;
-    const start = served();
-    const child = spawn(process.execPath, [CLI, 'crawl', api.rootUrl, '--out', out, '--warc', '--quiet'], {
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    while (served() - start < 60 && child.exitCode === null) await sleep(5);
-    child.kill('SIGKILL');
-    await exited;
-    // What the killed run recorded reads to its end: no record was left half written.
-    const first = await recordedUrls(`${out}.staging/tree`);
-    // A resume without --warc would leave the first run's documents out of the capture: refused.
-    await expect(createSnapshot({ rootUrl: api.rootUrl, out, resume: true })).rejects.toThrow(
-      /started with other settings: --warc was given and is now \(none\)/,
-    );
-    const result = await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, resume: true });
-    expect(result.resumed).toBeGreaterThan(0);
-    expect(await captureFiles(out)).toEqual(['capture-00001.warc.gz', 'capture-00002.warc.gz']);
-    expect(first.size).toBeGreaterThan(0);
-    expect((await recordedUrls(out)).size).toBeGreaterThanOrEqual(result.documents);
-    expect((await verifySnapshot(out)).problems).toEqual([]);
-  }, 60_000);
+  it.each([0, 2])(
+    'killed with SIGKILL and resumed (%i workers): a second capture file, nothing lost',
+    async (workers) => {
+      const out = path.join(dir, `killed-${workers}`);
+      const served = () => api.requestLog.filter((entry) => entry.status === 200).length;
+      const start = served();
+      const args = [CLI, 'crawl', api.rootUrl, '--out', out, '--warc', '--quiet', '--workers', String(workers)];
+      const child = spawn(process.execPath, args, { stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      while (served() - start < 60 && child.exitCode === null) await sleep(5);
+      child.kill('SIGKILL');
+      await exited;
+      expect(child.exitCode).toBe(null);
+      // What the killed run recorded reads to its end with warcio.js: no record was left half written.
+      const killedFile = path.join(captureDir(`${out}.staging/tree`), 'capture-00001.warc.gz');
+      const read = await readWithWarcio(killedFile);
+      expect(read.length).toBeGreaterThan(1);
+      const first = await recordedUrls(`${out}.staging/tree`);
+      expect(new Set(read.filter((record) => record.status === 200).map((record) => record.uri))).toEqual(first);
+      // Every document the killed run stored (its journal says which) has its response in that file.
+      const journaled = (await readFile(`${out}.staging/journal.ndjson`, 'utf8'))
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as { t: string; url: string }];
+          } catch {
+            return []; // the last line, cut short by the kill (a resumed crawl ignores it too)
+          }
+        })
+        .filter((entry) => entry.t === 'doc')
+        .map((entry) => entry.url);
+      expect(journaled.length).toBeGreaterThan(0);
+      for (const url of journaled) expect(first.has(url), url).toBe(true);
+      // A resume without --warc would leave the first run's documents out of the capture: refused.
+      await expect(createSnapshot({ rootUrl: api.rootUrl, out, resume: true })).rejects.toThrow(
+        /started with other settings: --warc was given and is now \(none\)/,
+      );
+      const result = await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, resume: true });
+      expect(result.resumed).toBe(new Set(journaled).size);
+      expect(await captureFiles(out)).toEqual(['capture-00001.warc.gz', 'capture-00002.warc.gz']);
+      expect(first.size).toBeGreaterThan(0);
+      expect((await recordedUrls(out)).size).toBeGreaterThanOrEqual(result.documents);
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+    },
+    60_000,
+  );
 });

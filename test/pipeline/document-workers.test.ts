@@ -6,11 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WARCParser } from 'warcio';
 import type * as Library from '../../src/index.js';
 import type * as Pool from '../../src/pipeline/document-pool.js';
 import { defaultWorkers } from '../../src/pipeline/document-pool.js';
@@ -34,6 +35,33 @@ async function countingWorkers<T>(work: () => Promise<T>): Promise<{ value: T; s
   } finally {
     process.off('worker', count);
   }
+}
+
+/** A URL's path and query, as a server's request log has it. */
+const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+
+interface CaptureRecord {
+  type: string;
+  uri: string;
+  id: string;
+  /** The request a response or metadata record is of. */
+  refersTo: string | undefined;
+}
+
+/** The records of a capture file, in order, as warcio.js reads them. */
+async function readCapture(file: string): Promise<CaptureRecord[]> {
+  const records: CaptureRecord[] = [];
+  for await (const record of WARCParser.iterRecords(createReadStream(file), { parseHttp: false })) {
+    const fields = record.warcHeaders.headers as Headers;
+    await record.readFully(false);
+    records.push({
+      type: record.warcType ?? '',
+      uri: record.warcTargetURI ?? '',
+      id: fields.get('WARC-Record-ID') ?? '',
+      refersTo: fields.get('WARC-Concurrent-To') ?? fields.get('WARC-Refers-To') ?? undefined,
+    });
+  }
+  return records;
 }
 
 function sortedFindings(findings: readonly Finding[]): string[] {
@@ -85,6 +113,51 @@ describe('a crawl with worker threads', () => {
       await api.close();
     }
   });
+
+  it('records each exchange into the one capture file with --warc, on the thread that made it', async () => {
+    const api = await startSampleApi({
+      records: 3,
+      pageSize: 4,
+      seed: 7,
+      faultRate: 0.2,
+      stallMs: 300,
+      retryAfterSeconds: 0,
+    });
+    try {
+      const out = path.join(base, 'captured');
+      const { value: result, started } = await countingWorkers(() =>
+        createSnapshot({
+          rootUrl: api.rootUrl,
+          out,
+          workers: 3,
+          warc: true,
+          timeoutMs: 200,
+          retries: 5,
+          backoffBaseMs: 5,
+          catalogue: 'none',
+        }),
+      );
+      expect(started).toBe(3);
+      expect(result.retries).toBeGreaterThan(10);
+      const records = await readCapture(path.join(out, '_cv-snapshot', 'capture-00001.warc.gz'));
+      expect(records[0]!.type).toBe('warcinfo');
+      // A request record for each request the source received, faults and retries included.
+      const requested = records.filter((record) => record.type === 'request').map((record) => pathOf(record.uri));
+      expect(requested.sort()).toEqual(api.requestLog.map((entry) => entry.url).sort());
+      // Each exchange's records lie together, request first, whichever thread wrote them: no two interleave.
+      for (const [i, record] of records.entries()) {
+        if (record.type !== 'response' && record.type !== 'metadata') continue;
+        const request = records[i - 1]!;
+        expect(request.type).toBe('request');
+        expect(request.uri).toBe(record.uri);
+        expect(request.id).toBe(record.refersTo);
+      }
+      // verify finds a response with status 200 for every document of the tree.
+      expect((await verifySnapshot(out)).problems).toEqual([]);
+    } finally {
+      await api.close();
+    }
+  }, 60_000);
 
   describe('on a hostile source', () => {
     let server: TestServer;
