@@ -1,12 +1,13 @@
 /**
- * The suite's small JSON:API source on 127.0.0.1: a root index, collections of a few records paginated `pageSize` to
- * a page (links as spec 4.1 gives them, `?page[number]=n`), and each record's document. A crawl of it takes
- * milliseconds. By default it serves three documents: the root, one collection, `units`, whose one page is its own
- * URL, and one record whose term is the source's `term`, which a test may change between crawls so that two
- * snapshots can be told apart.
+ * The suite's small JSON:API source on 127.0.0.1: a root index, collections of a few records and each record's
+ * document. A crawl of it takes milliseconds. By default it serves three documents: the root, one collection, `units`,
+ * whose one page is its own URL, and one record whose term is the source's `term`, which a test may change between
+ * crawls so that two snapshots can be told apart. With `pageSize`, lists are paginated that many records to a page
+ * (links as spec 4.1 gives them, `?page[number]=n`); without it, a collection's one page is its own URL.
  *
- * - `answers` replaces what chosen paths answer (a body cut off, a redirect, a document nested too deep), so that a
- *   test of a hostile or odd source writes only what is odd about it;
+ * - `answers` replaces what chosen paths answer (a body cut off, a redirect, a document nested too deep, a status, a
+ *   body that never ends), so that a test of a hostile or odd source writes only what is odd about it;
+ * - `otherwise` answers the paths the source does not serve (by default a 404);
  * - `failing` paths answer 500;
  * - `hold()` makes every record wait until `release()`, so a crawl can be caught in the middle, with its lock held,
  *   without any timing.
@@ -23,6 +24,10 @@ export interface TinyRecord {
   value?: string;
   /** JSON text of the record's `id` in the lists and its document (default: `id` as a string), such as `7`. */
   idJson?: string;
+  /** More attributes, after `term`. */
+  attributes?: Record<string, unknown>;
+  /** Its `links.self` in the lists and its document (default: its URL below its collection). */
+  self?: string;
 }
 
 /** Answers one path below the root; `base` is the root's URL as the request reached it (`http://host/api/`). */
@@ -39,8 +44,10 @@ export interface TinySourceOptions {
   failing?: string[];
   /** Paths below the root (`''` for the root, `units/`, `units/2/`) and what they answer instead. */
   answers?: Record<string, TinyAnswer>;
-  /** Called as each request arrives, before it is answered (to time arrivals, say). */
-  onRequest?: (req: http.IncomingMessage) => void;
+  /** What the paths the source does not serve answer (default: 404). */
+  otherwise?: TinyAnswer;
+  /** Called as each request arrives, before it is answered (to time arrivals, say); when it answers, that is all. */
+  onRequest?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
 }
 
 export interface TinySource extends TestServer {
@@ -57,17 +64,32 @@ export function records(count: number, prefix = 'term '): TinyRecord[] {
   return Array.from({ length: count }, (_, i) => ({ id: String(i + 1), term: `${prefix}${i + 1}` }));
 }
 
-const TYPES: Record<string, string> = { units: 'Unit', things: 'Thing' };
+const TYPES: Record<string, string> = { units: 'Unit', things: 'Thing', licenses: 'License' };
 
 /** A record as the source lists and serves it, its JSON written by hand so that `value` and `idJson` stay as given. */
 function recordText(base: string, collection: string, record: TinyRecord): string {
   const type = TYPES[collection] ?? 'Thing';
+  const more = record.attributes === undefined ? '' : `,${JSON.stringify(record.attributes).slice(1, -1)}`;
   const value = record.value === undefined ? '' : `,"value":${record.value}`;
-  const self = JSON.stringify(`${base}${collection}/${record.id}/`);
+  const self = JSON.stringify(record.self ?? `${base}${collection}/${record.id}/`);
   return (
     `{"type":${JSON.stringify(type)},"id":${record.idJson ?? JSON.stringify(record.id)},` +
-    `"attributes":{"term":${JSON.stringify(record.term)}${value}},"relationships":{},"links":{"self":${self}}}`
+    `"attributes":{"term":${JSON.stringify(record.term)}${more}${value}},"relationships":{},"links":{"self":${self}}}`
   );
+}
+
+/** The document of `record` in `collection`, as the source serves it, for a test's answer to a record's URL. */
+export function recordDocument(base: string, collection: string, record: TinyRecord): string {
+  return `{"data":${recordText(base, collection, record)}}`;
+}
+
+/** The one page of a list at `<base><collection>/` holding `data`, for a test's answer to a list's URL. */
+export function onePage(base: string, collection: string, data: unknown[]) {
+  return {
+    links: { first: `${base}${collection}/`, last: `${base}${collection}/`, next: null, prev: null },
+    data,
+    meta: { pagination: { page: 1, pages: 1, count: data.length } },
+  };
 }
 
 /** The part of a request's path below `/api/`, with `[` and `]` as a client may escape them. */
@@ -87,7 +109,8 @@ function tinyHandler(options: TinySourceOptions, state: TinyState): TestHandler 
   const collections = (): Record<string, TinyRecord[]> =>
     options.collections ?? { units: [{ id: '1', term: state.term }] };
   return (req, res) => {
-    options.onRequest?.(req);
+    options.onRequest?.(req, res);
+    if (res.headersSent) return;
     const base = `http://${req.headers.host}/api/`;
     const rest = pathBelowRoot(req.url);
     const answer = options.answers?.[rest];
@@ -104,9 +127,9 @@ function tinyHandler(options: TinySourceOptions, state: TinyState): TestHandler 
       const pageSize = options.pageSize ?? Math.max(1, records.length);
       const pages = Math.max(1, Math.ceil(records.length / pageSize));
       const page = Number(list[2] ?? '1');
-      // The default source is three documents: its one page is the collection's own URL, not a page of its own.
+      // Without pageSize, a collection's one page is its own URL, not a page of its own.
       const url = (n: number) =>
-        options.collections === undefined ? `${base}${collection}/` : `${base}${collection}/?page[number]=${n}`;
+        options.pageSize === undefined ? `${base}${collection}/` : `${base}${collection}/?page[number]=${n}`;
       const data = records.slice((page - 1) * pageSize, page * pageSize).map((r) => recordText(base, collection, r));
       const links = {
         first: url(1),
@@ -124,12 +147,13 @@ function tinyHandler(options: TinySourceOptions, state: TinyState): TestHandler 
     const one = /^([a-z-]+)\/([^/]+)\/$/.exec(rest);
     const record = one === null ? undefined : all[one[1]!]?.find((r) => r.id === one[2]);
     if (one !== null && record !== undefined) {
-      const send = () => sendJson(res, 200, `{"data":${recordText(base, one[1]!, record)}}`);
+      const send = () => sendJson(res, 200, recordDocument(base, one[1]!, record));
       if (state.held === null) return send();
       state.held.waiting.push(send);
       state.held.arrived();
       return;
     }
+    if (options.otherwise !== undefined) return options.otherwise(res, base, req);
     sendJson(res, 404, { errors: [{ status: '404' }] });
   };
 }
