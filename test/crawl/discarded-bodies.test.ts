@@ -8,11 +8,12 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
+import { crawlForTest } from '../helpers/crawl.js';
+import { closedAfterEach, sendJson } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { recordDocument, startTinySource } from '../helpers/tiny-source.js';
 
-const serve = serversClosedAfterEach();
+const tinySource = closedAfterEach(startTinySource);
 
 const ERROR_BODY = Buffer.from(JSON.stringify({ errors: [{ status: '404', detail: 'Not found.' }] }));
 const GZIPPED = gzipSync(ERROR_BODY);
@@ -42,18 +43,16 @@ function send(res: http.ServerResponse, status: number, encoding: string, body: 
 describe('a listed record answering 404 or 410 with an encoded body', () => {
   it('is a link.dead finding in every encoding, even one that does not decode', async () => {
     const ids = ['ok', ...Object.keys(ANSWERS)];
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') return sendJson(res, 200, unitList(base, ids));
-      const id = /^\/api\/units\/([^/]+)\/$/.exec(req.url ?? '')?.[1] ?? '';
-      const answer = ANSWERS[id];
-      if (answer !== undefined) return send(res, answer.status, answer.encoding, answer.body);
-      sendJson(res, 200, { data: unitList(base, [id]).data[0] });
+    const server = await tinySource({
+      collections: { units: ids.map((id) => ({ id, term: id })) },
+      answers: Object.fromEntries(
+        Object.entries(ANSWERS).map(([id, answer]) => [
+          `units/${id}/`,
+          (res: http.ServerResponse) => send(res, answer.status, answer.encoding, answer.body),
+        ]),
+      ),
     });
-    const result = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
+    const result = await crawlForTest(server.root, path.join(await tempDir(), 'out'), {
       retries: 1,
       backoffBaseMs: 1,
     });
@@ -76,23 +75,24 @@ describe('a listed record answering 404 or 410 with an encoded body', () => {
 describe('an answer whose status says what to do, with a body that does not decode', () => {
   it('a redirect is followed, and a 429, 500 and 503 retried by their status', async () => {
     const asked = new Map<string, number>();
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const url = req.url ?? '';
-      const times = (asked.get(url) ?? 0) + 1;
-      asked.set(url, times);
-      const corrupt = Buffer.from('not gzip at all');
-      if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (url === '/api/units/') return sendJson(res, 200, unitList(base, ['moved', 'throttled', 'failed', 'down']));
-      if (url === '/api/units/moved/') return send(res, 301, 'gzip', corrupt, { location: `${base}units/m/` });
-      const first: Record<string, number> = { throttled: 429, failed: 500, down: 503 };
-      const id = /^\/api\/units\/([^/]+)\/$/.exec(url)?.[1] ?? '';
-      if (first[id] !== undefined && times === 1) return send(res, first[id], 'gzip', corrupt, { 'retry-after': '0' });
-      sendJson(res, 200, { data: unitList(base, [id]).data[0] });
+    const corrupt = Buffer.from('not gzip at all');
+    const first: Record<string, number> = { throttled: 429, failed: 500, down: 503 };
+    const server = await tinySource({
+      collections: { units: ['moved', 'throttled', 'failed', 'down'].map((id) => ({ id, term: id })) },
+      // The first answer of each of `first` is its status with a body that does not decode.
+      onRequest: (req, res) => {
+        const url = req.url ?? '';
+        const times = (asked.get(url) ?? 0) + 1;
+        asked.set(url, times);
+        const id = /^\/api\/units\/([^/]+)\/$/.exec(url)?.[1] ?? '';
+        if (first[id] !== undefined && times === 1) send(res, first[id], 'gzip', corrupt, { 'retry-after': '0' });
+      },
+      answers: {
+        'units/moved/': (res, base) => send(res, 301, 'gzip', corrupt, { location: `${base}units/m/` }),
+        'units/m/': (res, base) => sendJson(res, 200, recordDocument(base, 'units', { id: 'm', term: 'm' })),
+      },
     });
-    const result = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
+    const result = await crawlForTest(server.root, path.join(await tempDir(), 'out'), {
       retries: 1,
       backoffBaseMs: 1,
     });

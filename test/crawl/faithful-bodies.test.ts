@@ -8,13 +8,14 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError, NotJsonError, UnusableDocumentError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
+import { closedAfterEach, sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { onePage, startTinySource } from '../helpers/tiny-source.js';
 
 const serve = serversClosedAfterEach();
+const tinySource = closedAfterEach(startTinySource);
 
 const recordText = (self: string, id: string, term: string) =>
   JSON.stringify({ data: { type: 'Unit', id, attributes: { term }, relationships: {}, links: { self } } });
@@ -24,14 +25,17 @@ function sendBytes(res: http.ServerResponse, bytes: Buffer, type: string): void 
   res.end(bytes);
 }
 
-/** A source whose record `/api/units/<id>/` is answered by `answers[id]`. */
+/** A source listing the units `Object.keys(answers)` (each term its id), whose record `<id>` `answers[id]` answers. */
 function recordSource(answers: Record<string, (res: http.ServerResponse, self: string) => void>) {
-  return serve((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') return sendJson(res, 200, unitList(base, Object.keys(answers)));
-    const id = (req.url ?? '').split('/')[3] ?? '';
-    answers[id]!(res, `${base}units/${id}/`);
+  const ids = Object.keys(answers);
+  return tinySource({
+    collections: { units: ids.map((id) => ({ id, term: id })) },
+    answers: Object.fromEntries(
+      ids.map((id) => [
+        `units/${id}/`,
+        (res: http.ServerResponse, base: string) => answers[id]!(res, `${base}units/${id}/`),
+      ]),
+    ),
   });
 }
 
@@ -74,7 +78,7 @@ describe('character sets', () => {
         sendBytes(res, Buffer.from(recordText(self, '5', term)), 'application/vnd.api+json; charset=utf-8'),
     });
     const out = path.join(await tempDir(), 'out');
-    await crawlForTest(`${server.url}/api/`, out);
+    await crawlForTest(server.root, out);
     expect(await stored(out, '1')).toBe('Ångström café, naïve µm');
     for (const id of ['2', '3', '4', '5']) expect(await stored(out, id), id).toBe(term);
     expect((await verifySnapshot(out)).problems).toEqual([]);
@@ -86,9 +90,7 @@ describe('character sets', () => {
       '2': (res, self) =>
         sendBytes(res, Buffer.from(recordText(self, '2', 'caf\u00e9'), 'latin1'), 'application/vnd.api+json'),
     });
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
+    const error = await crawlForTest(server.root, path.join(await tempDir(), 'out'), {
       retries: 1,
       backoffBaseMs: 1,
     }).catch((e: unknown) => e);
@@ -105,11 +107,9 @@ describe('character sets', () => {
       '1': (res, self) =>
         sendBytes(res, Buffer.from(recordText(self, '1', 'x')), 'application/vnd.api+json; charset=x-klingon'),
     });
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      retries: 3,
-    }).catch((e: unknown) => e);
+    const error = await crawlForTest(server.root, path.join(await tempDir(), 'out'), { retries: 3 }).catch(
+      (e: unknown) => e,
+    );
     expect((error as CrawlStoppedError).cause).toBeInstanceOf(UnusableDocumentError);
     expect((error as Error).message).toContain(
       `${server.url}/api/units/1/ cannot be stored: ` +
@@ -153,7 +153,7 @@ describe('content codings', () => {
       ),
     );
     const out = path.join(await tempDir(), 'out');
-    await crawlForTest(`${server.url}/api/`, out);
+    await crawlForTest(server.root, out);
     for (const id of Object.keys(stacks)) expect(await stored(out, id), id).toBe(`term ${id}`);
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
@@ -162,11 +162,9 @@ describe('content codings', () => {
     const server = await recordSource({
       '1': (res, self) => sendCoded(res, recordText(self, '1', 'x'), ['gzip'], 'gzip, compress'),
     });
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      retries: 3,
-    }).catch((e: unknown) => e);
+    const error = await crawlForTest(server.root, path.join(await tempDir(), 'out'), { retries: 3 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CrawlStoppedError);
     expect((error as Error).message).toContain(
       `${server.url}/api/units/1/ could not be fetched: the response uses the unsupported content encoding ` +
@@ -203,7 +201,7 @@ describe('bodies that are cut off, empty or not JSON', () => {
       },
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 2, backoffBaseMs: 1 });
+    const result = await crawlForTest(server.root, out, { retries: 2, backoffBaseMs: 1 });
     expect(calls).toEqual({ '1': 2, '2': 2 });
     expect(result.retries).toBe(2);
     expect(await stored(out, '1')).toBe('one');
@@ -215,9 +213,7 @@ describe('bodies that are cut off, empty or not JSON', () => {
       '1': (res) => sendBytes(res, Buffer.from('{"data": '), 'application/vnd.api+json'),
       '2': (res) => sendBytes(res, Buffer.from('<!doctype html><title>API</title>'), 'text/html; charset=utf-8'),
     });
-    const broken = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
+    const broken = await crawlForTest(server.root, path.join(await tempDir(), 'out'), {
       retries: 2,
       backoffBaseMs: 1,
       allowPartial: true,
@@ -239,11 +235,9 @@ describe('bodies that are cut off, empty or not JSON', () => {
     const server = await serve((_req, res) =>
       sendBytes(res, Buffer.from('\u001b[2J\u001b]0;owned\u0007 maintenance'), 'text/plain'),
     );
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
-      retries: 3,
-    }).catch((e: unknown) => e);
+    const error = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'), { retries: 3 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(NotJsonError);
     // eslint-disable-next-line no-control-regex -- the message must hold no control character
     expect((error as Error).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
@@ -257,24 +251,22 @@ describe('numbers', () => {
     const numbers =
       '{"big":18446744073709551617,"huge":1e400,"tiny":-1e-400,"long":0.10000000000000000555,' +
       '"one":1.0,"half":1.50,"negzero":-0,"exp":2E+3,"small":5,"plain":0.5}';
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const attributes = `{"term":"t","numbers":${numbers},"order":{"b":1,"2":2,"a":3,"1":4}}`;
-      const links = `{"self":"${base}units/1/"}`;
-      const resource = `{"type":"Unit","id":"1","attributes":${attributes},"relationships":{},"links":${links}}`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') {
-        return sendJson(
-          res,
-          200,
-          `{"links":{"first":"${base}units/","last":"${base}units/","next":null,"prev":null},"data":[${resource}],` +
-            '"meta":{"pagination":{"page":1.0,"pages":1,"count":1}}}',
-        );
-      }
-      sendJson(res, 200, `{"data":${resource}}`);
+    const attributes = `{"term":"t","numbers":${numbers},"order":{"b":1,"2":2,"a":3,"1":4}}`;
+    const resource = (base: string) =>
+      `{"type":"Unit","id":"1","attributes":${attributes},"relationships":{},"links":{"self":"${base}units/1/"}}`;
+    // The list's page number is written 1.0, which no record of the builder's can say.
+    const list = (base: string) =>
+      JSON.stringify(onePage(base, 'units', ['one']))
+        .replace('"data":["one"]', `"data":[${resource(base)}]`)
+        .replace('"page":1', '"page":1.0');
+    const server = await tinySource({
+      answers: {
+        'units/': (res, base) => sendJson(res, 200, list(base)),
+        'units/1/': (res, base) => sendJson(res, 200, `{"data":${resource(base)}}`),
+      },
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await crawlForTest(`${server.url}/api/`, out);
+    const result = await crawlForTest(server.root, out);
     for (const file of ['api/units/1/index.html', 'api/units/page/1/index.html', 'api/units/index.html']) {
       const text = await readFile(path.join(out, file), 'utf8');
       expect(text, file).toContain(`"numbers":${numbers}`);
@@ -304,7 +296,7 @@ describe('what a stored document cannot say as the source did', () => {
       '2': (res, self) => sendBytes(res, Buffer.from(recordText(self, '2', 'two')), 'application/vnd.api+json'),
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(server.root, out);
     const duplicates = result.report.findings.filter((f) => f.rule === 'json.duplicate');
     const record = `${server.url}/api/units/1/`;
     expect(duplicates.map((f) => [f.url, f.pointer, f.severity])).toEqual([
@@ -340,7 +332,7 @@ describe('what a stored document cannot say as the source did', () => {
         sendBytes(res, Buffer.from(recordText(self, '4', 'caf\u00e9')), 'application/vnd.api+json; charset=utf-8'),
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(server.root, out);
     const encodings = result.report.findings.filter((f) => f.rule === 'json.encoding');
     expect(encodings.map((f) => [f.url, f.severity, f.message])).toEqual([
       [
@@ -371,7 +363,7 @@ describe('values a round trip through JavaScript could change', () => {
       },
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+    const result = await crawlForTest(server.root, out);
     const text = await readFile(path.join(out, 'api/units/1/index.html'), 'utf8');
     const attributesAt = text.indexOf('"attributes":') + '"attributes":'.length;
     // The attributes hold no link and no markup character: stored as the source spelled each value.

@@ -9,81 +9,77 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, OutputDirError, TooManyDocumentsError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
-import { sendJson, startServer } from '../helpers/http-server.js';
+import { closedAfterEach, sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { onePage, startTinySource, type TinyAnswer } from '../helpers/tiny-source.js';
+
+const tinySource = closedAfterEach(startTinySource);
 
 function record(url: string, id: string) {
   return { data: { type: 'Unit', id, attributes: { term: id }, relationships: {}, links: { self: url } } };
 }
 
-function list(base: string, data: unknown[]) {
-  return {
-    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-    data,
-    meta: { pagination: { page: 1, pages: 1, count: data.length } },
-  };
-}
-
 describe('a hostile server', () => {
   it('cannot make the crawl write outside --out or fetch outside the root, and every case is reported', async () => {
     const victim = await startServer((_req, res) => sendJson(res, 200, { data: { stolen: 'yes' } }));
-    const hostile = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const url = req.url ?? '';
-      if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (url === '/api/units/') {
-        const links = [
-          `${base}units/../../../escape/`,
-          `${base}units/%2e%2e/%2e%2e/%2e%2e/escape2/`,
-          `${base}units/a%2F..%2F..%2Fb/`,
-          `${base}units/a%5C..%5C..%5Cb/`,
-          `${base}units/%00/`,
-          `${base}units/%01x/`,
-          `${base}units/${'a'.repeat(250)}/`,
-          `${base}units/CON/`,
-          `${base}units/aux.json/`,
-          '/etc/passwd',
-          '//evil.invalid/x',
-          `${victim.url}/api/units/1/`,
-          `${base}units/redirect-away/`,
-          `${base}units/moved`,
-          `${base}units/1/`,
-        ];
-        return sendJson(
-          res,
-          200,
-          list(
-            base,
-            links.map((self, i) => ({
-              type: 'Unit',
-              id: String(i + 1),
-              attributes: {},
-              relationships: {},
-              links: { self },
-            })),
+    // The one list links its records where no record should be, each a self link the source serves.
+    const selves = (base: string) => [
+      `${base}units/../../../escape/`,
+      `${base}units/%2e%2e/%2e%2e/%2e%2e/escape2/`,
+      `${base}units/a%2F..%2F..%2Fb/`,
+      `${base}units/a%5C..%5C..%5Cb/`,
+      `${base}units/%00/`,
+      `${base}units/%01x/`,
+      `${base}units/${'a'.repeat(250)}/`,
+      `${base}units/CON/`,
+      `${base}units/aux.json/`,
+      '/etc/passwd',
+      '//evil.invalid/x',
+      `${victim.url}/api/units/1/`,
+      `${base}units/redirect-away/`,
+      `${base}units/moved`,
+      `${base}units/1/`,
+    ];
+    const hostile = await tinySource({
+      answers: {
+        'units/': (res, base) =>
+          sendJson(
+            res,
+            200,
+            onePage(
+              base,
+              'units',
+              selves(base).map((self, i) => ({
+                type: 'Unit',
+                id: String(i + 1),
+                attributes: {},
+                relationships: {},
+                links: { self },
+              })),
+            ),
           ),
-        );
-      }
-      if (url === '/api/units/redirect-away/') {
-        res.writeHead(302, { location: `${victim.url}/api/steal` });
-        return res.end();
-      }
-      if (url === '/api/units/moved') {
-        res.writeHead(301, { location: `${base}units/moved/` });
-        return res.end();
-      }
-      if (url.startsWith('/api/units/')) return sendJson(res, 200, record(`http://${req.headers.host}${url}`, '1'));
-      sendJson(res, 404, { errors: [{ status: '404' }] });
+        'units/redirect-away/': (res) => {
+          res.writeHead(302, { location: `${victim.url}/api/steal` });
+          res.end();
+        },
+        'units/moved': (res, base) => {
+          res.writeHead(301, { location: `${base}units/moved/` });
+          res.end();
+        },
+      },
+      otherwise: (res, _base, req) =>
+        (req.url ?? '').startsWith('/api/units/')
+          ? sendJson(res, 200, record(`http://${req.headers.host}${req.url}`, '1'))
+          : sendJson(res, 404, { errors: [{ status: '404' }] }),
     });
     try {
       const top = await tempDir();
       const out = path.join(top, 'out');
-      const result = await crawlForTest(`${hostile.url}/api/`, out);
+      const result = await crawlForTest(hostile.root, out);
 
       // --out is a link to the snapshot in out.cv-snapshot/ (the generations of --out), which holds every file.
       for (const file of await listFiles(top))
@@ -117,157 +113,138 @@ describe('a hostile server', () => {
       expect(verified.problems.join('\n')).toEqual('');
       expect(verified.recordedErrors).toBeGreaterThan(0);
     } finally {
-      await hostile.close();
       await victim.close();
     }
   });
 
   it('never writes through a symbolic link planted in a staging directory', async () => {
-    const server = await startServer((req, res) =>
-      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } }),
+    const server = await tinySource();
+    const top = await tempDir();
+    const out = path.join(top, 'out');
+    const root = server.root;
+    await mkdir(path.join(`${out}.staging`, 'tree', 'api'), { recursive: true });
+    await writeFile(
+      path.join(`${out}.staging`, 'run.json'),
+      JSON.stringify({ root, links: 'relative', baseUrl: null, collectionIndex: 'complete' }),
     );
-    try {
-      const top = await tempDir();
-      const out = path.join(top, 'out');
-      const root = `${server.url}/api/`;
-      await mkdir(path.join(`${out}.staging`, 'tree', 'api'), { recursive: true });
-      await writeFile(
-        path.join(`${out}.staging`, 'run.json'),
-        JSON.stringify({ root, links: 'relative', baseUrl: null, collectionIndex: 'complete' }),
-      );
-      await mkdir(path.join(top, 'elsewhere'));
-      await symlink(path.join(top, 'elsewhere'), path.join(`${out}.staging`, 'tree', 'api', 'units'));
-      await expect(createSnapshot({ rootUrl: root, out, resume: true })).rejects.toBeInstanceOf(OutputDirError);
-      expect(await listFiles(path.join(top, 'elsewhere'))).toEqual([]);
-    } finally {
-      await server.close();
-    }
+    await mkdir(path.join(top, 'elsewhere'));
+    await symlink(path.join(top, 'elsewhere'), path.join(`${out}.staging`, 'tree', 'api', 'units'));
+    await expect(crawlForTest(root, out, { resume: true })).rejects.toBeInstanceOf(OutputDirError);
+    expect(await listFiles(path.join(top, 'elsewhere'))).toEqual([]);
   });
 });
 
 describe('oversized, endless and secret-bearing sources', () => {
   it('refuses a body over --max-bytes, compressed or not, naming the URL and the limit', async () => {
-    const server = await startServer((req, res) => {
-      const [, which] = (req.url ?? '').split('/');
-      const base = `http://${req.headers.host}/${which}/`;
-      if (req.url === `/${which}/`) return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (which === 'big') return sendJson(res, 200, { data: 'x'.repeat(2_000_000) });
-      const bomb = zlib.gzipSync(Buffer.alloc(5_000_000, 0x20));
-      res.writeHead(200, {
-        'content-type': 'application/vnd.api+json',
-        'content-encoding': 'gzip',
-        'content-length': bomb.length,
-      });
-      res.end(bomb);
-    });
-    try {
-      for (const which of ['big', 'bomb']) {
-        const error = await createSnapshot({
-          rootUrl: `${server.url}/${which}/`,
-          out: path.join(await tempDir(), 'out'),
-          maxBytes: 1_000_000,
-        }).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(CrawlStoppedError);
-        expect((error as Error).message).toContain(`${server.url}/${which}/units/ could not be fetched`);
-        expect((error as Error).message).toMatch(
-          which === 'big'
-            ? /the response is 2\d{6} bytes, over the --max-bytes limit of 1000000/
-            : /the decompressed response is over the --max-bytes limit of 1000000/,
-        );
-      }
-    } finally {
-      await server.close();
+    const lists: Record<string, TinyAnswer> = {
+      big: (res) => sendJson(res, 200, { data: 'x'.repeat(2_000_000) }),
+      bomb: (res) => {
+        const bomb = zlib.gzipSync(Buffer.alloc(5_000_000, 0x20));
+        res.writeHead(200, {
+          'content-type': 'application/vnd.api+json',
+          'content-encoding': 'gzip',
+          'content-length': bomb.length,
+        });
+        res.end(bomb);
+      },
+    };
+    for (const [which, list] of Object.entries(lists)) {
+      const server = await tinySource({ answers: { 'units/': list } });
+      const error = await crawlForTest(server.root, path.join(await tempDir(), 'out'), {
+        maxBytes: 1_000_000,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CrawlStoppedError);
+      expect((error as Error).message).toContain(`${server.root}units/ could not be fetched`);
+      expect((error as Error).message).toMatch(
+        which === 'big'
+          ? /the response is 2\d{6} bytes, over the --max-bytes limit of 1000000/
+          : /the decompressed response is over the --max-bytes limit of 1000000/,
+      );
     }
   });
 
   it('stops at the pages a list declares, and --max-documents stops endless link generation', async () => {
-    const server = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const url = new URL(req.url ?? '/', base);
-      if (url.pathname === '/api/')
-        return sendJson(res, 200, { data: { units: `${base}units/`, chain: `${base}chain/1/` } });
-      if (url.pathname === '/api/units/') {
-        const page = Number(url.searchParams.get('page[number]') ?? '1');
-        return sendJson(res, 200, {
-          links: {
-            first: `${base}units/`,
-            last: `${base}units/?page[number]=2`,
-            next: `${base}units/?page[number]=${page + 1}`,
-            prev: null,
+    // Every page of units links to one more, and each record of the chain to a new one.
+    const server = await tinySource({
+      collections: {},
+      answers: {
+        '': (res, base) => sendJson(res, 200, { data: { units: `${base}units/`, chain: `${base}chain/1/` } }),
+      },
+      otherwise: (res, base, req) => {
+        const url = new URL(req.url ?? '/', base);
+        if (url.pathname === '/api/units/') {
+          const page = Number(url.searchParams.get('page[number]') ?? '1');
+          return sendJson(res, 200, {
+            links: {
+              first: `${base}units/`,
+              last: `${base}units/?page[number]=2`,
+              next: `${base}units/?page[number]=${page + 1}`,
+              prev: null,
+            },
+            data: [],
+            meta: { pagination: { page, pages: 2, count: 0 } },
+          });
+        }
+        const n = Number(url.pathname.split('/')[3]);
+        sendJson(res, 200, {
+          data: {
+            type: 'Unit',
+            id: String(n),
+            attributes: {},
+            relationships: {},
+            links: { self: `${base}chain/${n}/`, next: `${base}chain/${n + 1}/` },
           },
-          data: [],
-          meta: { pagination: { page, pages: 2, count: 0 } },
         });
-      }
-      const n = Number(url.pathname.split('/')[3]);
-      sendJson(res, 200, {
-        data: {
-          type: 'Unit',
-          id: String(n),
-          attributes: {},
-          relationships: {},
-          links: { self: `${base}chain/${n}/`, next: `${base}chain/${n + 1}/` },
-        },
-      });
+      },
     });
-    try {
-      const out = path.join(await tempDir(), 'out');
-      const error = await createSnapshot({ rootUrl: `${server.url}/api/`, out, maxDocuments: 60 }).catch(
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(CrawlStoppedError);
-      expect((error as CrawlStoppedError).cause).toBeInstanceOf(TooManyDocumentsError);
-      expect((error as Error).message).toContain('more than 60 URLs (--max-documents)');
-      expect(server.requests.some((u) => u.includes('page[number]=3') || u.includes('page%5Bnumber%5D=3'))).toBe(false);
-      const report = await readFile(path.join(`${out}.staging`, 'journal.ndjson'), 'utf8');
-      expect(report).toContain('pagination.runaway');
-    } finally {
-      await server.close();
-    }
+    const out = path.join(await tempDir(), 'out');
+    const error = await crawlForTest(server.root, out, { maxDocuments: 60 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrawlStoppedError);
+    expect((error as CrawlStoppedError).cause).toBeInstanceOf(TooManyDocumentsError);
+    expect((error as Error).message).toContain('more than 60 URLs (--max-documents)');
+    expect(server.requests.some((u) => u.includes('page[number]=3') || u.includes('page%5Bnumber%5D=3'))).toBe(false);
+    const report = await readFile(path.join(`${out}.staging`, 'journal.ndjson'), 'utf8');
+    expect(report).toContain('pagination.runaway');
   });
 
   it('never writes a --header value to the snapshot, the output or an error', async () => {
     const secret = 's3cr3t-token-do-not-leak';
-    const server = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.headers.authorization !== `Bearer ${secret}`)
-        return sendJson(res, 401, { errors: [{ status: '401', detail: 'no' }] });
-      if (req.url === '/api/') return sendJson(res, 200, { data: { licenses: `${base}licenses/` } });
-      sendJson(res, 200, list(base, []));
+    const server = await tinySource({
+      collections: { licenses: [] },
+      onRequest: (req, res) => {
+        if (req.headers.authorization !== `Bearer ${secret}`)
+          sendJson(res, 401, { errors: [{ status: '401', detail: 'no' }] });
+      },
     });
-    try {
-      const out = path.join(await tempDir(), 'out');
-      const ok = await runCli([
-        'crawl',
-        `${server.url}/api/`,
-        '--out',
-        out,
-        '--header',
-        `Authorization: Bearer ${secret}`,
-        '--json',
-      ]);
-      expect(ok.code).toBe(0);
-      expect(ok.stdout + ok.stderr).not.toContain(secret);
-      for (const file of await listFiles(out))
-        expect(await readFile(path.join(out, file), 'utf8'), file).not.toContain(secret);
-      const manifest = JSON.parse(await readFile(path.join(out, '_cv-snapshot/manifest.json'), 'utf8')) as {
-        options: { headers: string[] };
-      };
-      expect(manifest.options.headers).toEqual(['Authorization: ***']);
+    const out = path.join(await tempDir(), 'out');
+    const ok = await runCli([
+      'crawl',
+      server.root,
+      '--out',
+      out,
+      '--header',
+      `Authorization: Bearer ${secret}`,
+      '--json',
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout + ok.stderr).not.toContain(secret);
+    for (const file of await listFiles(out))
+      expect(await readFile(path.join(out, file), 'utf8'), file).not.toContain(secret);
+    const manifest = JSON.parse(await readFile(path.join(out, '_cv-snapshot/manifest.json'), 'utf8')) as {
+      options: { headers: string[] };
+    };
+    expect(manifest.options.headers).toEqual(['Authorization: ***']);
 
-      const wrong = await runCli([
-        'crawl',
-        `${server.url}/api/`,
-        '--out',
-        path.join(await tempDir(), 'o'),
-        '--header',
-        `Authorization: Bearer wrong-${secret}`,
-      ]);
-      expect(wrong.code).toBe(1);
-      expect(wrong.stderr).toContain('HTTP 401');
-      expect(wrong.stderr).not.toContain(secret);
-    } finally {
-      await server.close();
-    }
+    const wrong = await runCli([
+      'crawl',
+      server.root,
+      '--out',
+      path.join(await tempDir(), 'o'),
+      '--header',
+      `Authorization: Bearer wrong-${secret}`,
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('HTTP 401');
+    expect(wrong.stderr).not.toContain(secret);
   });
 });
