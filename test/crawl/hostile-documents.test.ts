@@ -8,14 +8,13 @@ import type http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, RootScopeError, UnusableDocumentError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { closedAfterEach, sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { records, startTinySource } from '../helpers/tiny-source.js';
+import { onePage, records, startTinySource } from '../helpers/tiny-source.js';
 
 const serve = serversClosedAfterEach();
 const tinySource = closedAfterEach(startTinySource);
@@ -138,17 +137,23 @@ describe('a redirect that cannot be followed', () => {
 
 describe('a redirect to a URL with non-ASCII characters', () => {
   it('sent as UTF-8 bytes in Location is followed to the URL the server meant', async () => {
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units` } });
-      if (req.url === '/api/units') {
-        // Node writes a header string's characters as bytes: these are the UTF-8 bytes of "café".
-        res.writeHead(301, { location: Buffer.from('/api/units/café/', 'utf8').toString('latin1') });
-        return res.end();
-      }
-      sendJson(res, 200, { ...list(base, []), links: { first: null, last: null, next: null, prev: null } });
+    const server = await tinySource({
+      collections: {},
+      answers: {
+        '': (res, base) => sendJson(res, 200, { data: { units: `${base}units` } }),
+        units: (res) => {
+          // Node writes a header string's characters as bytes: these are the UTF-8 bytes of "café".
+          res.writeHead(301, { location: Buffer.from('/api/units/café/', 'utf8').toString('latin1') });
+          res.end();
+        },
+      },
+      otherwise: (res, base) =>
+        sendJson(res, 200, {
+          ...onePage(base, 'units', []),
+          links: { first: null, last: null, next: null, prev: null },
+        }),
     });
-    await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'));
+    await crawlForTest(server.root, path.join(await tempDir(), 'out'));
     expect(server.requests).toEqual(['/api/', '/api/units', '/api/units/caf%C3%A9/']);
   });
 });
@@ -158,22 +163,21 @@ describe('a very faulty source', () => {
     const outside = 3000;
     const dead = 1050;
     const ids = Array.from({ length: dead }, (_, i) => String(i + 1));
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') {
-        const links = Object.fromEntries(
-          Array.from({ length: outside }, (_, i) => [`x${i}`, `http://elsewhere.invalid/${i}`]),
-        );
-        const page = list(base, ids, links);
-        // Every record breaks record.self (its link names another id) and links to a record that is gone.
-        for (const resource of page.data) resource.links.self = `${base}units/9${resource.id}/`;
-        return sendJson(res, 200, page);
-      }
-      sendJson(res, 404, { errors: [{ status: '404' }] });
+    const server = await tinySource({
+      answers: {
+        'units/': (res, base) => {
+          const links = Object.fromEntries(
+            Array.from({ length: outside }, (_, i) => [`x${i}`, `http://elsewhere.invalid/${i}`]),
+          );
+          const page = list(base, ids, links);
+          // Every record breaks record.self (its link names another id) and links to a record that is gone.
+          for (const resource of page.data) resource.links.self = `${base}units/9${resource.id}/`;
+          sendJson(res, 200, page);
+        },
+      },
     });
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out, concurrency: 16 });
+    const result = await crawlForTest(server.root, out, { concurrency: 16 });
     const report = JSON.parse(await readFile(path.join(out, '_cv-snapshot/report.json'), 'utf8')) as {
       rules: Record<string, { errors: number; warnings: number; omitted: number }>;
       findingsListedPerRule: number;
@@ -205,7 +209,7 @@ describe('a root index that leads nowhere', () => {
       }),
     );
     const out = path.join(await tempDir(), 'out');
-    const error = await createSnapshot({ rootUrl: `${server.url}/cv/api/v1/`, out }).catch((e: unknown) => e);
+    const error = await crawlForTest(`${server.url}/cv/api/v1/`, out).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RootScopeError);
     expect((error as Error).message).toBe(
       `${server.url}/cv/api/v1/: the root index lists 2 collection URLs and none is below the root URL ` +
@@ -218,13 +222,14 @@ describe('a root index that leads nowhere', () => {
   });
 
   it('whose collections are partly outside is crawled, with the others as findings', async () => {
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/')
-        return sendJson(res, 200, { data: { units: `${base}units/`, sites: 'http://elsewhere.invalid/api/sites/' } });
-      sendJson(res, 200, list(base, []));
+    const server = await tinySource({
+      collections: { units: [] },
+      answers: {
+        '': (res, base) =>
+          sendJson(res, 200, { data: { units: `${base}units/`, sites: 'http://elsewhere.invalid/api/sites/' } }),
+      },
     });
-    const result = await createSnapshot({ rootUrl: `${server.url}/api/`, out: path.join(await tempDir(), 'out') });
+    const result = await crawlForTest(server.root, path.join(await tempDir(), 'out'));
     expect(result.collections).toEqual({ units: { records: 0, pages: 1, documents: 1 } });
     expect(result.report.findings.map((f) => [f.rule, f.message])).toContainEqual([
       'scope.outside',

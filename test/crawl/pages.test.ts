@@ -7,13 +7,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { startSampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { sendJson, startServer } from '../helpers/http-server.js';
+import { closedAfterEach, sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { onePage, records, startTinySource } from '../helpers/tiny-source.js';
+
+const tinySource = closedAfterEach(startTinySource);
 
 /** Records of the three real pages. */
 const PAGES: Record<string, number[]> = { '1': [1, 2], '2': [3, 4], '3': [5] };
@@ -30,18 +31,10 @@ function unit(base: string, id: string | number, extra: Record<string, unknown> 
   return { type: 'Unit', id: String(id), attributes: {}, ...extra, links: { self: `${base}units/${id}/` } };
 }
 
-function onePage(base: string, data: unknown[]) {
-  return {
-    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-    data,
-    meta: { pagination: { page: 1, pages: 1, count: data.length } },
-  };
-}
-
 /**
  * Three pages of units, linked with the odd spellings (and `0`) from page 1. A server that clamps: `0` answers
  * page 1, as a source seen in the wild did. The other odd spellings get pages of their own records, so that a file they
- * overwrote would show.
+ * overwrote would show. Its own server: it answers each spelling of the query apart, which the builder's lists do not.
  */
 function paginating(req: http.IncomingMessage, res: http.ServerResponse): void {
   const base = `http://${req.headers.host}/api/`;
@@ -125,31 +118,28 @@ describe('page numbers a source links to', () => {
 describe('path spellings a source links to', () => {
   it('fetches /units/%41/ and /units/A/ once, as one URL, and stores one file', async () => {
     const spellings = ['%41', 'A', '%7e', '~', '%7E', '%21', '!', '[x]', '%5bx%5d'];
-    const server = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const url = req.url ?? '/';
-      if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (url === '/api/units/') {
-        const self = (spelling: string) => `${base}units/${spelling}/`;
-        const data = spellings.map((spelling, i) => ({ type: 'Unit', id: `${i}`, links: { self: self(spelling) } }));
-        return sendJson(res, 200, onePage(base, data));
-      }
+    const server = await tinySource({
+      answers: {
+        'units/': (res, base) => {
+          const self = (spelling: string) => `${base}units/${spelling}/`;
+          const data = spellings.map((spelling, i) => ({ type: 'Unit', id: `${i}`, links: { self: self(spelling) } }));
+          sendJson(res, 200, onePage(base, 'units', data));
+        },
+      },
       // Each spelling answers a document that names the spelling it was asked with.
-      const self = `http://${req.headers.host}${url}`;
-      return sendJson(res, 200, { data: { type: 'Unit', id: '1', attributes: { asked: url }, links: { self } } });
+      otherwise: (res, _base, req) => {
+        const self = `http://${req.headers.host}${req.url}`;
+        sendJson(res, 200, { data: { type: 'Unit', id: '1', attributes: { asked: req.url }, links: { self } } });
+      },
     });
-    try {
-      const out = path.join(await tempDir(), 'out');
-      const result = await crawlForTest(`${server.url}/api/`, out);
-      const records = server.requests.filter((r) => r !== '/api/' && r !== '/api/units/').sort();
-      expect(records).toEqual(['/api/units/!/', '/api/units/%5Bx%5D/', '/api/units/A/', '/api/units/~/']);
-      const stored = (await listFiles(out)).filter((file) => /^api\/units\/[^/]+\/index\.html$/.test(file));
-      expect(stored).toEqual(['!', 'A', '[x]', '~'].map((name) => `api/units/${name}/index.html`));
-      expect(result.report.findings.filter((f) => f.rule.startsWith('layout.'))).toEqual([]);
-      expect((await verifySnapshot(out)).problems).toEqual([]);
-    } finally {
-      await server.close();
-    }
+    const out = path.join(await tempDir(), 'out');
+    const result = await crawlForTest(server.root, out);
+    const asked = server.requests.filter((r) => r !== '/api/' && r !== '/api/units/').sort();
+    expect(asked).toEqual(['/api/units/!/', '/api/units/%5Bx%5D/', '/api/units/A/', '/api/units/~/']);
+    const stored = (await listFiles(out)).filter((file) => /^api\/units\/[^/]+\/index\.html$/.test(file));
+    expect(stored).toEqual(['!', 'A', '[x]', '~'].map((name) => `api/units/${name}/index.html`));
+    expect(result.report.findings.filter((f) => f.rule.startsWith('layout.'))).toEqual([]);
+    expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 });
 
@@ -159,44 +149,35 @@ describe('two names a file system folds into one file', () => {
     // What a case-insensitive file system does with units/A/ and units/a/: the second name finds the first's file.
     // Simulated on any file system: the server plants that file in the staging tree before it answers units/a/.
     const planted = path.join(`${out}.staging`, 'tree', 'api', 'units', 'a', 'index.html');
-    const server = await startServer(async (req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const url = req.url ?? '/';
-      if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (url === '/api/units/') return sendJson(res, 200, onePage(base, [unit(base, 'a')]));
-      if (url === '/api/units/a/') {
-        await mkdir(path.dirname(planted), { recursive: true });
-        await writeFile(planted, '{"written":"first"}');
-      }
-      sendJson(res, 200, { data: unit(base, 'a') });
+    const server = await tinySource({
+      collections: { units: [{ id: 'a', term: 'a' }] },
+      answers: {
+        'units/a/': async (res, base) => {
+          await mkdir(path.dirname(planted), { recursive: true });
+          await writeFile(planted, '{"written":"first"}');
+          sendJson(res, 200, { data: unit(base, 'a') });
+        },
+      },
     });
-    try {
-      const result = await crawlForTest(`${server.url}/api/`, out);
-      const collisions = result.report.findings.filter((f) => f.rule === 'layout.collision');
-      expect(collisions.map((f) => f.url)).toEqual([`${server.url}/api/units/a/`]);
-      expect(collisions[0]!.message).toContain('api/units/a/index.html cannot be written: another document of');
-      expect(await readFile(path.join(out, 'api', 'units', 'a', 'index.html'), 'utf8')).toBe('{"written":"first"}');
-    } finally {
-      await server.close();
-    }
+    const result = await crawlForTest(server.root, out);
+    const collisions = result.report.findings.filter((f) => f.rule === 'layout.collision');
+    expect(collisions.map((f) => f.url)).toEqual([`${server.url}/api/units/a/`]);
+    expect(collisions[0]!.message).toContain('api/units/a/index.html cannot be written: another document of');
+    expect(await readFile(path.join(out, 'api', 'units', 'a', 'index.html'), 'utf8')).toBe('{"written":"first"}');
   });
 });
 
 describe('the order of fetching', () => {
   it('fetches the pages of a list before the records its earlier pages listed', async () => {
-    // One request at a time: the sample API's collections are chains of pages, each naming the next.
-    const api = await startSampleApi({ records: 25, pageSize: 5 });
-    try {
-      await createSnapshot({ rootUrl: api.rootUrl, out: path.join(await tempDir(), 'ordered'), concurrency: 1 });
-      const paths = api.requestLog.filter((entry) => entry.status === 200).map((entry) => entry.url.split('?')[0]!);
-      const firstRecord = paths.findIndex((p) => /^\/sms\/cv\/api\/v1\/[a-z-]+\/\d+\/$/.test(p));
-      const isListPage = (p: string) => /^\/sms\/cv\/api\/v1\/[a-z-]+\/$/.test(p);
-      const lastPage = paths.findLastIndex(isListPage);
-      // Every list page (each collection has several) is fetched before the first record's document.
-      expect(paths.filter(isListPage).length).toBeGreaterThan(36 * 3);
-      expect(lastPage).toBeLessThan(firstRecord);
-    } finally {
-      await api.close();
-    }
+    // One request at a time: two collections of three pages, each page naming the next.
+    const source = await tinySource({ collections: { units: records(6), things: records(6) }, pageSize: 2 });
+    await crawlForTest(source.root, path.join(await tempDir(), 'ordered'), { concurrency: 1, catalogue: 'none' });
+    const paths = source.requests.map((url) => url.split('?')[0]!);
+    const firstRecord = paths.findIndex((p) => /^\/api\/[a-z-]+\/\d+\/$/.test(p));
+    const isListPage = (p: string) => /^\/api\/[a-z-]+\/$/.test(p);
+    const lastPage = paths.findLastIndex(isListPage);
+    // Every list page is fetched before the first record's document.
+    expect(paths.filter(isListPage).length).toBeGreaterThanOrEqual(2 * 3);
+    expect(lastPage).toBeLessThan(firstRecord);
   });
 });
