@@ -10,11 +10,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CrawlStoppedError, FetchError } from '../../src/util/errors.js';
 import type { FetcherOptions } from '../../src/crawl/fetcher.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { testFetcher } from '../helpers/test-fetcher.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { startTinySource, type TinySource, type TinySourceOptions } from '../helpers/tiny-source.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -27,6 +27,12 @@ async function serve(handler: http.RequestListener): Promise<TestServer> {
   return server;
 }
 
+async function tinySource(options: TinySourceOptions): Promise<TinySource> {
+  const source = await startTinySource(options);
+  closers.push(() => source.close());
+  return source;
+}
+
 /** Writes `chunk` every `everyMs` until the client goes away; the answer never ends. */
 function trickle(res: http.ServerResponse, chunk: string, everyMs: number): void {
   const timer = setInterval(() => res.write(chunk), everyMs);
@@ -35,30 +41,23 @@ function trickle(res: http.ServerResponse, chunk: string, everyMs: number): void
 
 const fetcher = (options: Partial<FetcherOptions> = {}) => testFetcher(closers, options);
 
-const list = (base: string) => ({
-  links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-  data: [],
-  meta: { pagination: { page: 1, pages: 1, count: 0 } },
-});
-
 describe('an answer whose body is not wanted and never ends', () => {
   it('a 503 is retried and a redirect followed, without reading their endless bodies', async () => {
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units`, sites: `${base}sites/` } });
-      if (req.url === '/api/units') {
-        res.writeHead(301, { location: `${base}units/`, 'content-type': 'text/html' });
-        return trickle(res, 'x'.repeat(4096), 1);
-      }
-      if (req.url === '/api/sites/') {
-        res.writeHead(503, { 'content-type': 'text/html' });
-        return trickle(res, 'x'.repeat(4096), 1);
-      }
-      sendJson(res, 200, list(base));
+    const server = await tinySource({
+      collections: { units: [] },
+      answers: {
+        '': (res, base) => sendJson(res, 200, { data: { units: `${base}units`, sites: `${base}sites/` } }),
+        units: (res, base) => {
+          res.writeHead(301, { location: `${base}units/`, 'content-type': 'text/html' });
+          trickle(res, 'x'.repeat(4096), 1);
+        },
+        'sites/': (res) => {
+          res.writeHead(503, { 'content-type': 'text/html' });
+          trickle(res, 'x'.repeat(4096), 1);
+        },
+      },
     });
-    const error = await createSnapshot({
-      rootUrl: `${server.url}/api/`,
-      out: path.join(await tempDir(), 'out'),
+    const error = await crawlForTest(server.root, path.join(await tempDir(), 'out'), {
       retries: 1,
       backoffBaseMs: 1,
       allowPartial: true,
@@ -67,7 +66,7 @@ describe('an answer whose body is not wanted and never ends', () => {
       (e: unknown) => e,
     );
     expect(error).not.toBeInstanceOf(Error);
-    const result = error as Awaited<ReturnType<typeof createSnapshot>>;
+    const result = error as Awaited<ReturnType<typeof crawlForTest>>;
     expect(result.missing).toEqual([`${server.url}/api/sites/`]);
     expect(server.requests.filter((u) => u === '/api/sites/')).toHaveLength(2);
     expect(server.requests).toContain('/api/units/');
@@ -77,14 +76,16 @@ describe('an answer whose body is not wanted and never ends', () => {
   });
 
   it('a 404 whose body never ends is a dead link, not a hang', async () => {
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      res.writeHead(404, { 'content-type': 'application/vnd.api+json' });
-      res.write('{"errors":[');
-      trickle(res, '{},'.repeat(1000), 1);
+    const server = await tinySource({
+      answers: {
+        'units/': (res) => {
+          res.writeHead(404, { 'content-type': 'application/vnd.api+json' });
+          res.write('{"errors":[');
+          trickle(res, '{},'.repeat(1000), 1);
+        },
+      },
     });
-    const result = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'));
+    const result = await crawlForTest(server.root, path.join(await tempDir(), 'out'));
     expect(result.report.findings.map((f) => [f.url, f.rule])).toContainEqual([
       `${server.url}/api/units/`,
       'link.dead',
@@ -133,6 +134,7 @@ describe('the deadline of an attempt', () => {
   });
 
   it('ends a server that sends informational answers without end', async () => {
+    // A plain socket: an HTTP server does not write 1xx answers without end.
     const sockets = new Set<net.Socket>();
     const server = net.createServer((socket) => {
       sockets.add(socket);
@@ -161,13 +163,15 @@ describe('the deadline of an attempt', () => {
   });
 
   it('ends the crawl with the URL when every attempt runs out of time', async () => {
-    const server = await serve((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
-      trickle(res, ' ', 10);
+    const server = await tinySource({
+      answers: {
+        'units/': (res) => {
+          res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
+          trickle(res, ' ', 10);
+        },
+      },
     });
-    const error = await crawlForTest(`${server.url}/api/`, path.join(await tempDir(), 'out'), { timeoutMs: 150 }).catch(
+    const error = await crawlForTest(server.root, path.join(await tempDir(), 'out'), { timeoutMs: 150 }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(CrawlStoppedError);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crawlCommand } from '../../src/cli/crawl-command.js';
 import { UsageError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const SECRET = 's3cret';
 
@@ -40,9 +40,7 @@ describe('a URL with a password, refused', () => {
   });
 
   it('createSnapshot: a --base-url that does not parse, its password holding a space', async () => {
-    const error = await createSnapshot({
-      rootUrl: 'http://127.0.0.1:9/api/',
-      out: path.join(await tempDir(), 'out'),
+    const error = await crawlForTest('http://127.0.0.1:9/api/', path.join(await tempDir(), 'out'), {
       links: 'absolute',
       // Unparsable for its host; the space would stop a redaction that reads URLs out of running text.
       baseUrl: `https://user:${SECRET} two@[cv.example.org/`,
@@ -54,10 +52,9 @@ describe('a URL with a password, refused', () => {
   });
 
   it('createSnapshot: a root URL with a password that does not parse', async () => {
-    const error = await createSnapshot({
-      rootUrl: `http://user:${SECRET}@[bad/api/`,
-      out: path.join(await tempDir(), 'out'),
-    }).catch((e: unknown) => e);
+    const error = await crawlForTest(`http://user:${SECRET}@[bad/api/`, path.join(await tempDir(), 'out')).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).not.toContain(SECRET);
   });

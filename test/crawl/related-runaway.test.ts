@@ -6,9 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const DECLARED = 2;
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
   removeDir = suite.remove;
   out = path.join(suite.dir, 'out');
   // --max-documents is the last line of defence: without the guard the crawl would stop there with an error.
-  outcome = await createSnapshot({ rootUrl: `${server.url}/api/`, out, maxDocuments: 40 }).catch((e: unknown) => e);
+  outcome = await crawlForTest(`${server.url}/api/`, out, { maxDocuments: 40 }).catch((e: unknown) => e);
 });
 afterAll(async () => {
   await server.close();

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Layout } from '../../src/format/layout.js';
 import { META_DIR } from '../../src/store/sums.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli, runMain } from '../helpers/cli.js';
 import type { Manifest } from '../../src/format/manifest.js';
@@ -19,6 +18,7 @@ import type { SnapshotDiff } from '../../src/diff/diff-format.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const PAGE_SIZE = 2;
 
@@ -147,7 +147,7 @@ describe('pages that shift while they are crawled', () => {
       // The first answer of page 2 lists record 2 again (an unordered queryset) and never record 3.
       source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
       const out = path.join(await tempDir(), 'out');
-      const result = await createSnapshot({ rootUrl: source.root, out, ...(derive ? { derive, verifySeed: 1 } : {}) });
+      const result = await crawlForTest(source.root, out, derive ? { derive, verifySeed: 1 } : {});
       if (derive) expect(result.derive!.derived).toBeGreaterThan(0);
       expect(await collection(out, source.root)).toEqual(source.ids);
       // Record 3, which no page listed the first time, is in the snapshot.
@@ -166,8 +166,8 @@ describe('pages that shift while they are crawled', () => {
     source.page = (n, request) => (n === 2 && request === 1 ? ['2', '4'] : source!.ids.slice((n - 1) * 2, n * 2));
     const out = path.join(await tempDir(), 'out');
     // --strict refuses (the source lacks the collections of spec 2.2) and keeps the finished work for --resume.
-    await expect(createSnapshot({ rootUrl: source.root, out, strict: true })).rejects.toThrow(/--resume/);
-    const resumed = await createSnapshot({ rootUrl: source.root, out, resume: true });
+    await expect(crawlForTest(source.root, out, { strict: true })).rejects.toThrow(/--resume/);
+    const resumed = await crawlForTest(source.root, out, { resume: true });
     expect(resumed.resumed).toBe(1 + 2 + 4);
     expect(resumed.documents).toBe(1 + 2 + 4);
     expect(resumed.collections.units).toEqual({ records: 4, pages: 2, documents: 6 });
@@ -181,7 +181,7 @@ describe('pages that shift while they are crawled', () => {
       if (n === 1 && request === 1) source!.ids.unshift('0');
     };
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: source.root, out, concurrency: 1 });
+    const result = await crawlForTest(source.root, out, { concurrency: 1 });
     expect(source.ids).toEqual(['0', '1', '2', '3', '4']);
     expect(await collection(out, source.root)).toEqual(source.ids);
     expect(result.report.findings.filter((f) => f.rule.startsWith('pagination'))).toEqual([]);
@@ -279,7 +279,7 @@ describe('pages that shift while they are crawled', () => {
     // The same wrong answer every time: the source's own fault, mirrored with its findings.
     source.page = (n) => (n === 1 ? ['1', '2'] : ['2', '4']);
     const out = path.join(await tempDir(), 'out');
-    const result = await createSnapshot({ rootUrl: source.root, out });
+    const result = await crawlForTest(source.root, out);
     const rules = result.report.findings.map((f) => f.rule).filter((rule) => rule.startsWith('pagination'));
     expect(rules).toEqual(['pagination.count', 'pagination.duplicate']);
     expect((await verifySnapshot(out)).problems).toEqual([]);
@@ -327,12 +327,12 @@ describe('a page fetched again replaces its findings', () => {
   }
 
   /** The faulty source crawled once before it shifts: in `dir`, with the findings every later crawl must count. */
-  async function baseline(options: Partial<Parameters<typeof createSnapshot>[0]> = {}) {
+  async function baseline(options: Parameters<typeof crawlForTest>[2] = {}) {
     const shifting = await startShiftingSource(4);
     source = shifting; // closed after the test
     faulty(shifting);
     const dir = await tempDir();
-    await createSnapshot({ ...options, rootUrl: shifting.root, out: path.join(dir, 'once') });
+    await crawlForTest(shifting.root, path.join(dir, 'once'), options);
     return { shifting, dir, once: await findingsOf(path.join(dir, 'once')) };
   }
 
@@ -341,7 +341,7 @@ describe('a page fetched again replaces its findings', () => {
     expect(once.rules).toHaveProperty(['record.self', 'errors'], 1);
 
     shuffleOnce(shifting);
-    await createSnapshot({ rootUrl: shifting.root, out: path.join(dir, 'shifted') });
+    await crawlForTest(shifting.root, path.join(dir, 'shifted'));
     expect(await findingsOf(path.join(dir, 'shifted'))).toEqual(once);
   });
 
@@ -354,11 +354,9 @@ describe('a page fetched again replaces its findings', () => {
     shifting.holdRecord = '/api/units/4/';
     const controller = new AbortController();
     void shifting.held.then(() => controller.abort('SIGINT'));
-    await expect(createSnapshot({ rootUrl: shifting.root, out, signal: controller.signal })).rejects.toThrow(
-      /Interrupted/,
-    );
+    await expect(crawlForTest(shifting.root, out, { signal: controller.signal })).rejects.toThrow(/Interrupted/);
     shifting.release();
-    const resumed = await createSnapshot({ rootUrl: shifting.root, out, resume: true });
+    const resumed = await crawlForTest(shifting.root, out, { resume: true });
     expect(resumed.resumed).toBeGreaterThan(0);
     expect(await findingsOf(out)).toEqual(once);
   });
@@ -369,8 +367,8 @@ describe('a page fetched again replaces its findings', () => {
     shuffleOnce(shifting);
     const out = path.join(dir, 'resumed');
     // --strict refuses (the source lacks the collections of spec 2.2) and keeps the finished work for --resume.
-    await expect(createSnapshot({ rootUrl: shifting.root, out, strict: true })).rejects.toThrow(/--resume/);
-    await createSnapshot({ rootUrl: shifting.root, out, resume: true });
+    await expect(crawlForTest(shifting.root, out, { strict: true })).rejects.toThrow(/--resume/);
+    await crawlForTest(shifting.root, out, { resume: true });
     expect(await findingsOf(out)).toEqual(once);
   });
 
@@ -379,7 +377,7 @@ describe('a page fetched again replaces its findings', () => {
     expect(once.rules).toHaveProperty(['record.self', 'errors'], 1);
 
     shuffleOnce(shifting);
-    await createSnapshot({ rootUrl: shifting.root, out: path.join(dir, 'shifted'), derive: true, verifySeed: 1 });
+    await crawlForTest(shifting.root, path.join(dir, 'shifted'), { derive: true, verifySeed: 1 });
     expect(await findingsOf(path.join(dir, 'shifted'))).toEqual(once);
   });
 });
@@ -420,7 +418,7 @@ describe('--resume after the source moved on', () => {
     source.holdRecord = '/api/units/9/';
     const controller = new AbortController();
     void source.held.then(() => controller.abort('SIGINT'));
-    await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal })).rejects.toThrow(
+    await expect(crawlForTest(source.root, out, { signal: controller.signal })).rejects.toThrow(
       /Interrupted by SIGINT/,
     );
     source.release();
@@ -448,9 +446,7 @@ describe('--resume after the source moved on', () => {
     source.holdRecord = '/api/units/9/';
     const controller = new AbortController();
     void source.held.then(() => controller.abort('SIGINT'));
-    await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal })).rejects.toThrow(
-      /Interrupted/,
-    );
+    await expect(crawlForTest(source.root, out, { signal: controller.signal })).rejects.toThrow(/Interrupted/);
     source.release();
     source.ids.push('10');
     const resumed = await runCli(['crawl', source.root, '--out', out, '--resume', '--quiet']);

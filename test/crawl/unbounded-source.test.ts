@@ -13,6 +13,7 @@ import type * as Library from '../../src/index.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 const DIST = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js')).href;
@@ -27,7 +28,7 @@ const unit = (base: string, id: number, links: Record<string, unknown> = {}) => 
 
 /**
  * Page n of `units` lists record n and announces `pagesAt(n)` pages (and as many records), linking to page n + 1
- * while that is within them.
+ * while that is within them. Its own server: the builder's lists announce the pages they have.
  */
 function pagedSource(pagesAt: (page: number) => number) {
   return serve((req, res) => {
@@ -78,7 +79,7 @@ describe('a collection whose every page announces one page more', () => {
     const server = await pagedSource((page) => page + 1);
     const out = path.join(await tempDir(), 'out');
     const root = `${server.url}/api/`;
-    const result = await createSnapshot({ rootUrl: root, out, retries: 0, allowPartial: true });
+    const result = await crawlForTest(root, out, { allowPartial: true });
     const manifest = JSON.parse(await readFile(path.join(out, '_cv-snapshot/manifest.json'), 'utf8')) as {
       partial: boolean;
       missing: string[];
@@ -102,7 +103,7 @@ describe('a collection that grew while it was crawled', () => {
     });
     const out = path.join(await tempDir(), 'out');
     const root = `${server.url}/api/`;
-    const result = await createSnapshot({ rootUrl: root, out, retries: 0 });
+    const result = await crawlForTest(root, out);
     expect(result.report.findings.filter((f) => f.rule === 'pagination.unbounded')).toEqual([]);
     const page3 = JSON.parse(await readFile(path.join(out, 'api/units/page/3/index.html'), 'utf8')) as {
       data: Array<{ id: string }>;
@@ -113,6 +114,7 @@ describe('a collection that grew while it was crawled', () => {
 
 describe('records that each link to a new one', () => {
   it('stop at the count the first page announced, with some room for records it does not list', async () => {
+    // Its own server: the builder serves the records it lists, and these are endless.
     const server = await serve((req, res) => {
       const base = `http://${req.headers.host}/api/`;
       if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
@@ -132,7 +134,7 @@ describe('records that each link to a new one', () => {
     });
     const out = path.join(await tempDir(), 'out');
     const root = `${server.url}/api/`;
-    const result = await createSnapshot({ rootUrl: root, out, retries: 0, allowPartial: true, maxDocuments: 5000 });
+    const result = await crawlForTest(root, out, { allowPartial: true, maxDocuments: 5000 });
     const records = server.requests.filter((r) => /^\/api\/units\/\d+\/$/.test(r));
     // The one record counted, and the 100 more a collection may hold without listing them.
     expect(records).toHaveLength(101);
