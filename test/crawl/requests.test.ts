@@ -7,34 +7,29 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProgressLine, formatProgress } from '../../src/crawl/progress.js';
-import { startSampleApi } from '../../src/sample-api/index.js';
 import { TOOL_VERSION } from '../../src/version.js';
 import { runCli } from '../helpers/cli.js';
-import { sendJson, startServer } from '../helpers/http-server.js';
+import { closedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { startTinySource } from '../helpers/tiny-source.js';
+
+const tinySource = closedAfterEach(startTinySource);
 
 describe('requests', () => {
   it('ask for JSON:API, accept gzip and br, and name the tool', async () => {
     const seen: http.IncomingHttpHeaders[] = [];
-    const server = await startServer((req, res) => {
-      seen.push(req.headers);
-      sendJson(res, 200, { data: { units: `http://${req.headers.host}/api/units/` } });
-    });
-    try {
-      await runCli(['crawl', `${server.url}/api/`, '--out', path.join(await tempDir(), 'out'), '--quiet']);
-      expect(seen.length).toBeGreaterThan(0);
-      for (const headers of seen) {
-        expect(headers.accept).toBe('application/vnd.api+json');
-        expect(headers['accept-encoding']).toBe('gzip, br');
-        expect(headers['user-agent']).toBe(`cv-snapshot/${TOOL_VERSION}`);
-      }
-    } finally {
-      await server.close();
+    const server = await tinySource({ onRequest: (req) => seen.push(req.headers) });
+    await runCli(['crawl', server.root, '--out', path.join(await tempDir(), 'out'), '--quiet']);
+    expect(seen).toHaveLength(3);
+    for (const headers of seen) {
+      expect(headers.accept).toBe('application/vnd.api+json');
+      expect(headers['accept-encoding']).toBe('gzip, br');
+      expect(headers['user-agent']).toBe(`cv-snapshot/${TOOL_VERSION}`);
     }
   });
 
   it('go through the proxy that HTTP_PROXY names', async () => {
-    const api = await startSampleApi({ records: 1 });
+    const api = await tinySource();
     const proxied: string[] = [];
     // A minimal forward proxy. undici tunnels through it with CONNECT; plain forwarding is served too.
     const proxy = http.createServer((req, res) => {
@@ -62,12 +57,12 @@ describe('requests', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = proxy.address() as { port: number };
-      const result = await runCli(['crawl', api.rootUrl, '--out', path.join(await tempDir(), 'out'), '--quiet'], {
+      const result = await runCli(['crawl', api.root, '--out', path.join(await tempDir(), 'out'), '--quiet'], {
         env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
       });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
-      const apiHost = new URL(api.rootUrl).host;
+      const apiHost = new URL(api.root).host;
       expect(proxied.length).toBeGreaterThan(0);
       for (const request of proxied)
         expect(request === `CONNECT ${apiHost}` || request.startsWith(`http://${apiHost}/`), request).toBe(true);
@@ -75,7 +70,6 @@ describe('requests', () => {
       proxy.closeAllConnections();
       proxy.close();
       for (const socket of sockets) socket.destroy();
-      await api.close();
     }
   }, 30_000);
 });
