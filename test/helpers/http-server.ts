@@ -73,7 +73,6 @@ export function sendJson(
   res.end(text);
 }
 
-/** A one-page list of `Unit` records with these ids (each term its id) at `<base>units/`: a whole collection. */
 /**
  * A unit whose `successor` the list gives with links only (spec 2.4), as the service does: where it leads is in its
  * relationship and related documents. `related` replaces its related link.
@@ -85,19 +84,5 @@ export function linksOnlyUnit(base: string, id: string, related = `${base}units/
     attributes: { term: `term ${id}` },
     relationships: { successor: { links: { self: `${base}units/${id}/relationships/successor`, related } } },
     links: { self: `${base}units/${id}/` },
-  };
-}
-
-export function unitList(base: string, ids: string[]) {
-  return {
-    links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-    data: ids.map((id) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: id },
-      relationships: {},
-      links: { self: `${base}units/${id}/` },
-    })),
-    meta: { pagination: { page: 1, pages: 1, count: ids.length } },
   };
 }

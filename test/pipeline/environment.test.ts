@@ -13,11 +13,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError } from '../../src/util/errors.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 let source: TinySource;
 let top: string;
@@ -42,7 +42,7 @@ async function mountTmpfs(dir: string, options: string): Promise<void> {
 describe('the place of --out', () => {
   it('makes a missing parent directory', async () => {
     const out = path.join(top, 'a', 'b', 'mirror');
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     expect(await termIn(out)).toBe('first');
   });
 
@@ -51,7 +51,7 @@ describe('the place of --out', () => {
     const under = await runCli(['crawl', source.root, '--out', path.join(top, 'notes.txt', 'mirror'), '--quiet']);
     expect(under.code).toBe(1);
     expect(under.stderr).toContain(`The parent of --out, ${path.join(top, 'notes.txt')}, is a file, not a directory`);
-    const crawlInto = (out: string) => createSnapshot({ rootUrl: source.root, out }).catch((e: unknown) => e);
+    const crawlInto = (out: string) => crawlForTest(source.root, out).catch((e: unknown) => e);
     const deeper = await crawlInto(path.join(top, 'notes.txt', 'sub', 'mirror'));
     expect((deeper as Error).message).toMatch(/a part of that path is a file, not a directory\. Choose another --out/);
     const file = await crawlInto(path.join(top, 'notes.txt'));
@@ -78,7 +78,7 @@ describe('the place of --out', () => {
   it('an --out that is a mount point cannot be replaced: refused before fetching (mounts a tmpfs)', async () => {
     const out = path.join(top, 'mnt');
     await mountTmpfs(out, 'size=64k');
-    const error = await createSnapshot({ rootUrl: source.root, out }).catch((e: unknown) => e);
+    const error = await crawlForTest(source.root, out).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputDirError);
     expect((error as Error).message).toContain(`${out} is a mount point`);
     expect((error as Error).message).toContain(`such as ${path.join(out, 'cv-mirror')}`);

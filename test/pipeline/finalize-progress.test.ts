@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 /** A stream that keeps what is written to it. */
 function collector(): { stream: NodeJS.WritableStream; text: () => string } {
@@ -40,18 +40,14 @@ describe('progress of finalize', () => {
   it('writes a line per stage in a log, in order, and compares only when --out held a snapshot', async () => {
     const out = path.join(base, 'log');
     const first = collector();
-    const result = await createSnapshot({
-      rootUrl: api.rootUrl,
-      out,
-      progress: { stream: first.stream, mode: 'lines' },
-    });
+    const result = await crawlForTest(api.rootUrl, out, { progress: { stream: first.stream, mode: 'lines' } });
     const lines = first.text().split('\n');
     const started = `${STAGES[0]}${result.documents} documents…`;
     // No snapshot in --out before the first crawl: nothing to compare with.
     expect(lines.filter((line) => line.startsWith('finalize: '))).toEqual([started, ...STAGES.slice(2)]);
 
     const second = collector();
-    await createSnapshot({ rootUrl: api.rootUrl, out, progress: { stream: second.stream, mode: 'lines' } });
+    await crawlForTest(api.rootUrl, out, { progress: { stream: second.stream, mode: 'lines' } });
     expect(
       second
         .text()
@@ -62,21 +58,13 @@ describe('progress of finalize', () => {
 
   it('rewrites the live line on a terminal and clears it at the end; writes nothing when quiet', async () => {
     const tty = collector();
-    await createSnapshot({
-      rootUrl: api.rootUrl,
-      out: path.join(base, 'tty'),
-      progress: { stream: tty.stream, mode: 'tty' },
-    });
+    await crawlForTest(api.rootUrl, path.join(base, 'tty'), { progress: { stream: tty.stream, mode: 'tty' } });
     expect(tty.text()).toContain(`\r\u001b[K${STAGES[4]}`);
     expect(tty.text().endsWith(`\r\u001b[K${STAGES[4]}\r\u001b[K`)).toBe(true);
     expect(tty.text()).not.toContain('\n');
 
     const quiet = collector();
-    await createSnapshot({
-      rootUrl: api.rootUrl,
-      out: path.join(base, 'quiet'),
-      progress: { stream: quiet.stream, mode: 'off' },
-    });
+    await crawlForTest(api.rootUrl, path.join(base, 'quiet'), { progress: { stream: quiet.stream, mode: 'off' } });
     expect(quiet.text()).toBe('');
   });
 });

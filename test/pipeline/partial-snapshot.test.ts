@@ -12,26 +12,19 @@ import { launchBrowser } from '../../scripts/browser.mjs';
 import { seriousViolations } from '../helpers/axe.js';
 import { startServe } from '../../src/serve/server.js';
 import { runMain, startCli } from '../helpers/cli.js';
-import { sendJson, serversClosedAfterEach, unitList } from '../helpers/http-server.js';
+import { closedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { records, startTinySource } from '../helpers/tiny-source.js';
 
-const serve = serversClosedAfterEach();
+const tinySource = closedAfterEach(startTinySource);
 
 /** A snapshot of a source of two units, whose second record fails every time it is asked for when `failing`. */
 async function snapshotOf(failing: boolean): Promise<{ out: string; root: string }> {
-  const source = await serve((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') return sendJson(res, 200, unitList(base, ['1', '2']));
-    const id = /^\/api\/units\/(\d)\/$/.exec(req.url ?? '')?.[1];
-    if (id === undefined || (failing && id === '2')) return sendJson(res, 500, { errors: [{ status: '500' }] });
-    sendJson(res, 200, { data: { type: 'Unit', id, attributes: {}, links: { self: `${base}units/${id}/` } } });
-  });
+  const source = await tinySource({ collections: { units: records(2) }, failing: failing ? ['units/2/'] : [] });
   const out = path.join(await tempDir(), 'out');
-  const root = `${source.url}/api/`;
-  await crawlForTest(root, out, { allowPartial: true });
-  return { out, root };
+  await crawlForTest(source.root, out, { allowPartial: true });
+  return { out, root: source.root };
 }
 
 describe('serving a partial snapshot', () => {

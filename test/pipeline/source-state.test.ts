@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const serve = serversClosedAfterEach();
 
@@ -73,14 +73,12 @@ async function interrupted(source: StateSource & { held: Promise<void> }): Promi
   const out = path.join(await tempDir(), 'out');
   const controller = new AbortController();
   void source.held.then(() => controller.abort('SIGINT'));
-  await expect(createSnapshot({ rootUrl: source.root, out, signal: controller.signal, retries: 0 })).rejects.toThrow(
-    /Interrupted by SIGINT/,
-  );
+  await expect(crawlForTest(source.root, out, { signal: controller.signal })).rejects.toThrow(/Interrupted by SIGINT/);
   source.holding = false;
   return out;
 }
 
-const resume = (source: StateSource, out: string) => createSnapshot({ rootUrl: source.root, out, resume: true });
+const resume = (source: StateSource, out: string) => crawlForTest(source.root, out, { resume: true });
 
 describe('--resume and the state of the source, one sign at a time', () => {
   it('goes on when nothing changed', async () => {
