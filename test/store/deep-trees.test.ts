@@ -10,12 +10,12 @@ import { mkdir, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { removeTree } from '../../src/store/remove-tree.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runMain } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 let source: TinySource;
 let top: string;
@@ -46,45 +46,45 @@ describe('a tree too deep to name, left by an older release', () => {
   it('in the staging directory: --fresh clears it and publishes', async () => {
     const controller = new AbortController();
     const held = source.hold();
-    const crawl = createSnapshot({ rootUrl: source.root, out, signal: controller.signal }).catch((e: unknown) => e);
+    const crawl = crawlForTest(source.root, out, { signal: controller.signal }).catch((e: unknown) => e);
     await held;
     controller.abort('SIGINT');
     source.release();
     await crawl;
     await plantDeepTree(path.join(`${out}.staging`, 'tree', 'api', 'units'));
 
-    await createSnapshot({ rootUrl: source.root, out, fresh: true });
+    await crawlForTest(source.root, out, { fresh: true });
     expect(existsSync(`${out}.staging`)).toBe(false);
     expect(await termIn(out)).toBe('first');
     expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 
   it('in a generation being deleted: the next publish removes it', async () => {
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     const doomed = path.join(`${out}.cv-snapshot`, 'deleting-7');
     await plantDeepTree(doomed);
 
     source.term = 'second';
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     expect(existsSync(doomed)).toBe(false);
     expect(await termIn(out)).toBe('second');
   });
 
   it('in the snapshot --out names: pack says what it is and what to do, and a new crawl gets past it', async () => {
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     await plantDeepTree(path.join(await realpath(out), 'api'));
     const packed = await runMain(['pack', out, '--output', path.join(top, 'mirror.tar.gz')]);
     expect(packed.code).toBe(1);
     expect(packed.stderr).toMatch(/: its path is longer than the file system allows\. .*crawl the source again\.\n$/);
 
     source.term = 'second';
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     expect(await termIn(out)).toBe('second');
     expect((await packSnapshot(out, path.join(top, 'mirror.tar.gz'))).bytes).toBeGreaterThan(0);
     // Once no longer kept for rollback, a generation that cannot be looked through is left alone, never deleted
     // blind, and the crawl goes on.
     source.term = 'third';
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     expect(await termIn(out)).toBe('third');
     expect(existsSync(path.join(`${out}.cv-snapshot`, 'snapshot-1', 'api', 'x'.repeat(200)))).toBe(true);
     // The generation kept for rollback still holds the tree; the test's temporary directory cannot remove it.

@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlLockedError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 let source: TinySource;
 let out: string;
@@ -83,9 +83,7 @@ describe('two crawls on one --out', () => {
     source.release();
     expect(lockOf(out).pid).toBe(first.child.pid);
 
-    await expect(createSnapshot({ rootUrl: source.root, out })).rejects.toThrow(
-      /An earlier crawl into .* --resume to continue it/,
-    );
+    await expect(crawlForTest(source.root, out)).rejects.toThrow(/An earlier crawl into .* --resume to continue it/);
     const resumed = await runCli(['crawl', source.root, '--out', out, '--quiet', '--resume']);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
@@ -110,7 +108,7 @@ describe('two crawls on one --out', () => {
 
 describe('locks that cannot be checked, or are certainly stale', () => {
   it('refuses a lock from another host, naming it and the lock file to remove', async () => {
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     const staging = `${out}.staging`;
     await mkdir(staging);
     const lock = {
@@ -122,7 +120,7 @@ describe('locks that cannot be checked, or are certainly stale', () => {
     };
     await writeFile(path.join(staging, 'lock.json'), JSON.stringify(lock));
     const requests = source.requests.length;
-    const error = await createSnapshot({ rootUrl: source.root, out, fresh: true }).catch((e: unknown) => e);
+    const error = await crawlForTest(source.root, out, { fresh: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrawlLockedError);
     expect((error as Error).message).toContain(
       `Another crawl (pid 4242 on host build-7.example.org, started 2025-03-01T10:00:00.000Z) is writing ${out}`,
@@ -144,21 +142,21 @@ describe('locks that cannot be checked, or are certainly stale', () => {
       token: 'b'.repeat(32),
     };
     await writeFile(path.join(staging, 'lock.json'), JSON.stringify(reused));
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     expect(await termIn(out)).toBe('first');
 
     await mkdir(staging);
     const rebooted = { ...reused, startedAt: new Date().toISOString(), bootId: 'not-this-boot' };
     await writeFile(path.join(staging, 'lock.json'), JSON.stringify(rebooted));
-    await createSnapshot({ rootUrl: source.root, out });
+    await crawlForTest(source.root, out);
     expect(existsSync(staging)).toBe(false);
   });
 
   it('a second crawl in the same process waits its turn too', async () => {
     const arrived = source.hold();
-    const first = createSnapshot({ rootUrl: source.root, out });
+    const first = crawlForTest(source.root, out);
     await arrived;
-    await expect(createSnapshot({ rootUrl: source.root, out, fresh: true })).rejects.toBeInstanceOf(CrawlLockedError);
+    await expect(crawlForTest(source.root, out, { fresh: true })).rejects.toBeInstanceOf(CrawlLockedError);
     source.release();
     await first;
     expect(await termIn(out)).toBe('first');

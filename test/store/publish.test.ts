@@ -23,12 +23,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError, UsageError } from '../../src/util/errors.js';
 import { startServe } from '../../src/serve/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const DIST_CREATE_SNAPSHOT = path.resolve(path.dirname(CLI), 'pipeline', 'create-snapshot.js');
 
@@ -42,7 +42,8 @@ afterEach(async () => {
   await source.close();
 });
 
-const crawlInto = (out: string, extra: object = {}) => createSnapshot({ rootUrl: source.root, out, ...extra });
+const crawlInto = (out: string, extra: Parameters<typeof crawlForTest>[2] = {}) =>
+  crawlForTest(source.root, out, extra);
 
 /** A snapshot as an earlier version of the tool published it: a real directory at `out`. */
 async function directorySnapshot(out: string): Promise<void> {
@@ -447,7 +448,7 @@ describe('a kill at any step of a publish', () => {
 
   it('leaves --out present and complete, the old snapshot or the new, when --out is already a link', async () => {
     const steps = await killAtEveryStep(
-      (dir) => createSnapshot({ rootUrl: old.root, out: dir }).then(() => undefined),
+      (dir) => crawlForTest(old.root, dir).then(() => undefined),
       async (dir, made) => {
         // Present, and one of the two complete snapshots, whatever step the kill came after.
         expect((await lstat(dir)).isSymbolicLink(), made.at(-1)).toBe(true);
@@ -470,7 +471,7 @@ describe('a kill at any step of a publish', () => {
     await killAtEveryStep(
       async (dir) => {
         const made = path.join(await tempDir(), 'made');
-        await createSnapshot({ rootUrl: old.root, out: made });
+        await crawlForTest(old.root, made);
         await cp(made, dir, { recursive: true, dereference: true });
       },
       async (dir, steps) => {

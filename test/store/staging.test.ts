@@ -9,10 +9,10 @@ import { mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlStoppedError, OutputDirError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 let source: TinySource;
 let top: string;
@@ -29,7 +29,7 @@ describe('a staging path that is not the tool’s', () => {
     const elsewhere = path.join(top, 'elsewhere');
     await mkdir(elsewhere);
     await symlink(elsewhere, `${out}.staging`);
-    await expect(createSnapshot({ rootUrl: source.root, out, fresh: true })).rejects.toThrow(
+    await expect(crawlForTest(source.root, out, { fresh: true })).rejects.toThrow(
       `${out}.staging is a symbolic link, which cv-snapshot did not make`,
     );
     expect(await readlink(`${out}.staging`)).toBe(elsewhere);
@@ -37,15 +37,13 @@ describe('a staging path that is not the tool’s', () => {
 
     const file = path.join(top, 'file');
     await writeFile(`${file}.staging`, 'mine');
-    await expect(createSnapshot({ rootUrl: source.root, out: file })).rejects.toThrow(
-      'is not a directory, which cv-snapshot did not make',
-    );
+    await expect(crawlForTest(source.root, file)).rejects.toThrow('is not a directory, which cv-snapshot did not make');
     expect(await readFile(`${file}.staging`, 'utf8')).toBe('mine');
 
     const dir = path.join(top, 'dir');
     await mkdir(path.join(`${dir}.staging`, 'tree'), { recursive: true });
     await writeFile(path.join(`${dir}.staging`, 'thesis.tex'), 'years of work');
-    const error = await createSnapshot({ rootUrl: source.root, out: dir, fresh: true }).catch((e: unknown) => e);
+    const error = await crawlForTest(source.root, dir, { fresh: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputDirError);
     expect((error as Error).message).toContain('holds files cv-snapshot does not write (thesis.tex)');
     expect(await listFiles(`${dir}.staging`)).toEqual(['thesis.tex']);
@@ -58,7 +56,7 @@ describe('what --resume reads back', () => {
   async function stoppedCrawl(): Promise<void> {
     const controller = new AbortController();
     const held = source.hold();
-    const crawl = createSnapshot({ rootUrl: source.root, out, signal: controller.signal }).catch((e: unknown) => e);
+    const crawl = crawlForTest(source.root, out, { signal: controller.signal }).catch((e: unknown) => e);
     await held;
     controller.abort('SIGINT');
     source.release();
@@ -75,7 +73,7 @@ describe('what --resume reads back', () => {
     const doc = JSON.parse(lines.find((line) => line.includes('"t":"doc"'))!) as { file: { path: string } };
     doc.file.path = '../../../etc/passwd';
     await writeFile(journal, `${lines[0]}\n${JSON.stringify(doc)}\n`);
-    const error = await createSnapshot({ rootUrl: source.root, out, resume: true }).catch((e: unknown) => e);
+    const error = await crawlForTest(source.root, out, { resume: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputDirError);
     expect((error as Error).message).toContain(`Line 2 of ${journal} is not an entry cv-snapshot writes`);
     // The schema says which member is wrong.
@@ -85,16 +83,14 @@ describe('what --resume reads back', () => {
     // A finding under a rule no version of the report knows: a foreign line, refused the same way.
     const foreign = { url: source.root, pointer: '', rule: 'made.up', severity: 'error', message: 'x' };
     await writeFile(journal, `${lines[0]}\n${JSON.stringify({ t: 'finding', finding: foreign })}\n`);
-    const refused = await createSnapshot({ rootUrl: source.root, out, resume: true }).catch((e: unknown) => e);
+    const refused = await crawlForTest(source.root, out, { resume: true }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OutputDirError);
     expect((refused as Error).message).toMatch(/^Line 2 of .* is not an entry cv-snapshot writes \(finding\.rule: /);
 
     await writeFile(journal, '{"t":"doc","url":"http://x/"}\n');
-    await expect(createSnapshot({ rootUrl: source.root, out, resume: true })).rejects.toThrow(
-      /Line 1 of .* is not an entry/,
-    );
+    await expect(crawlForTest(source.root, out, { resume: true })).rejects.toThrow(/Line 1 of .* is not an entry/);
     // --fresh discards it, as the message says.
-    await createSnapshot({ rootUrl: source.root, out, fresh: true });
+    await crawlForTest(source.root, out, { fresh: true });
     expect(await termIn(out)).toBe('first');
   });
 
@@ -103,7 +99,7 @@ describe('what --resume reads back', () => {
     const pipe = path.join(`${out}.staging`, 'tree', 'api', 'units', 'page', '1', 'index.html');
     await rm(pipe);
     execFileSync('mkfifo', [pipe]);
-    const error = await createSnapshot({ rootUrl: source.root, out, resume: true }).catch((e: unknown) => e);
+    const error = await crawlForTest(source.root, out, { resume: true }).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(CrawlStoppedError);
     expect(error).toBeInstanceOf(OutputDirError);
     expect((error as Error).message).toContain(`${pipe} is not a regular file inside the staging directory`);
