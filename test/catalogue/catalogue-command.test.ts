@@ -8,17 +8,16 @@ import { mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } fr
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/pack.js';
-import { createClock } from '../../src/util/clock.js';
 import { OutputDirError } from '../../src/util/errors.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { UnsoundSnapshotError } from '../../src/util/errors.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 describe('cv-snapshot catalogue', () => {
   let base: string;
@@ -32,11 +31,10 @@ describe('cv-snapshot catalogue', () => {
     ({ dir: base, remove } = await suiteDir());
     const api = await startSampleApi({ records: 3, seed: 5 });
     try {
-      const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
       withPages = path.join(base, 'with');
       without = path.join(base, 'without');
-      await createSnapshot({ rootUrl: api.rootUrl, out: withPages, clock: clock() });
-      await createSnapshot({ rootUrl: api.rootUrl, out: without, clock: clock(), catalogue: 'none' });
+      await crawlForTest(api.rootUrl, withPages);
+      await crawlForTest(api.rootUrl, without, { catalogue: 'none' });
     } finally {
       await api.close();
     }

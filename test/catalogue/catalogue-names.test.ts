@@ -6,14 +6,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const NAMES = {
   fields: { provenance_uri: 'Provenance link' },
@@ -21,7 +20,6 @@ const NAMES = {
 };
 /** As the manifest records them: keys sorted. */
 const RECORDED = { collections: NAMES.collections, fields: NAMES.fields };
-const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
 describe('names for people given by the user', () => {
   let api: SampleApi;
@@ -39,8 +37,8 @@ describe('names for people given by the user', () => {
     await writeFile(namesFile, JSON.stringify(NAMES));
     named = path.join(base, 'named');
     plain = path.join(base, 'plain');
-    await createSnapshot({ rootUrl: api.rootUrl, out: named, clock: clock(), names: NAMES });
-    await createSnapshot({ rootUrl: api.rootUrl, out: plain, clock: clock() });
+    await crawlForTest(api.rootUrl, named, { names: NAMES });
+    await crawlForTest(api.rootUrl, plain);
   });
   afterAll(async () => {
     await api.close();

@@ -10,14 +10,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 const unescape = (html: string) => html.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
@@ -50,8 +49,7 @@ async function startListSource(lists: Record<string, (base: string) => unknown>)
 async function crawl(source: TestServer, catalogue: 'html' | 'none' = 'html'): Promise<string> {
   const out = path.join(await tempDir(), 'out');
   // One recorded time for every crawl, so that two crawls of one source give the same pages.
-  const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
-  await createSnapshot({ rootUrl: `${source.url}/api/`, out, retries: 0, catalogue, clock });
+  await crawlForTest(`${source.url}/api/`, out, { catalogue });
   return out;
 }
 

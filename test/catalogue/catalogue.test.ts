@@ -7,9 +7,7 @@ import vm from 'node:vm';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import { fold } from '../../src/catalogue/search.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe } from '../../src/serve/index.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
@@ -19,9 +17,9 @@ import { listFiles, readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { startTinySource } from '../helpers/tiny-source.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const ROOT_PATH = 'sms/cv/api/v1';
-const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
 
 interface Listed {
   type: string;
@@ -50,7 +48,7 @@ describe('catalogue', () => {
     const suite = await suiteDir();
     remove = suite.remove;
     out = path.join(suite.dir, 'out');
-    await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+    await crawlForTest(api.rootUrl, out);
     files = await listFiles(out);
   });
   afterAll(async () => {
@@ -135,7 +133,7 @@ describe('catalogue', () => {
 
   it('is the same bytes for the same snapshot', async () => {
     const again = path.join(await tempDir(), 'again');
-    await createSnapshot({ rootUrl: api.rootUrl, out: again, clock: clock() });
+    await crawlForTest(api.rootUrl, again);
     for (const page of files.filter((f) => f === 'index.html' || f.startsWith('_catalogue/'))) {
       expect(await readFile(path.join(again, page), 'utf8'), page).toBe(await readFile(path.join(out, page), 'utf8'));
     }
@@ -263,7 +261,7 @@ describe('catalogue', () => {
 
   it('--catalogue none leaves it out and says so in the manifest', async () => {
     const bare = path.join(await tempDir(), 'bare');
-    await createSnapshot({ rootUrl: api.rootUrl, out: bare, clock: clock(), catalogue: 'none' });
+    await crawlForTest(api.rootUrl, bare, { catalogue: 'none' });
     expect(existsSync(path.join(bare, 'index.html'))).toBe(false);
     expect(existsSync(path.join(bare, '_catalogue'))).toBe(false);
     const manifest = (await readJson(bare, '_cv-snapshot/manifest.json')) as { options: { catalogue: string } };
@@ -277,7 +275,7 @@ describe('catalogue of hostile and unusual sources', () => {
     const source = await startTinySource({ term: hostile });
     try {
       const out = path.join(await tempDir(), 'out');
-      await createSnapshot({ rootUrl: source.root, out, retries: 0 });
+      await crawlForTest(source.root, out);
       for (const page of ['_catalogue/units/r-1.html', '_catalogue/units/page-1.html']) {
         const html = await readFile(path.join(out, page), 'utf8');
         const ownScripts = /<script src="(rows|\.\.\/catalogue|\.\.\/snapshot)\.js"><\/script>/g;
@@ -307,7 +305,7 @@ describe('catalogue of hostile and unusual sources', () => {
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      await crawlForTest(`${server.url}/api/`, out);
       const first = await readFile(path.join(out, '_catalogue/units/r-1.html'), 'utf8');
       // A sentence naming where it leads: the target's label, linked, and its collection's name.
       expect(first).toContain(
@@ -332,7 +330,7 @@ describe('catalogue of hostile and unusual sources', () => {
     const server = await startFindingsSource();
     try {
       const out = path.join(await tempDir(), 'out');
-      await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0, clock: clock() });
+      await crawlForTest(`${server.url}/api/`, out);
       const html = await readFile(path.join(out, '_catalogue/findings.html'), 'utf8');
       expect(html).toContain(`<a href="units/r-1.html"><code>${server.url}/api/units/1/</code></a>`);
       expect(await readFile(path.join(out, 'index.html'), 'utf8')).toMatch(
@@ -368,7 +366,7 @@ describe('catalogue of hostile and unusual sources', () => {
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      await createSnapshot({ rootUrl: `${server.url}/api/`, out, retries: 0 });
+      await crawlForTest(`${server.url}/api/`, out);
       // Its page is in the first collection by name.
       expect(existsSync(path.join(out, '_catalogue/more/r-1.html'))).toBe(true);
       expect(existsSync(path.join(out, '_catalogue/units/r-1.html'))).toBe(false);
@@ -394,7 +392,7 @@ describe('catalogue of hostile and unusual sources', () => {
     });
     try {
       const out = path.join(await tempDir(), 'out');
-      await createSnapshot({ rootUrl: `${server.url}/`, out, retries: 0 });
+      await crawlForTest(`${server.url}/`, out);
       expect(existsSync(path.join(out, '_catalogue'))).toBe(false);
       expect(JSON.parse(await readFile(path.join(out, 'index.html'), 'utf8'))).toMatchObject({ data: {} });
       expect((await verifySnapshot(out)).problems).toEqual([]);

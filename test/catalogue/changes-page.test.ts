@@ -8,10 +8,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import {
   createSampleData,
   startSampleApi,
@@ -24,6 +22,7 @@ import { listFiles, readJson, treeHashes } from '../helpers/snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { rewriteFile } from '../helpers/tiny-vocabulary.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const SEED = 4;
 const RECORDS = 6;
@@ -92,9 +91,8 @@ describe('the Changes page', () => {
   let remove: () => Promise<void>;
   let api0: SampleApi;
   let api1: SampleApi;
-  const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
   const crawl = (api: SampleApi, out: string, catalogue: 'html' | 'none' = 'html') =>
-    createSnapshot({ rootUrl: api.rootUrl, out: path.join(base, out), clock: clock(), catalogue });
+    crawlForTest(api.rootUrl, path.join(base, out), { catalogue });
   let first: { page: string; manifest: Manifest; files: string[] };
   let second: { page: string; manifest: Manifest };
 
@@ -260,7 +258,7 @@ describe('the Changes page', () => {
   it("keeps a removed record's page in the crawls after, until the record comes back", async () => {
     const out = path.join(base, 'history');
     const at = (day: number) => createClock({ SOURCE_DATE_EPOCH: String(1700000000 + day * 86400) });
-    const crawlAt = (api: SampleApi, day: number) => createSnapshot({ rootUrl: api.rootUrl, out, clock: at(day) });
+    const crawlAt = (api: SampleApi, day: number) => crawlForTest(api.rootUrl, out, { clock: at(day) });
     const removed = release1.changes.filter((c) => c.kind === 'removed');
     const pageOf = (c: ReleaseChange) => path.join(out, `_catalogue/${c.collection}/removed-${c.id}.html`);
     await crawlAt(api0, 0);
@@ -356,9 +354,9 @@ describe('the Changes page', () => {
     });
     try {
       const out = path.join(base, 'successor');
-      await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock: clock(), retries: 0 });
+      await crawlForTest(`${source.url}/api/`, out);
       state = 1;
-      await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock: clock(), retries: 0 });
+      await crawlForTest(`${source.url}/api/`, out);
       const page = await readFile(path.join(out, CHANGES), 'utf8');
       expect(page).not.toContain('<img');
       const found = sections(page);
