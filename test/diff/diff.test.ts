@@ -7,7 +7,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { createClock } from '../../src/util/clock.js';
 import { snapshotDiffSchema, type CollectionDiff, type SnapshotDiff } from '../../src/diff/index.js';
 import {
   CATALOGUE,
@@ -17,10 +16,10 @@ import {
   type SampleData,
   type SampleRecord,
 } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
 import { MANIFEST_PATH } from '../../src/format/manifest.js';
 import { runCli } from '../helpers/cli.js';
+import { crawlForTest } from '../helpers/crawl.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 
@@ -39,12 +38,7 @@ let next: string;
 async function crawlRelease(release: number, out: string, extra: Partial<SnapshotOptions>): Promise<string> {
   const api = await startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release });
   try {
-    const result = await createSnapshot({
-      rootUrl: api.rootUrl,
-      out,
-      clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }),
-      ...extra,
-    });
+    const result = await crawlForTest(api.rootUrl, out, extra);
     // Both releases are spec-faithful: nothing to report.
     expect({ errors: result.report.errors, warnings: result.report.warnings }).toEqual({ errors: 0, warnings: 0 });
   } finally {

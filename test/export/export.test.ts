@@ -7,8 +7,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packSnapshot } from '../../src/archive/index.js';
-import { createClock } from '../../src/util/clock.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { downloadFile } from '../../src/export/downloads.js';
@@ -28,6 +26,7 @@ import {
   RDF_TYPE,
   SKOS,
 } from './rdf-check.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const ROOT_PATH = 'sms/cv/api/v1';
 
@@ -64,7 +63,7 @@ describe('export', () => {
     remove = suite.remove;
     dir = suite.dir;
     out = path.join(dir, 'out');
-    await createSnapshot({ rootUrl: api.rootUrl, out, clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }) });
+    await crawlForTest(api.rootUrl, out);
     archive = (await packSnapshot(out, { output: path.join(dir, 'out.tar.gz') })).output;
     const manifest = (await readJson(out, '_cv-snapshot/manifest.json')) as {
       source: { root: string };
@@ -313,12 +312,7 @@ describe('export', () => {
     expect((await verifySnapshot(out)).problems).toEqual([]);
     // `catalogue` writes them as crawl does: a snapshot without a catalogue gets the same files.
     const bare = path.join(await tempDir(), 'bare');
-    await createSnapshot({
-      rootUrl: api.rootUrl,
-      out: bare,
-      catalogue: 'none',
-      clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }),
-    });
+    await crawlForTest(api.rootUrl, bare, { catalogue: 'none' });
     expect(await readFile(path.join(bare, '_cv-snapshot', 'SHA256SUMS'), 'utf8')).not.toContain('.ttl');
     const rebuilt = path.join(await tempDir(), 'rebuilt');
     await addCatalogue({ input: bare, out: rebuilt });

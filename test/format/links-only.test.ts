@@ -9,13 +9,12 @@
 import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runMain } from '../helpers/cli.js';
 import { linksOnlyUnit, sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 import { parseCsv, parseTurtle } from '../export/rdf-check.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const IS_REPLACED_BY = 'http://purl.org/dc/terms/isReplacedBy';
 const linkage = (id: string) => ({ type: 'Unit', id });
@@ -111,10 +110,9 @@ describe('a relationship given with links only', () => {
     root = `${source.server.url}/api/`;
     before = path.join(suite.dir, 'before');
     after = path.join(suite.dir, 'after');
-    const clock = () => createClock({ SOURCE_DATE_EPOCH: '1700000000' });
-    await createSnapshot({ rootUrl: root, out: before, retries: 0, clock: clock() });
+    await crawlForTest(root, before);
     source.state.release = 1;
-    await createSnapshot({ rootUrl: root, out: after, retries: 0, clock: clock() });
+    await crawlForTest(root, after);
   });
   afterAll(async () => {
     await source.server.close();

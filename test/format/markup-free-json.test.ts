@@ -13,10 +13,8 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
-import { createClock } from '../../src/util/clock.js';
 import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { outputPaths } from '../../src/store/output-dir.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
@@ -26,8 +24,7 @@ import { listFiles, treeHashes } from '../helpers/snapshot.js';
 import { startTinySource } from '../helpers/tiny-source.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { suiteDir } from '../helpers/temp-dir.js';
-
-const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
+import { crawlForTest } from '../helpers/crawl.js';
 const MARKUP = /[<>&\u2028\u2029]/;
 const HOSTILE =
   `</script><script>document.title='PWNED'</script><img src=x onerror="document.title='PWNED'">` +
@@ -80,7 +77,7 @@ beforeAll(async () => {
   work = await suiteDir();
   source = await hostileSource();
   out = path.join(work.dir, 'original');
-  await createSnapshot({ rootUrl: `${source.url}/api/`, out, clock, links: 'original' });
+  await crawlForTest(`${source.url}/api/`, out, { links: 'original' });
 });
 
 afterAll(async () => {
@@ -214,19 +211,19 @@ describe('a crawl interrupted and resumed, and a bare collection URL holding pag
     const tiny = await startTinySource({ term: HOSTILE });
     try {
       const full = path.join(work.dir, 'tiny-full');
-      await createSnapshot({ rootUrl: tiny.root, out: full, clock });
+      await crawlForTest(tiny.root, full);
       const expected = await markupFree(full);
       expect(Object.keys(expected)).toContain('api/units/1/index.html');
 
       const resumed = path.join(work.dir, 'tiny-resumed');
       const controller = new AbortController();
       const arrived = tiny.hold();
-      const crawl = createSnapshot({ rootUrl: tiny.root, out: resumed, clock, signal: controller.signal });
+      const crawl = crawlForTest(tiny.root, resumed, { signal: controller.signal });
       await arrived;
       controller.abort('SIGINT');
       tiny.release();
       await expect(crawl).rejects.toThrow(/Interrupted/);
-      const result = await createSnapshot({ rootUrl: tiny.root, out: resumed, clock, resume: true });
+      const result = await crawlForTest(tiny.root, resumed, { resume: true });
       expect(result.resumed).toBeGreaterThan(0);
       expect(await markupFree(resumed)).toEqual(expected);
       expect((await verifySnapshot(resumed)).problems).toEqual([]);
@@ -235,7 +232,7 @@ describe('a crawl interrupted and resumed, and a bare collection URL holding pag
       const aged = path.join(work.dir, 'tiny-aged');
       const stopping = new AbortController();
       const held = tiny.hold();
-      const interrupted = createSnapshot({ rootUrl: tiny.root, out: aged, clock, signal: stopping.signal });
+      const interrupted = crawlForTest(tiny.root, aged, { signal: stopping.signal });
       await held;
       stopping.abort('SIGINT');
       tiny.release();
@@ -256,12 +253,12 @@ describe('a crawl interrupted and resumed, and a bare collection URL holding pag
       }
       expect(raw).toBeGreaterThan(0);
       await writeFile(paths.journal, lines.join('\n'));
-      await createSnapshot({ rootUrl: tiny.root, out: aged, clock, resume: true });
+      await crawlForTest(tiny.root, aged, { resume: true });
       expect(await markupFree(aged)).toEqual(expected);
       expect((await verifySnapshot(aged)).problems).toEqual([]);
 
       const firstPage = path.join(work.dir, 'tiny-first-page');
-      await createSnapshot({ rootUrl: tiny.root, out: firstPage, clock, collectionIndex: 'first-page' });
+      await crawlForTest(tiny.root, firstPage, { collectionIndex: 'first-page' });
       await markupFree(firstPage);
       expect((await verifySnapshot(firstPage)).problems).toEqual([]);
     } finally {

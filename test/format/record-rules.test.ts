@@ -7,12 +7,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { runMain } from '../helpers/cli.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { parseCsv, parseTurtle } from '../export/rdf-check.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const PREF_LABEL = 'http://www.w3.org/2004/02/skos/core#prefLabel';
 
@@ -57,13 +56,7 @@ describe('the rules every reader of records shares', () => {
     const suite = await suiteDir();
     remove = suite.remove;
     out = path.join(suite.dir, 'out');
-    const crawl = () =>
-      createSnapshot({
-        rootUrl: `${server.url}/api/`,
-        out,
-        retries: 0,
-        clock: createClock({ SOURCE_DATE_EPOCH: '1700000000' }),
-      });
+    const crawl = () => crawlForTest(`${server.url}/api/`, out);
     await crawl();
     before = path.join(suite.dir, 'before');
     await runMain(['catalogue', out, '--out', before]);
