@@ -11,10 +11,10 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { startRawSource, type RawAnswer, type RawSource } from '../helpers/raw-source.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const SECRET = 'Bearer s3cret-token';
 const JSON_API = 'application/vnd.api+json';
@@ -103,11 +103,10 @@ describe('crawl --warc', () => {
   it('records every exchange as the source sent it, retries and failures included, without secrets', async () => {
     const source = await rawSource();
     const out = path.join(await tempDir(), 'out');
-    await createSnapshot({
-      rootUrl: `${source.url}/api/`,
-      out,
+    await crawlForTest(`${source.url}/api/`, out, {
       warc: true,
       catalogue: 'none',
+      retries: 1,
       backoffBaseMs: 1,
       headers: [`Authorization: ${SECRET}`],
     });
@@ -173,7 +172,7 @@ describe('crawl --warc', () => {
   it('keeps exactly what the tree cannot: a repeated member name, a body in ISO-8859-1', async () => {
     const source = await rawSource();
     const out = path.join(await tempDir(), 'out');
-    await createSnapshot({ rootUrl: `${source.url}/api/`, out, warc: true, catalogue: 'none', backoffBaseMs: 1 });
+    await crawlForTest(`${source.url}/api/`, out, { warc: true, catalogue: 'none', retries: 1, backoffBaseMs: 1 });
     const records = await readCapture(path.join(out, '_cv-snapshot', 'capture-00001.warc.gz'));
     const body = (uri: string) => {
       const record = records.find((one) => one.type === 'response' && one.uri === `${source.url}${uri}`)!;

@@ -14,11 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packWacz } from '../../src/archive/pack-wacz.js';
 import { packCommand } from '../../src/cli/pack-command.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
-import { createClock } from '../../src/util/clock.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifyWacz } from '../../src/verify/verify-wacz.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 let api: SampleApi;
 let dir: string;
@@ -29,8 +28,7 @@ beforeAll(async () => {
   api = await startSampleApi({ records: 2, pageSize: 2, seed: 3 });
   ({ dir, remove: removeDir } = await suiteDir());
   out = path.join(dir, 'snapshot');
-  const clock = createClock({ SOURCE_DATE_EPOCH: '1700000000' });
-  await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, catalogue: 'none', clock });
+  await crawlForTest(api.rootUrl, out, { warc: true, catalogue: 'none' });
 }, 60_000);
 
 afterAll(async () => {
@@ -143,7 +141,7 @@ describe('pack --format wacz', () => {
     expect(problems).toContain('archive/capture-00001.warc.gz does not match the sha256 datapackage.json gives it.');
 
     const plain = path.join(dir, 'plain');
-    await createSnapshot({ rootUrl: api.rootUrl, out: plain, catalogue: 'none' });
+    await crawlForTest(api.rootUrl, plain, { catalogue: 'none' });
     await expect(packWacz(plain)).rejects.toThrow(/holds no capture: a WACZ packs the WARC files a crawl with --warc/);
   }, 60_000);
 });

@@ -8,12 +8,12 @@ import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { CLI, runCli, runCollecting, startCli, type CliResult } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 let suite: { dir: string; remove: () => Promise<void> };
 let snapshot: string;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   const api = await startSampleApi({ records: 2 });
   try {
     snapshot = path.join(suite.dir, 'snapshot');
-    await createSnapshot({ rootUrl: api.rootUrl, out: snapshot });
+    await crawlForTest(api.rootUrl, snapshot);
   } finally {
     await api.close();
   }

@@ -6,19 +6,19 @@ import { once } from 'node:events';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { SnapshotAnswers } from '../../src/serve/answer.js';
 import { startCli } from '../helpers/cli.js';
 import { serveWarnings } from '../helpers/serve-warnings.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource } from '../helpers/tiny-source.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 describe('serve on a snapshot whose _headers it must partly leave out', () => {
   it('says so in one plain line on stderr, before the request log', async () => {
     const source = await startTinySource();
     const out = path.join(await tempDir(), 'out');
     try {
-      await createSnapshot({ rootUrl: source.root, out });
+      await crawlForTest(source.root, out);
     } finally {
       await source.close();
     }
@@ -52,7 +52,7 @@ describe('a request serve fails to answer for a fault of its own', () => {
     const source = await startTinySource();
     const out = path.join(await tempDir(), 'out');
     try {
-      await createSnapshot({ rootUrl: source.root, out });
+      await crawlForTest(source.root, out);
     } finally {
       await source.close();
     }

@@ -20,6 +20,7 @@ const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]
 
 let term = 'first';
 
+/** Its own server: every name it serves carries the attack, its records' type too, which the builder derives. */
 function hostileSource(): Promise<TestServer> {
   return startServer((req, res) => {
     const base = `http://${req.headers.host}/api/`;

@@ -11,13 +11,12 @@ import path from 'node:path';
 import net from 'node:net';
 import { Agent, request } from 'undici';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { Layout, INDEX_FILE } from '../../src/format/layout.js';
 import { readManifest } from '../../src/format/manifest.js';
 import { parseSums, SUMS_PATH } from '../../src/store/sums.js';
 import { eachLimited } from '../sample-api/http.js';
 import { suiteDir } from '../helpers/temp-dir.js';
-import { testClock } from '../helpers/crawl.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 const agent = new Agent({ connections: 8, keepAliveTimeout: 1000 });
 
@@ -152,7 +151,7 @@ export async function crawledTree(): Promise<CrawledTree> {
   const api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
   const { dir: base, remove } = await suiteDir('cv-snapshot-hosts-');
   const out = path.join(base, 'out');
-  await createSnapshot({ rootUrl: api.rootUrl, out, clock: testClock() });
+  await crawlForTest(api.rootUrl, out);
   return {
     api,
     base,
