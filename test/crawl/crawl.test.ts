@@ -19,6 +19,7 @@ import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 import { testClock } from '../helpers/crawl.js';
 
+/** createSnapshot with its default retries, not crawlForTest's none: a source below fails on purpose and is retried. */
 function snapshot(api: SampleApi, out: string, extra: Partial<SnapshotOptions> = {}) {
   return createSnapshot({ rootUrl: api.rootUrl, out, clock: testClock(), backoffBaseMs: 5, ...extra });
 }

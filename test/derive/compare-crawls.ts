@@ -19,6 +19,7 @@ export async function mirrored(out: string): Promise<Record<string, string>> {
   return Object.fromEntries(Object.entries(hashes).filter(([file]) => !file.startsWith('_cv-snapshot/')));
 }
 
+// With createSnapshot's default retries, not crawlForTest's none: some sources here fail on purpose.
 export async function snapshot(
   rootUrl: string,
   dir: string,

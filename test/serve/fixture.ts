@@ -3,13 +3,12 @@ import path from 'node:path';
 import net from 'node:net';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle, type ServeOptions } from '../../src/serve/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
 import { Layout } from '../../src/format/layout.js';
 import { normaliseLinks } from '../helpers/snapshot.js';
 import { get, type Answer } from '../sample-api/http.js';
 import { suiteDir } from '../helpers/temp-dir.js';
-import { testClock } from '../helpers/crawl.js';
+import { crawlForTest } from '../helpers/crawl.js';
 
 export interface Mirror {
   api: SampleApi;
@@ -32,12 +31,7 @@ export async function startMirror(
   const api = await startSampleApi(source);
   const { dir: base, remove } = await suiteDir('cv-snapshot-serve-');
   const dir = path.join(base, 'out');
-  const result = await createSnapshot({
-    rootUrl: api.rootUrl,
-    out: dir,
-    clock: testClock(),
-    ...snapshot,
-  });
+  const result = await crawlForTest(api.rootUrl, dir, snapshot);
   const handle = await startServe({ dir, port: 0, ...serve });
   return {
     api,
