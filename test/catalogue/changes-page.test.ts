@@ -8,6 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../src/util/clock.js';
 import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import {
