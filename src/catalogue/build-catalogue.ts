@@ -1,7 +1,8 @@
 /**
  * The catalogue for people (docs/catalogue.md): a front page at the tree's top-level `index.html` and, under
- * `_catalogue/`, a page per collection (paginated) and per record, built from the snapshot's own list pages in
- * passes (first the names and reverse links of every record, then the pages with the search index), one list page
+ * `_catalogue/`, a page per collection (paginated) and per record, and each collection's downloads, built from the
+ * snapshot's own list pages in two reads: first the names and reverse links of every record (with the downloads'
+ * survey and the Changes page's comparison), then the pages with the search index and the downloads, one list page
  * in memory at a time. Deterministic: collections by name, records in the source's order, no time but the snapshot's
  * `createdAt`.
  */
@@ -13,7 +14,7 @@ import { FAVICON, FAVICON_SVG, snapshotTime, STYLE } from './html.js';
 import { FRONT_PAGE, NOT_FOUND_PAGE } from '../format/catalogue-names.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { FINDINGS_PAGE, findingsHtml } from './findings-page.js';
-import { CHANGES_PAGE, changesHtml } from './changes-page.js';
+import { CHANGES_PAGE, changesHtml, type CatalogueChanges } from './changes-page.js';
 import { writeTombstones } from './tombstones.js';
 import { SEARCH_SCRIPT, searchIndexParts as indexScriptParts } from './search.js';
 import { catalogueOf, type CatalogueInput } from './first-pass.js';
@@ -42,6 +43,8 @@ export interface BuiltCatalogue {
   pages: number;
   /** The user's names (`--names`) that no collection or field of the snapshot took (HumanNames.unused). */
   unusedNames: string[];
+  /** What the Changes page compared. */
+  changes: CatalogueChanges;
 }
 
 /** What the front page says of the snapshot, all from its manifest (the crawl's, or the input's for `catalogue`). */
@@ -57,16 +60,20 @@ export function aboutSnapshot(manifest: Manifest): CatalogueInput['about'] {
   };
 }
 
-/** Builds the catalogue into the staged tree; null when the layout has no room for one. */
-export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
+/**
+ * Builds the catalogue and its downloads into the staged tree, and the Changes page's comparison; null when the
+ * layout has no room for a catalogue.
+ */
+export async function buildCatalogue(input: CatalogueInput): Promise<BuiltCatalogue | null> {
   // A source served at its host's root has its root document at index.html: the catalogue would share its paths.
   if (!input.layout.hasCatalogueRoom()) return null;
   const counter = { pages: 0 };
-  const c = catalogueOf(input, counter);
+  const c = await catalogueOf(input, counter);
   writeAssets(input.writer, input.about.createdAt);
-  // Pass 2: collection pages and record pages. Each record's search entry is made as its page is written, and
-  // streamed into the search index as writeParts asks for the next part: the index is never whole in memory, and
-  // the list pages are read once less than with a pass of its own.
+  input.stage?.("the catalogue's pages and its SKOS and CSV downloads…");
+  // Pass 2: collection pages, record pages and downloads. Each record's search entry is made as its page is
+  // written, and streamed into the search index as writeParts asks for the next part: the index is never whole in
+  // memory.
   const titles = Object.fromEntries([...c.site.titles].sort(([a], [b]) => (a < b ? -1 : 1)));
   input.writer.writeParts(`${CATALOGUE_DIR}/search-index.js`, indexScriptParts(pagesAndSearchEntries(c), titles));
   // The report's findings for people: after the record pages, which it links.
@@ -80,13 +87,13 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue | null {
       site: input.names?.site?.title,
     }),
   );
-  c.write(CHANGES_PAGE, changesHtml(c.site, input.changes, input.about.createdAt));
+  c.write(CHANGES_PAGE, changesHtml(c.site, c.changes, input.about.createdAt));
   // The pages removed records keep, linked from the Changes page.
-  if (input.changes.against !== null) {
+  if (c.changes.against !== null) {
     const data = (file: string, text: string) => void input.writer.write(file, text);
-    writeTombstones({ page: c.write, data }, c.site, input.changes.tombstones);
+    writeTombstones({ page: c.write, data }, c.site, c.changes.tombstones);
   }
   c.write(FRONT_PAGE, frontHtml(c));
   c.write(NOT_FOUND_PAGE, notFoundHtml(input.names?.site?.title));
-  return { pages: counter.pages, unusedNames: c.site.names.unused() };
+  return { pages: counter.pages, unusedNames: c.site.names.unused(), changes: c.changes };
 }

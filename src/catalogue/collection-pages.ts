@@ -1,10 +1,11 @@
 /**
  * The catalogue's second pass (build-catalogue.ts): each collection's pages, 500 rows each, its rows script, the
- * pages of the records it keeps, and each record's entry in the search index.
+ * pages of the records it keeps, each record's entry in the search index, and the collection's downloads.
  */
 import path from 'node:path';
 import { CATALOGUE_DIR } from '../format/layout.js';
-import { downloadFile } from '../export/downloads.js';
+import { CollectionDownloads, downloadFile } from '../export/downloads.js';
+import { exportSource } from '../export/export-source.js';
 import type { ExportFormat } from '../export/export-snapshot.js';
 import { alternates, type Columns, esc, page, statusBadge, TABLE_LAYOUTS } from './html.js';
 import { treeItem, treeSection } from './hierarchy.js';
@@ -101,20 +102,26 @@ function downloadLinks(collection: string): string {
 }
 
 /**
- * Writes every collection's pages and the pages of its records (collectionPages), and yields each record's search
- * entry as its page is written: in the order of the pages, a record listed twice once.
+ * Writes every collection's pages, the pages of its records (collectionPages) and its downloads (Turtle, JSON-LD,
+ * CSV), and yields each record's search entry as its page is written: in the order of the pages, a record listed
+ * twice once.
  */
 export function* pagesAndSearchEntries(c: Catalogue): Generator<string> {
   // The list pages are read a second time: a record's page names the records that point at it, known once pass 1
   // has read them all.
-  for (const collection of c.input.reader.collections()) yield* collectionPages(c, collection);
+  const source = exportSource(c.input.reader);
+  for (const collection of c.input.reader.collections()) {
+    const downloads = new CollectionDownloads(source, c.survey, collection);
+    yield* collectionPages(c, collection, downloads);
+    c.timeDownloads(() => downloads.write(c.input.writer));
+  }
 }
 
 /**
  * Writes a collection's pages (500 rows each), its rows script, and the pages of the records it keeps; yields the
  * search entry of each record whose page it writes.
  */
-function* collectionPages(c: Catalogue, collection: string): Generator<string> {
+function* collectionPages(c: Catalogue, collection: string, downloads: CollectionDownloads): Generator<string> {
   const { records: total, skipped, hasStatus, letters } = c.info.get(collection)!;
   const title = c.site.titles.get(collection) ?? collection;
   const layout = layoutOf(c, collection);
@@ -167,6 +174,7 @@ function* collectionPages(c: Catalogue, collection: string): Generator<string> {
   };
   for (const list of c.input.reader.pages(collection)) {
     for (const resource of list.records) {
+      c.timeDownloads(() => downloads.add(resource));
       const id = resource.id;
       const listedOn = n;
       const recordFile = c.records.find(resource.type, id)!.page;

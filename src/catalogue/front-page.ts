@@ -55,7 +55,7 @@ export function frontHtml(c: Catalogue): string {
       .map((name) => ({ ...entry(name), variants: (variantsOf.get(name) ?? []).map(entry) })),
     about,
     findings: FINDINGS_PAGE,
-    changes: changesLink(c.input.changes),
+    changes: changesLink(c.changes),
     partial: partialNote(about),
   });
 }

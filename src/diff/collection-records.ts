@@ -11,7 +11,7 @@ import { throwIfStopped } from '../util/errors.js';
 import { flatKey } from '../util/flat-key.js';
 import type { Manifest } from '../format/manifest.js';
 import type { SnapshotRecord } from '../format/records.js';
-import { SnapshotReader } from '../format/stored-records.js';
+import { SnapshotReader, type ListPage } from '../format/stored-records.js';
 import { locate } from '../url/api-location.js';
 import { elementText } from './exact-values.js';
 
@@ -22,7 +22,7 @@ export interface OpenSnapshot {
 }
 
 /** Records read between two checks of the signal. */
-const RECORDS_PER_CHECK = 4096;
+export const RECORDS_PER_CHECK = 4096;
 
 function missingListPages(manifest: Manifest): Map<string, string[]> {
   const pages = new Map<string, string[]>();
@@ -82,31 +82,62 @@ export interface CollectionRecords {
 }
 
 /**
- * Every record of `collection`, by type and id. Elements that are not records cannot be matched across snapshots:
- * they are counted and compared as a whole (`unmatched`), never silently left out (validation reports them too). A
- * record listed twice (a source that shifted between pages) counts once, as last seen.
+ * A collection's records gathered page by page, as `diff` compares them, by whoever reads the pages:
+ * readCollectionRecords here; at finalize, the catalogue's first read of the staged tree (src/catalogue/first-pass.ts).
+ * Elements that are not records cannot be matched across snapshots: they are counted and compared as a whole
+ * (`unmatched`), never silently left out (validation reports them too). A record listed twice (a source that shifted
+ * between pages) counts once, as last seen.
  */
+export class CollectionRecordsBuilder {
+  readonly #records = new Map<string, SnapshotRecord>();
+  readonly #unmatched: string[] = [];
+
+  constructor(
+    readonly reader: SnapshotReader,
+    readonly collection: string,
+  ) {}
+
+  /** The elements of `page` that are not records, before its records are added. */
+  addOthers(page: ListPage): void {
+    for (const index of page.others) {
+      this.#unmatched.push(createHash('sha256').update(elementText(page.entries, index)).digest('hex'));
+    }
+  }
+
+  add(record: SnapshotRecord): void {
+    this.#records.set(flatKey(record.type, record.id), withStoredLinkage(this.reader, this.collection, record));
+  }
+
+  done(): CollectionRecords {
+    return {
+      records: this.#records,
+      incomplete: this.reader.incomplete(this.collection),
+      unmatched: this.#unmatched.sort(),
+    };
+  }
+}
+
+/** Every record of `collection`, by type and id (CollectionRecordsBuilder), the signal checked as they are read. */
 export async function readCollectionRecords(
   snapshot: OpenSnapshot,
   collection: string,
   signal?: AbortSignal,
 ): Promise<CollectionRecords> {
-  const { reader } = snapshot;
-  const records = new Map<string, SnapshotRecord>();
-  const unmatched: string[] = [];
+  const records = new CollectionRecordsBuilder(snapshot.reader, collection);
   let read = 0;
-  for (const page of reader.pages(collection)) {
+  for (const page of snapshot.reader.pages(collection)) {
     throwIfStopped(signal);
-    for (const index of page.others) {
-      unmatched.push(createHash('sha256').update(elementText(page.entries, index)).digest('hex'));
-    }
+    records.addOthers(page);
     for (const record of page.records) {
-      if (++read % RECORDS_PER_CHECK === 0) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        throwIfStopped(signal);
-      }
-      records.set(flatKey(record.type, record.id), withStoredLinkage(reader, collection, record));
+      if (++read % RECORDS_PER_CHECK === 0) await breather(signal);
+      records.add(record);
     }
   }
-  return { records, incomplete: reader.incomplete(collection), unmatched: unmatched.sort() };
+  return records.done();
+}
+
+/** A turn of the event loop, so that a signal can be heard; throws when it stopped the work. */
+export async function breather(signal?: AbortSignal): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  throwIfStopped(signal);
 }

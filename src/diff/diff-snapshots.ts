@@ -119,21 +119,66 @@ export async function diffOpenSnapshots(
   after: OpenSnapshot,
   signal?: AbortSignal,
 ): Promise<SnapshotDiff> {
-  const collections = [...new Set([...before.reader.collections(), ...after.reader.collections()])].sort(byCodeUnits);
-  const diffs: CollectionDiff[] = [];
-  let oldRecords = 0;
-  let newRecords = 0;
-  for (const name of collections) {
-    throwIfStopped(signal);
-    const inOld = Object.hasOwn(before.reader.manifest.collections, name);
-    const inNew = Object.hasOwn(after.reader.manifest.collections, name);
-    const oldSet = inOld ? await readCollectionRecords(before, name, signal) : null;
-    const newSet = inNew ? await readCollectionRecords(after, name, signal) : null;
-    oldRecords += oldSet?.records.size ?? 0;
-    newRecords += newSet?.records.size ?? 0;
-    const missingPages = { old: before.missingPages.get(name) ?? [], new: after.missingPages.get(name) ?? [] };
-    diffs.push(compareCollection(name, oldSet, newSet, missingPages));
+  const comparison = new SnapshotComparison(before, after, signal);
+  for (const name of after.reader.collections()) {
+    await comparison.collection(name, await readCollectionRecords(after, name, signal));
   }
+  return comparison.result();
+}
+
+/**
+ * A comparison fed the new snapshot's collections in name order, each as its records are read (by diffOpenSnapshots,
+ * or by the one read of a staged tree at finalize): the old snapshot's collection of the same name is read then, and
+ * those only the old snapshot holds in their place in the order. One collection of each snapshot in memory at a time.
+ */
+export class SnapshotComparison {
+  readonly #diffs: CollectionDiff[] = [];
+  /** The old snapshot's collections not compared yet, by name. */
+  readonly #oldNames: string[];
+  #oldRecords = 0;
+  #newRecords = 0;
+
+  constructor(
+    readonly before: OpenSnapshot,
+    readonly after: OpenSnapshot,
+    readonly signal?: AbortSignal,
+  ) {
+    this.#oldNames = before.reader.collections();
+  }
+
+  /** Compares the new snapshot's collection `name` (each name after the one before it) with the old one's. */
+  async collection(name: string, newSet: CollectionRecords): Promise<void> {
+    await this.#oldOnlyBefore(name);
+    const inOld = this.#oldNames[0] === name;
+    if (inOld) this.#oldNames.shift();
+    await this.#compare(name, inOld, newSet);
+  }
+
+  /** The comparison, once every collection of the new snapshot has been given. */
+  async result(): Promise<SnapshotDiff> {
+    await this.#oldOnlyBefore(null);
+    return summaryOf(this.#diffs, sideOf(this.before, this.#oldRecords), sideOf(this.after, this.#newRecords));
+  }
+
+  /** Compares the collections only the old snapshot holds that sort before `name` (all of them: null). */
+  async #oldOnlyBefore(name: string | null): Promise<void> {
+    while (this.#oldNames.length > 0 && (name === null || byCodeUnits(this.#oldNames[0]!, name) < 0)) {
+      await this.#compare(this.#oldNames.shift()!, true, null);
+    }
+  }
+
+  async #compare(name: string, inOld: boolean, newSet: CollectionRecords | null): Promise<void> {
+    throwIfStopped(this.signal);
+    const oldSet = inOld ? await readCollectionRecords(this.before, name, this.signal) : null;
+    this.#oldRecords += oldSet?.records.size ?? 0;
+    this.#newRecords += newSet?.records.size ?? 0;
+    const { before, after } = this;
+    const missingPages = { old: before.missingPages.get(name) ?? [], new: after.missingPages.get(name) ?? [] };
+    this.#diffs.push(compareCollection(name, oldSet, newSet, missingPages));
+  }
+}
+
+function summaryOf(diffs: CollectionDiff[], old: DiffSide, now: DiffSide): SnapshotDiff {
   const count = (change: CollectionDiff['change']): number => diffs.filter((d) => d.change === change).length;
   const sum = (pick: (d: CollectionDiff) => unknown[]): number => diffs.reduce((n, d) => n + pick(d).length, 0);
   const summary: SnapshotDiff['summary'] = {
@@ -156,8 +201,8 @@ export async function diffOpenSnapshots(
   return {
     format: 'cv-snapshot-diff',
     formatVersion: DIFF_FORMAT_VERSION,
-    old: sideOf(before, oldRecords),
-    new: sideOf(after, newRecords),
+    old,
+    new: now,
     identical: summary.collections.unchanged === diffs.length,
     summary,
     collections: diffs,

@@ -1,16 +1,19 @@
 /**
  * The catalogue's downloads: each collection as Turtle, JSON-LD and CSV, written into the snapshot's tree beside
- * the collection's pages, at crawl time (finalize) and by `cv-snapshot catalogue`, before SHA256SUMS is written, so
- * that they are listed there, checked by verify and carried by pack. The paths are named here only.
+ * the collection's pages, from the catalogue's own read of the list pages (at crawl time in finalize, and by
+ * `cv-snapshot catalogue`), before SHA256SUMS is written, so that they are listed there, checked by verify and
+ * carried by pack. The paths are named here only.
  */
 import { collectionFolder, fileName } from '../format/catalogue-names.js';
-import type { Manifest } from '../format/manifest.js';
 import type { TreeWriter } from '../store/writer.js';
-import { byCodeUnits } from '../util/code-unit-order.js';
-import { SnapshotReadError, SnapshotReader } from '../format/stored-records.js';
-import { collectionNodes, exportParts, sortedResources, type ExportFormat } from './export-snapshot.js';
-import { exportSource } from './export-source.js';
-import { surveySnapshot } from './survey.js';
+import { flatKey } from '../util/flat-key.js';
+import { byRecordOrder, type SnapshotRecord } from '../format/records.js';
+import { exportParts, type ExportFormat } from './export-snapshot.js';
+import type { ExportSource } from './export-source.js';
+import type { Survey } from './survey.js';
+import { conceptNode, schemeNode, type MappingContext } from './record-nodes.js';
+import type { RdfNode } from './rdf-node.js';
+import { csvColumns, csvRow, type CsvColumns } from './csv.js';
 
 const EXTENSIONS: Record<ExportFormat, string> = { turtle: 'ttl', jsonld: 'jsonld', csv: 'csv' };
 
@@ -23,42 +26,49 @@ export function downloadFile(collection: string, format: ExportFormat): string {
 }
 
 /**
- * Writes every collection's downloads into the tree `writer` stages, whose `manifest` is the one being written.
- * A collection whose list pages cannot be read (validation has reported them) gets none, rather than failing the
- * crawl; the collections that got them are returned.
+ * One collection's downloads, fed its records as the catalogue's second pass reads them (collection-pages.ts), and
+ * written when the collection is read: each file made whole before it is written, so that a page that cannot be read
+ * leaves no file half written. `survey` is the catalogue's first pass's, over the whole snapshot (a relationship may
+ * point into any collection).
  */
-export function writeVocabularyDownloads(writer: TreeWriter, manifest: Manifest): string[] {
-  const source = exportSource(new SnapshotReader(writer.dir, writer.dir, manifest));
-  const survey = surveySnapshot(source, { lenient: true });
-  const written: string[] = [];
-  for (const collection of Object.keys(manifest.collections).sort(byCodeUnits)) {
-    // The collection is read once for its three files, and each file made whole before it is written: a page that
-    // cannot be read leaves no file half written.
-    let files: Array<[string, string[]]>;
-    try {
-      const resources = sortedResources(source, collection);
-      const context = { source, survey, language: undefined };
-      // Turtle and JSON-LD are one graph: its nodes are made once (a successor's stored documents read once).
-      const nodes = [...collectionNodes(context, collection, resources)];
-      files = (Object.keys(EXTENSIONS) as ExportFormat[]).map((format) => {
-        const plan = { ...context, collections: [collection], format };
-        return [
-          downloadFile(collection, format),
-          [
-            ...exportParts(
-              plan,
-              () => resources,
-              () => nodes,
-            ),
-          ],
-        ];
-      });
-    } catch (error) {
-      if (!(error instanceof SnapshotReadError)) throw error;
-      continue;
-    }
-    for (const [file, parts] of files) writer.writeParts(file, parts);
-    written.push(collection);
+export class CollectionDownloads {
+  /** Per record (type and id), its concept and its CSV row; a record a list gives twice once, as last seen. */
+  readonly #made = new Map<string, { record: SnapshotRecord; node: RdfNode; row: string }>();
+  readonly #context: MappingContext;
+  readonly #columns: CsvColumns;
+
+  constructor(
+    readonly source: ExportSource,
+    survey: Survey,
+    readonly collection: string,
+  ) {
+    this.#context = { source, survey, language: undefined };
+    this.#columns = csvColumns(this.#context, [collection]);
   }
-  return written;
+
+  /** A record of the collection, in the order of its pages. */
+  add(record: SnapshotRecord): void {
+    const { collection } = this;
+    // Turtle and JSON-LD are one graph: its node is made once (a successor's answer asked once).
+    const node = conceptNode(this.#context, collection, record);
+    const row = csvRow(this.#context, this.#columns, collection, record);
+    this.#made.set(flatKey(record.type, record.id), { record, node, row });
+  }
+
+  /** Writes the collection's three files, its records in id order (exportParts). */
+  write(writer: TreeWriter): void {
+    const { collection } = this;
+    const made = [...this.#made.values()];
+    if (!this.#context.survey.inOrder.has(collection)) made.sort((a, b) => byRecordOrder(a.record, b.record));
+    const nodes = [schemeNode(this.#context, collection), ...made.map(({ node }) => node)];
+    for (const format of Object.keys(EXTENSIONS) as ExportFormat[]) {
+      const plan = { ...this.#context, collections: [collection], format };
+      const parts = exportParts(plan, {
+        nodes: () => nodes,
+        rows: () => made.map(({ row }) => row),
+      });
+      writer.writeParts(downloadFile(collection, format), [...parts]);
+    }
+    this.#made.clear();
+  }
 }

@@ -5,7 +5,7 @@
  * records in id order (numeric ids as numbers), statements sorted: the same snapshot gives the same bytes.
  */
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { csvColumns, csvHeader, csvRow } from './csv.js';
+import { csvColumns, csvHeader, csvRow, type CsvColumns } from './csv.js';
 import { jsonLdHead, jsonLdNode, jsonLdTail } from './json-ld.js';
 import { byRecordOrder, type SnapshotRecord } from '../format/records.js';
 import type { ExportSource } from './export-source.js';
@@ -42,10 +42,16 @@ function orderedResources(context: MappingContext, collection: string): Iterable
     : sortedResources(context.source, collection);
 }
 
-/** Where a plan's records come from: read from the snapshot, or already read (the catalogue's three downloads). */
-export type RecordSource = (collection: string) => Iterable<SnapshotRecord>;
-/** A collection's graph nodes: made from its records, or made once for both RDF downloads. */
-export type NodeSource = (collection: string) => Iterable<RdfNode>;
+/** Where a plan's records come from: read from the snapshot. */
+type RecordSource = (collection: string) => Iterable<SnapshotRecord>;
+/**
+ * What a plan writes, per collection: its graph nodes (the scheme first) and its CSV rows, made from its records as
+ * they are read, or made already (the catalogue's downloads, as its pages are written: downloads.ts).
+ */
+export interface PartSources {
+  nodes: (collection: string) => Iterable<RdfNode>;
+  rows: (collection: string, columns: CsvColumns) => Iterable<string>;
+}
 
 /** One collection's nodes: its concept scheme, then a concept per record, in the records' order. */
 export function* collectionNodes(
@@ -59,7 +65,7 @@ export function* collectionNodes(
 
 function* graphParts(
   plan: ExportPlan,
-  nodes: NodeSource,
+  nodes: PartSources['nodes'],
   parts: { head: string; node: (node: RdfNode) => string; tail: string },
 ): Generator<string> {
   yield parts.head;
@@ -70,17 +76,20 @@ function* graphParts(
 }
 
 /**
- * The export's text in pieces (about one record each), for a stream or a TreeWriter. `nodes` lets a caller that
- * writes both RDF formats map the records once.
+ * The export's text in pieces (about one record each), for a stream or a TreeWriter. `made` gives nodes and rows
+ * already made (downloads.ts); by default they are made from the records as they are read.
  */
-export function exportParts(
-  plan: ExportPlan,
-  records: RecordSource = (collection) => orderedResources(plan, collection),
-  nodes: NodeSource = (collection) => collectionNodes(plan, collection, records(collection)),
-): Generator<string> {
+export function exportParts(plan: ExportPlan, made?: PartSources): Generator<string> {
+  const records: RecordSource = (collection) => orderedResources(plan, collection);
+  const sources: PartSources = made ?? {
+    nodes: (collection) => collectionNodes(plan, collection, records(collection)),
+    rows: function* (collection, columns) {
+      for (const resource of records(collection)) yield csvRow(plan, columns, collection, resource);
+    },
+  };
   switch (plan.format) {
     case 'turtle':
-      return graphParts(plan, nodes, { head: turtleHead(), node: turtleNode, tail: '' });
+      return graphParts(plan, sources.nodes, { head: turtleHead(), node: turtleNode, tail: '' });
     case 'jsonld': {
       let first = true;
       const node = (rdf: RdfNode): string => {
@@ -88,19 +97,17 @@ export function exportParts(
         first = false;
         return text;
       };
-      return graphParts(plan, nodes, { head: jsonLdHead(), node, tail: jsonLdTail() });
+      return graphParts(plan, sources.nodes, { head: jsonLdHead(), node, tail: jsonLdTail() });
     }
     case 'csv':
-      return csvParts(plan, records);
+      return csvParts(plan, sources.rows);
   }
 }
 
-function* csvParts(plan: ExportPlan, records: RecordSource): Generator<string> {
+function* csvParts(plan: ExportPlan, rows: PartSources['rows']): Generator<string> {
   const columns = csvColumns(plan, plan.collections);
   yield csvHeader(columns);
-  for (const collection of plan.collections) {
-    for (const resource of records(collection)) yield csvRow(plan, columns, collection, resource);
-  }
+  for (const collection of plan.collections) yield* rows(collection, columns);
 }
 
 /** The plan's collections: all of the snapshot's, or those named, in name order. */

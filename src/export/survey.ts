@@ -24,6 +24,48 @@ export interface Survey {
 }
 
 /**
+ * The survey gathered record by record, by whoever reads the list pages: surveySnapshot here, or the one read of a
+ * staged tree that also feeds the catalogue (src/catalogue/first-pass.ts). Collections are given in name order.
+ */
+export class SurveyBuilder {
+  readonly survey: Survey = {
+    collectionOfType: new Map(),
+    attributes: new Map(),
+    relationships: new Map(),
+    inOrder: new Set(),
+  };
+  #collection = '';
+  #attributes = new Set<string>();
+  #relationships = new Set<string>();
+  #previous: SnapshotRecord | undefined;
+  #inOrder = true;
+
+  begin(collection: string): void {
+    this.#collection = collection;
+    this.#attributes = new Set();
+    this.#relationships = new Set();
+    this.#previous = undefined;
+    this.#inOrder = true;
+  }
+
+  add(resource: SnapshotRecord): void {
+    if (this.#previous !== undefined && byRecordOrder(this.#previous, resource) >= 0) this.#inOrder = false;
+    this.#previous = resource;
+    const { survey } = this;
+    if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, this.#collection);
+    for (const name of Object.keys(resource.attributes)) this.#attributes.add(name);
+    for (const name of Object.keys(resource.relationships)) this.#relationships.add(name);
+  }
+
+  /** The collection is read: `whole` when every page of it was (an unread one leaves it out of `inOrder`). */
+  end(whole: boolean): void {
+    if (whole && this.#inOrder) this.survey.inOrder.add(this.#collection);
+    this.survey.attributes.set(this.#collection, [...this.#attributes].sort(byCodeUnits));
+    this.survey.relationships.set(this.#collection, [...this.#relationships].sort(byCodeUnits));
+  }
+}
+
+/**
  * Surveys every collection of the snapshot (relationships may point into any of them), in name order. `lenient`:
  * a collection whose pages cannot be read is left out instead of stopping the survey.
  */
@@ -31,32 +73,18 @@ export function surveySnapshot(
   source: ExportSource,
   options: { signal?: AbortSignal; lenient?: boolean } = {},
 ): Survey {
-  const survey: Survey = {
-    collectionOfType: new Map(),
-    attributes: new Map(),
-    relationships: new Map(),
-    inOrder: new Set(),
-  };
+  const builder = new SurveyBuilder();
   for (const collection of Object.keys(source.manifest.collections).sort(byCodeUnits)) {
     throwIfStopped(options.signal);
-    const attributes = new Set<string>();
-    const relationships = new Set<string>();
-    let previous: SnapshotRecord | undefined;
-    let inOrder = true;
+    builder.begin(collection);
+    let whole = false;
     try {
-      for (const resource of source.reader.records(collection)) {
-        if (previous !== undefined && byRecordOrder(previous, resource) >= 0) inOrder = false;
-        previous = resource;
-        if (!survey.collectionOfType.has(resource.type)) survey.collectionOfType.set(resource.type, collection);
-        for (const name of Object.keys(resource.attributes)) attributes.add(name);
-        for (const name of Object.keys(resource.relationships)) relationships.add(name);
-      }
-      if (inOrder) survey.inOrder.add(collection);
+      for (const resource of source.reader.records(collection)) builder.add(resource);
+      whole = true;
     } catch (error) {
       if (!(options.lenient === true && error instanceof SnapshotReadError)) throw error;
     }
-    survey.attributes.set(collection, [...attributes].sort(byCodeUnits));
-    survey.relationships.set(collection, [...relationships].sort(byCodeUnits));
+    builder.end(whole);
   }
-  return survey;
+  return builder.survey;
 }

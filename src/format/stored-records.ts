@@ -79,6 +79,10 @@ export class SnapshotReader {
   readonly #checked = new Memo<true>(CHECKED_DIRS);
   readonly #linksOnly: LinksOnlyReader;
   readonly #answers = new Memo<{ data: unknown }>(CHECKED_DIRS);
+  /** The answers that lead somewhere, kept for a second read of the records (keepLinksOnlyAnswers); else null. */
+  #kept: Map<string, { data: unknown }> | null = null;
+  /** Whether every links-only relationship has been asked for once since the answers were kept (settleLinksOnly). */
+  #settled = false;
   /** Page numbers the manifest lists as missing, by collection. */
   readonly #missing = new Map<string, Set<number>>();
 
@@ -199,15 +203,35 @@ export class SnapshotReader {
     const links = isObject(relationship.links) ? relationship.links : {};
     const linkText = (key: string): string => (typeof links[key] === 'string' ? links[key] : '');
     const key = flatKey(collection, record.id, record.self ?? '', name, linkText('self'), linkText('related'));
-    let known = this.#answers.get(key);
+    let known = this.#kept?.get(key) ?? this.#answers.get(key);
     if (known === undefined) {
+      if (this.#settled) return null;
       const answer = this.#linksOnly.read({ collection, id: record.id, self: record.self }, name, relationship);
       if (answer.unusable !== null) {
         throw new SnapshotReadError(this.name, answer.unusable.file, answer.unusable.why);
       }
       this.#answers.set(key, (known = { data: answer.data }));
+      if (this.#kept !== null && known.data !== null) this.#kept.set(key, known);
     }
     return known.data;
+  }
+
+  /**
+   * From now on, keeps every answer of a relationship given with links only that leads somewhere (or whose documents
+   * the snapshot lacks): most lead nowhere (`data: null`), so what is kept is a few entries per deprecated record.
+   * For a caller that reads the records a second time without reading those documents again (settleLinksOnly).
+   */
+  keepLinksOnlyAnswers(): void {
+    this.#kept = new Map();
+  }
+
+  /**
+   * Every links-only relationship of every record has been asked for once since keepLinksOnlyAnswers: from now on
+   * the documents are not read again, and one not kept leads nowhere (`data: null`).
+   */
+  settleLinksOnly(): void {
+    if (this.#kept === null) throw new Error('settleLinksOnly needs keepLinksOnlyAnswers first');
+    this.#settled = true;
   }
 
   /** The names of `record`'s relationships given with links only (an object without `data`). */

@@ -15,7 +15,6 @@ import { withSnapshotDir } from '../archive/snapshot-dir.js';
 import { aboutSnapshot, buildCatalogue } from '../catalogue/build-catalogue.js';
 import { checkNames, type CatalogueNames } from '../format/human-names.js';
 import { recordedNames } from './check-options.js';
-import { writeVocabularyDownloads } from '../export/downloads.js';
 import { createClock } from '../util/clock.js';
 import { OutputDirError, throwIfStopped, UnsoundSnapshotError } from '../util/errors.js';
 import { isHostFile, writeHostFiles } from '../format/host-files.js';
@@ -23,7 +22,7 @@ import { CATALOGUE_DIR, INDEX_FILE, Layout } from '../format/layout.js';
 import { SnapshotReader } from '../format/stored-records.js';
 import { META_DIR } from '../store/sums.js';
 import { htmlSafeJsonBytes } from '../json/html-safe.js';
-import { MANIFEST_PATH, manifestSchema, serializeManifest, type Manifest } from '../format/manifest.js';
+import { MANIFEST_PATH, serializeManifest, type Manifest } from '../format/manifest.js';
 import { formatSums, sumsLine, SUMS_PATH } from '../store/sums.js';
 import { fileSystemError } from '../store/fs-errors.js';
 import { outputPaths, RUN_FILE, type OutInspection, type OutputPaths } from '../store/output-dir.js';
@@ -37,7 +36,7 @@ import { fileLines, openSums } from '../format/read-sums.js';
 import { CHECKED_DIRS, firstLine, readSnapshotFile } from '../format/safe-read.js';
 import { prepareOutput } from './prepare-output.js';
 import { changesMember, changesSince, previousSnapshot } from './changes-since.js';
-import type { CatalogueChanges } from '../catalogue/changes-page.js';
+import { noComparison, type ChangesFeed } from '../catalogue/first-pass.js';
 import { removeTree } from '../store/remove-tree.js';
 
 export interface AddCatalogueOptions {
@@ -207,7 +206,7 @@ async function catalogueChanges(
   before: OutInspection,
   staged: { dir: string; manifest: Manifest },
   signal: AbortSignal | undefined,
-): Promise<CatalogueChanges> {
+): Promise<ChangesFeed> {
   let previous = previousSnapshot(paths, before);
   const real = (p: string) => realpath(p).catch(() => p);
   if (previous !== null && (await real(previous)) === (await real(dir))) {
@@ -252,26 +251,26 @@ async function addCatalogueFrom(dir: string, options: AddCatalogueOptions): Prom
     writeHostFiles(writer, layout);
     options.progress?.('Building the catalogue…');
     const names = options.names === undefined ? manifest.options.names : checkNames(options.names, 'The names option');
-    const changes: CatalogueChanges = !layout.hasCatalogueRoom()
-      ? { against: null, why: 'first' } // no catalogue (buildCatalogue), so nothing to compare for it
-      : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal);
-    const built = buildCatalogue({
-      changes,
+    const built = await buildCatalogue({
+      // No catalogue (buildCatalogue) without room for it, so nothing to compare for it.
+      changes: !layout.hasCatalogueRoom()
+        ? noComparison('first')
+        : await catalogueChanges(dir, paths, before, { dir: paths.stagedTree, manifest }, options.signal),
       layout,
       writer,
       reader: new SnapshotReader(options.input, paths.stagedTree, manifest),
       about: aboutSnapshot(manifest),
       ...(names ? { names } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const pages = built === null ? null : built.pages;
     // The manifest as crawl writes it: the names, when any, last.
     const { names: _recorded, ...kept } = raw.options as Manifest['options'];
     const options_ = { ...kept, catalogue: pages === null ? 'none' : 'html', ...recordedNames(names ?? {}) };
     const written = { ...raw, options: options_ } as Manifest;
-    if (pages !== null) written.changes = changesMember(changes);
+    if (built !== null) written.changes = changesMember(built.changes);
     else delete written.changes;
     writer.write(MANIFEST_PATH, serializeManifest(written));
-    if (pages !== null) writeVocabularyDownloads(writer, manifestSchema.parse(written));
     writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
     writer.close();
     throwIfStopped(options.signal);

@@ -7,8 +7,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CatalogueChanges } from '../catalogue/changes-page.js';
-import { diffOpenSnapshots } from '../diff/diff-snapshots.js';
-import { openSnapshot, readCollectionRecords, type OpenSnapshot } from '../diff/collection-records.js';
+import { noComparison, type ChangesFeed } from '../catalogue/first-pass.js';
+import { SnapshotComparison } from '../diff/diff-snapshots.js';
+import {
+  openSnapshot,
+  readCollectionRecords,
+  type CollectionRecords,
+  type OpenSnapshot,
+} from '../diff/collection-records.js';
 import type { SnapshotDiff } from '../diff/diff-format.js';
 import { mergedTombstones, readTombstones, type Tombstone } from '../catalogue/tombstones.js';
 import { namedLabel, type SnapshotRecord } from '../format/records.js';
@@ -29,34 +35,77 @@ export function changesMember(changes: CatalogueChanges): NonNullable<Manifest['
 }
 
 /**
- * Compares the staged snapshot with `previous` (a snapshot directory, or null). A previous snapshot that cannot be
- * read as one (edited by hand, written by something else) is not compared, and the page says so: it never stops the
- * run that replaces it.
+ * The comparison of the staged snapshot with `previous` (a snapshot directory, or null), fed the staged snapshot's
+ * collections by the catalogue's first read of them (src/catalogue/first-pass.ts), so that the new snapshot is not
+ * read again for it. A previous snapshot that cannot be read as one (edited by hand, written by something else) is
+ * not compared, and the page says so: it never stops the run that replaces it.
  */
-export async function changesSince(
+export function changesSince(
   previous: string | null,
   staged: { dir: string; manifest: Manifest },
   signal?: AbortSignal,
-): Promise<CatalogueChanges> {
-  if (previous === null || !existsSync(path.join(previous, ...MANIFEST_PATH.split('/')))) {
-    return { against: null, why: 'first' };
-  }
+): ChangesFeed {
+  if (previous === null || !existsSync(path.join(previous, ...MANIFEST_PATH.split('/')))) return noComparison('first');
+  let comparison: SnapshotComparison;
   try {
     const before = openSnapshot(`the previous snapshot in ${previous}`, previous);
-    const after = openSnapshot('the new snapshot', staged.dir, staged.manifest);
-    const diff = await diffOpenSnapshots(before, after, signal);
-    const tombstones = mergedTombstones(
-      await removedRecords(before, diff, staged.manifest.createdAt, signal),
-      readTombstones(previous),
-      comesBack(diff),
-    );
-    const against = { root: before.reader.manifest.source.root, createdAt: before.reader.manifest.createdAt };
-    return { against, diff, tombstones };
-  } catch (error) {
-    // Whatever the previous snapshot holds (edited by hand, damaged, another tool's) ends in "not compared", never in
-    // a crawl that fails after every document is fetched; only the user's signal stops it.
-    if (signal?.aborted === true) throw error;
-    return { against: null, why: 'unreadable' };
+    comparison = new SnapshotComparison(before, openSnapshot('the new snapshot', staged.dir, staged.manifest), signal);
+  } catch {
+    return noComparison('unreadable');
+  }
+  return new PreviousSnapshotFeed(comparison, previous, staged.manifest.createdAt, signal);
+}
+
+/** The comparison with a previous snapshot, which ends in "not compared" as soon as reading that one fails. */
+class PreviousSnapshotFeed implements ChangesFeed {
+  #comparison: SnapshotComparison | null;
+
+  constructor(
+    comparison: SnapshotComparison,
+    readonly previous: string,
+    readonly createdAt: string,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    this.#comparison = comparison;
+  }
+
+  get comparing(): boolean {
+    return this.#comparison !== null;
+  }
+
+  async collection(name: string, records: CollectionRecords): Promise<void> {
+    await this.#unlessUnreadable((comparison) => comparison.collection(name, records));
+  }
+
+  async result(): Promise<CatalogueChanges> {
+    const comparison = this.#comparison;
+    const compared = await this.#unlessUnreadable(async (c) => {
+      const diff = await c.result();
+      const tombstones = mergedTombstones(
+        await removedRecords(c.before, diff, this.createdAt, this.signal),
+        readTombstones(this.previous),
+        comesBack(diff),
+      );
+      return { diff, tombstones };
+    });
+    if (comparison === null || compared === undefined) return { against: null, why: 'unreadable' };
+    const { manifest } = comparison.before.reader;
+    return { against: { root: manifest.source.root, createdAt: manifest.createdAt }, ...compared };
+  }
+
+  /**
+   * Runs a step of the comparison. Whatever the previous snapshot holds (edited by hand, damaged, another tool's)
+   * ends in "not compared", never in a crawl that fails after every document is fetched; only the signal stops it.
+   */
+  async #unlessUnreadable<T>(step: (comparison: SnapshotComparison) => Promise<T>): Promise<T | undefined> {
+    if (this.#comparison === null) return undefined;
+    try {
+      return await step(this.#comparison);
+    } catch (error) {
+      if (this.signal?.aborted === true) throw error;
+      this.#comparison = null;
+      return undefined;
+    }
   }
 }
 

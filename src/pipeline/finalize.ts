@@ -11,7 +11,6 @@ import { writeCollectionIndex } from '../format/collection-index.js';
 import { writeHostFiles } from '../format/host-files.js';
 import type { CatalogueMode, Layout } from '../format/layout.js';
 import { aboutSnapshot, buildCatalogue, type BuiltCatalogue } from '../catalogue/build-catalogue.js';
-import { writeVocabularyDownloads } from '../export/downloads.js';
 import {
   MANIFEST_FORMAT_VERSION,
   MANIFEST_PATH,
@@ -23,7 +22,7 @@ import {
 import { formatSums, SUMS_PATH } from '../store/sums.js';
 import { StoredLinks, type LinkMode } from '../format/rewrite-links.js';
 import { SnapshotReader } from '../format/stored-records.js';
-import { PhaseTimes } from './phases.js';
+import { PhaseTimes, processCpuMs } from './phases.js';
 import type { RunState } from './run-state.js';
 import type { TreeWriter } from '../store/writer.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
@@ -58,18 +57,14 @@ function byName<T>(entries: Iterable<[string, T]>): Array<[string, T]> {
 /** The catalogue failed on something in the snapshot: a fault of cv-snapshot's, with a way to publish without it. */
 class CatalogueBuildError extends CvSnapshotError {}
 
-function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): BuiltCatalogue | null {
-  return explainCatalogueFault(() => buildCatalogue(input));
-}
-
 /**
- * Builds part of the catalogue (its pages, its downloads). A failure that is not the file system's is a fault of the
+ * Builds the catalogue (its pages, its downloads). A failure that is not the file system's is a fault of the
  * catalogue's code, not of the source or the machine: it says so, and how to publish the snapshot (every document is
  * in staging) without it.
  */
-function explainCatalogueFault<T>(build: () => T): T {
+async function buildCatalogueOrExplain(input: Parameters<typeof buildCatalogue>[0]): Promise<BuiltCatalogue | null> {
   try {
-    return build();
+    return await buildCatalogue(input);
   } catch (error) {
     if (error instanceof CvSnapshotError || typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
     throw new CatalogueBuildError(
@@ -126,30 +121,38 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{
   const phases = input.phases ?? new PhaseTimes();
   let unusedNames: string[] = [];
   let compared: ChangesSincePrevious | null = null;
-  // A catalogue needs room below the host's root (buildCatalogue); with one comes its Changes page.
+  // A catalogue needs room below the host's root (buildCatalogue); with one come its downloads and Changes page.
   if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
-    const stopCatalogue = phases.start('catalogue');
-    if (input.previous !== null) stage('finalize: comparing with the snapshot --out held, for the Changes page…');
-    const changes = await changesSince(input.previous, { dir: writer.dir, manifest }, input.signal);
-    manifest.changes = changesMember(changes);
-    compared = resultOf(changes);
-    stage("finalize: the catalogue's pages…");
-    const built = buildCatalogueOrExplain({
-      changes,
+    const started = processCpuMs();
+    let downloadsMs = 0;
+    const timeDownloads = <T>(work: () => T): T => {
+      const start = processCpuMs();
+      try {
+        return work();
+      } finally {
+        downloadsMs += processCpuMs() - start;
+      }
+    };
+    const built = await buildCatalogueOrExplain({
+      changes: changesSince(input.previous, { dir: writer.dir, manifest }, input.signal),
       layout,
       writer,
       reader: new SnapshotReader(writer.dir, writer.dir, manifest),
       about: aboutSnapshot(manifest),
       ...(options.names ? { names: options.names } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+      timeDownloads,
+      stage: (text) => stage(`finalize: ${text}`),
     });
     unusedNames = built?.unusedNames ?? [];
-    stopCatalogue();
+    if (built !== null) {
+      manifest.changes = changesMember(built.changes);
+      compared = resultOf(built.changes);
+    }
+    phases.add('catalogue', processCpuMs() - started - downloadsMs);
+    phases.add('downloads', downloadsMs);
   }
   writer.write(MANIFEST_PATH, serializeManifest(manifest));
-  if (options.catalogue === 'html' && layout.hasCatalogueRoom()) {
-    stage("finalize: the catalogue's SKOS and CSV downloads…");
-    phases.time('downloads', () => explainCatalogueFault(() => writeVocabularyDownloads(writer, manifest)));
-  }
   stage('finalize: SHA256SUMS…');
   writer.writeParts(SUMS_PATH, formatSums(writer.listing()));
   return { manifest, report, unusedNames, changes: compared };

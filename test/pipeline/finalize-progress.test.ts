@@ -17,9 +17,9 @@ function collector(): { stream: NodeJS.WritableStream; text: () => string } {
 
 const STAGES = [
   'finalize: the complete collections and the validation report of ',
-  'finalize: comparing with the snapshot --out held, for the Changes page…',
-  "finalize: the catalogue's pages…",
-  "finalize: the catalogue's SKOS and CSV downloads…",
+  "finalize: the catalogue's index of the records…",
+  "finalize: the catalogue's index of the records, compared with the snapshot --out held for the Changes page…",
+  "finalize: the catalogue's pages and its SKOS and CSV downloads…",
   'finalize: SHA256SUMS…',
 ];
 
@@ -44,7 +44,7 @@ describe('progress of finalize', () => {
     const lines = first.text().split('\n');
     const started = `${STAGES[0]}${result.documents} documents…`;
     // No snapshot in --out before the first crawl: nothing to compare with.
-    expect(lines.filter((line) => line.startsWith('finalize: '))).toEqual([started, ...STAGES.slice(2)]);
+    expect(lines.filter((line) => line.startsWith('finalize: '))).toEqual([started, STAGES[1], ...STAGES.slice(3)]);
 
     const second = collector();
     await crawlForTest(api.rootUrl, out, { progress: { stream: second.stream, mode: 'lines' } });
@@ -53,7 +53,7 @@ describe('progress of finalize', () => {
         .text()
         .split('\n')
         .filter((line) => line.startsWith('finalize: ')),
-    ).toEqual([started, ...STAGES.slice(1)]);
+    ).toEqual([started, ...STAGES.slice(2)]);
   });
 
   it('rewrites the live line on a terminal and clears it at the end; writes nothing when quiet', async () => {
