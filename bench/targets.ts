@@ -1,7 +1,10 @@
 /**
- * The bench's targets, each a ratio or a per-document figure measured in one run, against what this bench measured:
- * the table that ends every bench (and the JSON's `targets`). A target whose scenario did not run is "not measured";
- * a memory target measured on a snapshot well short of 200,000 documents (a small check) is "not at size".
+ * The bench's targets, each a ratio or a peak measured in one run, against what this bench measured: the table that
+ * ends every bench (and the JSON's `targets`). A target whose scenario did not run is "not measured"; a memory
+ * target measured on a snapshot well short of 200,000 documents (a small check) is "not at size". Targets no longer
+ * held are still printed, as "retired", with their figure: CPU per document at 20,000 documents (V8 compiling the
+ * code for each run dominates it at that size) and the "streamed" shares of the crawl's peak RSS (replaced by a
+ * bound of 200 MB on every command).
  */
 import type { CpuScenario } from './cpu-scenario.js';
 import type { DeriveScenario } from './derive-scenario.js';
@@ -17,7 +20,7 @@ export interface BenchResults {
   export?: ExportScenario;
 }
 
-export type Verdict = 'met' | 'MISSED' | 'not measured' | 'not at size';
+export type Verdict = 'met' | 'MISSED' | 'not measured' | 'not at size' | 'retired';
 
 export interface TargetRow {
   target: string;
@@ -68,6 +71,17 @@ function streamedRow(target: string, runs: CommandFigures[], documents: number |
   return result;
 }
 
+/** A target no longer held: its figure, shown with the verdict "retired". */
+function retired(result: TargetRow): TargetRow {
+  return { ...result, target: `${result.target} (retired)`, verdict: 'retired' };
+}
+
+/** The catalogue and its downloads: CPU added to the crawl (÷ the rest of the crawl's), at a size. */
+function catalogueRow(size: string, share: number | null, documents: number | undefined, extra = ''): TargetRow {
+  const shown = share === null ? undefined : `+${percent(share)} at ${documents ?? '?'} documents${extra}`;
+  return row(`catalogue and downloads: CPU added to the crawl, ${size}`, '≤ +15 %', share, (v) => v <= 0.15, shown);
+}
+
 export function targetRows(results: BenchResults): TargetRow[] {
   const perDocument = results.cpu?.perDocument[0];
   const commands = results.memory?.commands ?? [];
@@ -75,40 +89,62 @@ export function targetRows(results: BenchResults): TargetRow[] {
   const largest = results.memory?.runs.reduce((a, b) => (b.documents > a.documents ? b : a));
   const share = perDocument?.catalogueShare ?? null;
   const difference = results.cpu?.withoutCatalogue;
+  const bySize = results.memory?.cpuBySize ?? null;
+  const derived = results.derive?.sizes.at(-1);
+  const exports = results.export?.runs ?? [];
+  const worstExport =
+    exports.length === 0 ? undefined : exports.reduce((a, b) => ((b.peakRssMb ?? 0) > (a.peakRssMb ?? 0) ? b : a));
+  const exportRow = rssRow(
+    'export (the worst format): peak RSS',
+    200,
+    worstExport && { peakRssMb: worstExport.peakRssMb, documents: results.export!.documents },
+  );
   return [
-    row(
-      'crawl: CPU per document (cpu scenario)',
-      '≤ 140 µs',
-      perDocument?.totalUs ?? null,
-      (us) => us <= 140,
-      perDocument ? `${perDocument.totalUs} µs at ${perDocument.documents} documents` : undefined,
-    ),
-    row(
-      "catalogue and downloads: CPU ÷ the rest of the crawl's",
-      '≤ 10 %',
+    catalogueRow(
+      '20,000 documents',
       share,
-      (value) => value <= 0.1,
-      share === null
-        ? undefined
-        : `${percent(share)}${difference ? ` (--catalogue none: ${percent(difference.share)} by difference)` : ''}`,
+      perDocument?.documents,
+      difference ? ` (--catalogue none: +${percent(difference.share)} by difference)` : '',
     ),
+    catalogueRow('200,000 documents', bySize?.largerCatalogueShare ?? null, bySize?.documents[1]),
     row(
-      "crawl --derive: wall ÷ the full crawl's, no latency",
-      '≤ 0.6',
-      results.derive?.cpuBound.wallRatio ?? null,
-      (ratio) => ratio <= 0.6,
-    ),
-    row(
-      "crawl: wall ÷ curl's, 20 ms latency",
+      "crawl with its catalogue: wall ÷ curl's, 20 ms latency, 16 in flight",
       '≤ 1.05',
       results.latency?.crawlToCurl ?? null,
       (ratio) => ratio <= 1.05,
     ),
-    rssRow('crawl: peak RSS', 200, largest),
-    rssRow('crawl --derive: peak RSS', 200, command('crawl --derive')[0]),
+    row(
+      "crawl --derive: wall ÷ the full crawl's, 20 ms latency",
+      '≤ 0.40',
+      derived?.wallRatio ?? null,
+      (ratio) => ratio <= 0.4,
+      derived ? `${derived.wallRatio} at ${derived.documents} documents` : undefined,
+    ),
+    rssRow('crawl (with its catalogue): peak RSS', 200, largest),
+    rssRow('crawl --derive (with its catalogue): peak RSS', 200, command('crawl --derive')[0]),
+    rssRow('verify: peak RSS', 200, command('verify')[0]),
+    rssRow('catalogue (the command): peak RSS', 200, command('catalogue')[0]),
+    exportRow,
     rssRow('diff of two snapshots: peak RSS', 300, command('diff')[0]),
-    streamedRow('verify: peak RSS', command('verify'), largest?.documents),
-    streamedRow('export (each format): peak RSS', results.export?.runs ?? [], results.export?.documents),
-    streamedRow('catalogue (the command): peak RSS', command('catalogue'), largest?.documents),
+    retired(
+      row(
+        'crawl: CPU per document (cpu scenario)',
+        '≤ 140 µs',
+        perDocument?.totalUs ?? null,
+        (us) => us <= 140,
+        perDocument ? `${perDocument.totalUs} µs at ${perDocument.documents} documents` : undefined,
+      ),
+    ),
+    retired(
+      row(
+        "crawl --derive: wall ÷ the full crawl's, no latency",
+        '≤ 0.6',
+        results.derive?.cpuBound.wallRatio ?? null,
+        (ratio) => ratio <= 0.6,
+      ),
+    ),
+    retired(streamedRow('verify: peak RSS', command('verify'), largest?.documents)),
+    retired(streamedRow('export (each format): peak RSS', exports, results.export?.documents)),
+    retired(streamedRow('catalogue (the command): peak RSS', command('catalogue'), largest?.documents)),
   ];
 }
