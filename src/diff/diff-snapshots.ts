@@ -111,10 +111,10 @@ export async function diffSnapshotDirs(
 }
 
 /**
- * Compares two opened snapshots: what `diff` prints, and what the catalogue's Changes page shows of a crawl against
- * the snapshot its --out held before (src/pipeline/changes-since.ts).
+ * Compares two opened snapshots: what `diff` prints. The catalogue's Changes page feeds a SnapshotComparison the new
+ * snapshot's collections as it reads them (src/pipeline/changes-since.ts).
  */
-export async function diffOpenSnapshots(
+async function diffOpenSnapshots(
   before: OpenSnapshot,
   after: OpenSnapshot,
   signal?: AbortSignal,

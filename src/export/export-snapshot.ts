@@ -26,7 +26,7 @@ export interface ExportPlan extends MappingContext {
  * One collection's records in id order (then type); a record a list gives twice (a source that shifted between
  * pages) once, as last seen.
  */
-export function sortedResources(source: ExportSource, collection: string): SnapshotRecord[] {
+function sortedResources(source: ExportSource, collection: string): SnapshotRecord[] {
   const byKey = new Map<string, SnapshotRecord>();
   for (const resource of source.reader.records(collection)) byKey.set(`${resource.type}\u0000${resource.id}`, resource);
   return [...byKey.values()].sort(byRecordOrder);
@@ -54,7 +54,7 @@ export interface PartSources {
 }
 
 /** One collection's nodes: its concept scheme, then a concept per record, in the records' order. */
-export function* collectionNodes(
+function* collectionNodes(
   context: MappingContext,
   collection: string,
   resources: Iterable<SnapshotRecord>,
