@@ -267,7 +267,7 @@ export function printExport(result: ExportScenario): void {
 }
 
 export function printTargets(rows: TargetRow[]): void {
-  console.log("\nIssue 27's targets, each measured in this run:");
+  console.log('\nThe targets, each measured in this run (retired ones shown with their figure):');
   console.log(
     table(
       ['', 'target', 'measured', ''],
