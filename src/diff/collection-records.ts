@@ -12,34 +12,14 @@ import { flatKey } from '../util/flat-key.js';
 import type { Manifest } from '../format/manifest.js';
 import type { SnapshotRecord } from '../format/records.js';
 import { SnapshotReader, type ListPage } from '../format/stored-records.js';
-import { locate } from '../url/api-location.js';
 import { elementText } from './exact-values.js';
 
 export interface OpenSnapshot {
   reader: SnapshotReader;
-  /** List pages of each collection that a partial snapshot lacks (its manifest's `missing`), by collection. */
-  missingPages: Map<string, string[]>;
 }
 
 /** Records read between two checks of the signal. */
 export const RECORDS_PER_CHECK = 4096;
-
-function missingListPages(manifest: Manifest): Map<string, string[]> {
-  const pages = new Map<string, string[]>();
-  for (const url of manifest.missing) {
-    let location;
-    try {
-      location = locate(url, manifest.source.root);
-    } catch {
-      continue;
-    }
-    if (location.kind !== 'list') continue;
-    const list = pages.get(location.collection) ?? [];
-    list.push(url);
-    pages.set(location.collection, list);
-  }
-  return pages;
-}
 
 /**
  * Opens a snapshot for reading its records. `manifest` is given for a tree whose manifest is not written yet (a
@@ -47,7 +27,7 @@ function missingListPages(manifest: Manifest): Map<string, string[]> {
  */
 export function openSnapshot(name: string, dir: string, manifest?: Manifest): OpenSnapshot {
   const reader = manifest === undefined ? SnapshotReader.open(name, dir) : new SnapshotReader(name, dir, manifest);
-  return { reader, missingPages: missingListPages(reader.manifest) };
+  return { reader };
 }
 
 /**

@@ -173,7 +173,7 @@ export class SnapshotComparison {
     this.#oldRecords += oldSet?.records.size ?? 0;
     this.#newRecords += newSet?.records.size ?? 0;
     const { before, after } = this;
-    const missingPages = { old: before.missingPages.get(name) ?? [], new: after.missingPages.get(name) ?? [] };
+    const missingPages = { old: before.reader.missingPageUrls(name), new: after.reader.missingPageUrls(name) };
     this.#diffs.push(compareCollection(name, oldSet, newSet, missingPages));
   }
 }

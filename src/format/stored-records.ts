@@ -84,7 +84,8 @@ export class SnapshotReader {
   /** Whether every links-only relationship has been asked for once since the answers were kept (settleLinksOnly). */
   #settled = false;
   /** Page numbers the manifest lists as missing, by collection. */
-  readonly #missing = new Map<string, Set<number>>();
+  /** The list pages the manifest names missing: by collection, the page numbers and their URLs. */
+  readonly #missing = new Map<string, Map<number, string>>();
 
   /**
    * `name`: the snapshot as the user named it (an archive's name, not its temporary extraction), for messages.
@@ -106,8 +107,8 @@ export class SnapshotReader {
         continue;
       }
       if (location.kind !== 'list') continue;
-      const pages = this.#missing.get(location.collection) ?? new Set<number>();
-      pages.add(location.page);
+      const pages = this.#missing.get(location.collection) ?? new Map<number, string>();
+      pages.set(location.page, url);
       this.#missing.set(location.collection, pages);
     }
   }
@@ -127,7 +128,7 @@ export class SnapshotReader {
     const stored = Object.hasOwn(this.manifest.collections, collection)
       ? this.manifest.collections[collection]!.pages
       : 0;
-    const missing = this.#missing.get(collection) ?? new Set<number>();
+    const missing = this.#missing.get(collection) ?? new Map<number, string>();
     const pages: PageFiles['pages'] = [];
     const last = stored + missing.size;
     const listUrl = this.layout.collectionUrl(collection);
@@ -142,6 +143,11 @@ export class SnapshotReader {
       pages.push({ page, ...at });
     }
     return { pages, lacking: missing.size };
+  }
+
+  /** The URLs of the list pages of `collection` that the snapshot lacks (its manifest's `missing`). */
+  missingPageUrls(collection: string): string[] {
+    return [...(this.#missing.get(collection)?.values() ?? [])];
   }
 
   /**
