@@ -9,18 +9,18 @@ import type { CatalogueNames } from '../format/human-names.js';
 
 const ACRONYMS = new Set(['uri', 'url', 'id', 'doi', 'iri', 'uuid', 'api', 'html', 'json', 'http', 'https']);
 
-const fieldTitles = new Map<string, string>();
+const titles = new Map<string, string>();
 
 /**
- * A field name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email"; a name
- * that is not a plain identifier stays as it is.
+ * A field or type name as words: `provenance_uri` → "Provenance URI", `requested_by_email` → "Requested by email";
+ * a name that is not a plain identifier stays as it is. Asked for on every record, so each name is worded once.
  */
 function fieldTitle(name: string): string {
-  let title = fieldTitles.get(name);
+  let title = titles.get(name);
   if (title === undefined) {
     title = wordsOf(name);
-    // A source has a few field names; a hostile one could have many: the cache stays small.
-    if (fieldTitles.size < 10_000) fieldTitles.set(name, title);
+    // A source has a few field and type names; a hostile one could have many: the cache stays small.
+    if (titles.size < 10_000) titles.set(name, title);
   }
   return title;
 }
@@ -59,7 +59,7 @@ function wordsOf(name: string): string {
 
 /** A record type as people write it: `ActionCategory` → "Action category". */
 export function typeTitle(type: string): string {
-  return wordsOf(type);
+  return fieldTitle(type);
 }
 
 /** A type's words, lower-cased: `MeasuredQuantityUnit` → measured, quantity, unit. */

@@ -252,6 +252,20 @@ function replacedNote(site: RecordSite, resource: SnapshotRecord): string {
   );
 }
 
+const downloadLinks = new Map<string, { head: string; links: string }>();
+
+/** The links to the downloads of a record's collection, the same on each of its pages: made once a collection. */
+function collectionDownloads(collection: string): { head: string; links: string } {
+  let links = downloadLinks.get(collection);
+  if (links === undefined) {
+    const folder = collectionFolder(collection);
+    links = alternates((format) => path.posix.relative(folder, downloadFile(collection, format)));
+    // A snapshot has some tens of collections; a hostile one could have many: the cache stays small.
+    if (downloadLinks.size < 10_000) downloadLinks.set(collection, links);
+  }
+  return links;
+}
+
 export function recordHtml(site: RecordSite, c: RecordContext): string {
   const { resource } = c;
   const a = resource.attributes;
@@ -266,8 +280,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     .map(([name, v]) => `<dt>${fieldName(site, name, 'field')}</dt><dd>${value(v)}</dd>`)
     .join('\n');
   const relationships = relationshipsList(site, resource);
-  const folder = collectionFolder(c.collection);
-  const downloads = alternates((format) => path.posix.relative(folder, downloadFile(c.collection, format)));
+  const downloads = collectionDownloads(c.collection);
   const body =
     replacedNote(site, resource) +
     (definition === undefined ? '' : `<p class="definition">${esc(definition)}</p>\n`) +

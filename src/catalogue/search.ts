@@ -4,29 +4,34 @@
  * user types. Results are built with DOM calls and textContent, never innerHTML, so source text stays text.
  */
 
+/** Letters that decompose to nothing or to more than one letter, as people type them. */
+const SPECIAL: Record<string, string> = {
+  μ: 'u',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
 /**
  * Text as search compares it: lower case, accents and other marks removed, and the letters people type otherwise
  * written as they type them ("Ångström" as "angstrom", "µmol" as "umol", "Straße" as "strasse"). The page's script
  * has the same function (FOLD below); test/catalogue/catalogue.test.ts checks that the two agree.
  */
 export function fold(text: string): string {
-  const special: Record<string, string> = {
-    μ: 'u',
-    ß: 'ss',
-    æ: 'ae',
-    œ: 'oe',
-    ø: 'o',
-    ł: 'l',
-    đ: 'd',
-    ð: 'd',
-    þ: 'th',
-    ı: 'i',
-  };
+  // Most text is ASCII, which has nothing to decompose or replace: lower case is the whole fold.
+  // eslint-disable-next-line no-control-regex -- the ASCII range, control characters included
+  if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .replace(/[μßæœøłđðþı]/g, (c) => special[c] ?? c);
+    .replace(/[μßæœøłđðþı]/g, (c) => SPECIAL[c] ?? c);
 }
 
 export const FOLD = `function fold(text) {
