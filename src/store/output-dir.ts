@@ -14,7 +14,7 @@ import { OutputDirError, UsageError } from '../util/errors.js';
 import { JOURNAL_FILE } from './journal.js';
 import { LOCK_FILE } from './lock.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
-import { SUMS_PATH } from './sums.js';
+import { SUMS_PATH, sumsEntries } from './sums.js';
 import { noun } from '../util/plural.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
@@ -109,11 +109,8 @@ function count(n: number, what: string): string {
   return `${n.toLocaleString('en-US')} ${noun(n, what)}`;
 }
 
-const SUMS_LINE = /[0-9a-f]{64} [ *]/y;
-
 /**
- * The paths SHA256SUMS lists, sorted; none when it cannot be read. Each is a slice of the file's text, which keeps
- * the list at a few bytes per path beyond the text itself.
+ * The paths SHA256SUMS lists, sorted; none when it cannot be read.
  */
 function listedPaths(dir: string): string[] {
   let text: string;
@@ -124,16 +121,9 @@ function listedPaths(dir: string): string[] {
   }
   const paths: string[] = [];
   let sorted = true;
-  for (let at = 0; at < text.length;) {
-    const newline = text.indexOf('\n', at);
-    const end = newline === -1 ? text.length : newline;
-    SUMS_LINE.lastIndex = at;
-    if (SUMS_LINE.test(text) && end > at + 66) {
-      const file = text.slice(at + 66, end);
-      if (paths.length > 0 && byCodeUnits(paths.at(-1)!, file) > 0) sorted = false;
-      paths.push(file);
-    }
-    at = end + 1;
+  for (const { file } of sumsEntries(text)) {
+    if (paths.length > 0 && byCodeUnits(paths.at(-1)!, file) > 0) sorted = false;
+    paths.push(file);
   }
   return sorted ? paths : paths.sort(byCodeUnits);
 }
@@ -218,24 +208,17 @@ export function changedFiles(dir: string): { count: number; examples: string[] }
   const buffer = Buffer.allocUnsafe(1 << 16);
   let count = 0;
   const examples: string[] = [];
-  for (let at = 0; at < text.length;) {
-    const newline = text.indexOf('\n', at);
-    const end = newline === -1 ? text.length : newline;
-    SUMS_LINE.lastIndex = at;
-    if (SUMS_LINE.test(text) && end > at + 66) {
-      const file = text.slice(at + 66, end);
-      let actual: string | null;
-      try {
-        actual = fileSha256(path.join(dir, ...file.split('/')), buffer);
-      } catch (error) {
-        actual = isCode(error, 'ENOENT') ? text.slice(at, at + 64) : null;
-      }
-      if (actual !== text.slice(at, at + 64)) {
-        count += 1;
-        if (examples.length < 3) examples.push(file);
-      }
+  for (const { file, sha256 } of sumsEntries(text)) {
+    let actual: string | null;
+    try {
+      actual = fileSha256(path.join(dir, ...file.split('/')), buffer);
+    } catch (error) {
+      actual = isCode(error, 'ENOENT') ? sha256 : null;
     }
-    at = end + 1;
+    if (actual !== sha256) {
+      count += 1;
+      if (examples.length < 3) examples.push(file);
+    }
   }
   return { count, examples };
 }

@@ -25,11 +25,19 @@ export function* formatSums(files: Iterable<[string, string]>): Generator<string
 
 export function parseSums(text: string): Map<string, string> {
   const sums = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const listed = sumsLine(line);
-    if (listed !== null) sums.set(listed.file, listed.sha256);
-  }
+  for (const { file, sha256 } of sumsEntries(text)) sums.set(file, sha256);
   return sums;
+}
+
+/** The files SHA256SUMS's text lists, in its order, with their checksums; any other line is passed over. */
+export function* sumsEntries(text: string): Generator<{ file: string; sha256: string }> {
+  for (let at = 0; at < text.length;) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    const listed = sumsLine(text.slice(at, end));
+    if (listed !== null) yield listed;
+    at = end + 1;
+  }
 }
 
 const SUMS_LINE = /^([0-9a-f]{64}) [ *](.+)$/;
