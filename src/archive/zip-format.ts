@@ -41,6 +41,28 @@ interface Written extends ZipEntryInfo {
   offset: number;
 }
 
+/**
+ * The fields a local header and the central directory both give an entry, in the same order from `at`: version
+ * needed, flags, method (stored), time, date, CRC-32, both sizes, the name's length.
+ */
+function writeEntryFields(
+  header: Buffer,
+  at: number,
+  entry: ZipEntryInfo,
+  time: { date: number; time: number },
+  nameLength: number,
+): void {
+  header.writeUInt16LE(VERSION, at);
+  header.writeUInt16LE(UTF8_NAMES, at + 2);
+  header.writeUInt16LE(0, at + 4);
+  header.writeUInt16LE(time.time, at + 6);
+  header.writeUInt16LE(time.date, at + 8);
+  header.writeUInt32LE(entry.crc32 >>> 0, at + 10);
+  header.writeUInt32LE(entry.size, at + 14);
+  header.writeUInt32LE(entry.size, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+}
+
 /** Writes a ZIP through `write` (which appends bytes), entry by entry. */
 export class ZipWriter {
   readonly #entries: Written[] = [];
@@ -61,15 +83,7 @@ export class ZipWriter {
     const name = Buffer.from(entry.name, 'utf8');
     const header = Buffer.alloc(30);
     header.writeUInt32LE(LOCAL_HEADER, 0);
-    header.writeUInt16LE(VERSION, 4);
-    header.writeUInt16LE(UTF8_NAMES, 6);
-    header.writeUInt16LE(0, 8);
-    header.writeUInt16LE(this.time.time, 10);
-    header.writeUInt16LE(this.time.date, 12);
-    header.writeUInt32LE(entry.crc32 >>> 0, 14);
-    header.writeUInt32LE(entry.size, 18);
-    header.writeUInt32LE(entry.size, 22);
-    header.writeUInt16LE(name.length, 26);
+    writeEntryFields(header, 4, entry, this.time, name.length);
     header.writeUInt16LE(0, 28);
     this.#entries.push({ ...entry, offset: this.#offset });
     this.data(Buffer.concat([header, name]));
@@ -88,15 +102,7 @@ export class ZipWriter {
       const header = Buffer.alloc(46);
       header.writeUInt32LE(CENTRAL_HEADER, 0);
       header.writeUInt16LE(MADE_BY, 4);
-      header.writeUInt16LE(VERSION, 6);
-      header.writeUInt16LE(UTF8_NAMES, 8);
-      header.writeUInt16LE(0, 10);
-      header.writeUInt16LE(this.time.time, 12);
-      header.writeUInt16LE(this.time.date, 14);
-      header.writeUInt32LE(entry.crc32 >>> 0, 16);
-      header.writeUInt32LE(entry.size, 20);
-      header.writeUInt32LE(entry.size, 24);
-      header.writeUInt16LE(name.length, 28);
+      writeEntryFields(header, 6, entry, this.time, name.length);
       header.writeUInt32LE((FILE_MODE << 16) >>> 0, 38);
       header.writeUInt32LE(entry.offset, 42);
       this.data(Buffer.concat([header, name]));
