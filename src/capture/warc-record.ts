@@ -4,7 +4,7 @@
  * record's offset and length, and a reader start at any of them.
  */
 import { createHash, hash, randomUUID } from 'node:crypto';
-import { crc32, gzipSync } from 'node:zlib';
+import { constants, crc32, gzipSync } from 'node:zlib';
 
 export type WarcType = 'warcinfo' | 'request' | 'response' | 'metadata';
 
@@ -97,7 +97,11 @@ export function warcMember(
   const header = Buffer.from(head, 'utf8');
   const parts = [header, ...block, END];
   const total = header.length + length + END.length;
-  return compress ? gzipSync(Buffer.concat(parts, total)) : storedMember(parts, total);
+  // The fastest level: a record of a few kilobytes costs about half the CPU of the default level, and its member is
+  // about a hundredth larger.
+  return compress
+    ? gzipSync(Buffer.concat(parts, total), { level: constants.Z_BEST_SPEED })
+    : storedMember(parts, total);
 }
 
 /** `application/warc-fields`: one `name: value` line per field (WARC 1.1 section 6.4). */
