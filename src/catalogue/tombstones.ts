@@ -11,17 +11,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { CATALOGUE_DIR } from '../format/layout.js';
-import { removedRecordPage, typedRemovedRecordPage } from '../format/catalogue-names.js';
+import { removedRecordPage, TOMBSTONES_FILE, typedRemovedRecordPage } from '../format/catalogue-names.js';
 import { byRecordOrder } from '../format/records.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { flatKey } from '../util/flat-key.js';
 import { htmlSafeJson } from '../json/html-safe.js';
 import { esc, page, snapshotTime, statusBadge } from './html.js';
 import { typeTitle, type HumanNames } from './labels.js';
-
-/** The removed records a catalogue keeps pages for, read by the next crawl into the same --out. */
-const TOMBSTONES_FILE = `${CATALOGUE_DIR}/removed.json`;
 
 const tombstoneSchema = z.object({
   collection: z.string(),
@@ -45,6 +41,22 @@ const tombstonesFileSchema = z.object({ removed: z.array(tombstoneSchema) });
 const keyOf = (t: { type: string; id: string }, collection: string): string => flatKey(collection, t.type, t.id);
 
 /**
+ * The address a removed record had: its collection and id. Two removed records share one when the record at an
+ * address changed type (`Unit 7` became `Thing 7`, a removal and an addition) and the second was removed later.
+ */
+export const tombstoneAddress = (collection: string, id: string): string => flatKey(collection, id);
+
+/** The tombstones written in a `removed.json`; none when the text is not one (a file changed by hand). */
+export function tombstonesOfText(text: string): Tombstone[] {
+  try {
+    const parsed = tombstonesFileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.removed : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The tombstones the catalogue in `dir` kept; none when it has no such file or one that cannot be read (a catalogue
  * made before tombstones, or a file changed by hand): those records then lose their pages, and nothing else does.
  */
@@ -52,8 +64,7 @@ export function readTombstones(dir: string): Tombstone[] {
   const file = path.join(dir, ...TOMBSTONES_FILE.split('/'));
   if (!existsSync(file)) return [];
   try {
-    const parsed = tombstonesFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return parsed.success ? parsed.data.removed : [];
+    return tombstonesOfText(readFileSync(file, 'utf8'));
   } catch {
     return [];
   }
@@ -75,14 +86,17 @@ export function mergedTombstones(
   return [...byKey.values()].sort((a, b) => byCodeUnits(a.collection, b.collection) || byRecordOrder(a, b));
 }
 
+/** Removed first, first: a tombstone's page keeps its name in the crawls after, whatever is removed later. */
+const byRemoval = (a: Tombstone, b: Tombstone): number => byCodeUnits(a.removedIn, b.removedIn) || byRecordOrder(a, b);
+
 /**
- * Each tombstone's page, by `tombstoneKey`: `removed-<id>.html`, or for a second removed record with that id in the
- * collection (another type), a name with both.
+ * Each tombstone's page, by `tombstoneKey`: `removed-<id>.html` for the record removed first from its address, and
+ * for a record removed later from the same address (another type), a name with its type and id.
  */
 export function tombstonePages(tombstones: readonly Tombstone[]): Map<string, string> {
   const pages = new Map<string, string>();
   const given = new Set<string>();
-  for (const t of tombstones) {
+  for (const t of [...tombstones].sort(byRemoval)) {
     let file = removedRecordPage(t.collection, t.id);
     if (given.has(file)) file = typedRemovedRecordPage(t.collection, t.type, t.id);
     given.add(file);
@@ -93,13 +107,45 @@ export function tombstonePages(tombstones: readonly Tombstone[]): Map<string, st
 
 export const tombstoneKey = (collection: string, t: { type: string; id: string }): string => keyOf(t, collection);
 
+/**
+ * The page `serve` answers with 410 at each address (`tombstoneAddress`): that of the record removed from it last,
+ * the one a client that stored the address last found there. Its page links those removed from it before.
+ */
+export function addressPages(tombstones: readonly Tombstone[]): Map<string, string> {
+  const pages = tombstonePages(tombstones);
+  const answered = new Map<string, string>();
+  for (const t of [...tombstones].sort(byRemoval)) {
+    answered.set(tombstoneAddress(t.collection, t.id), pages.get(tombstoneKey(t.collection, t))!);
+  }
+  return answered;
+}
+
 /** What a tombstone page needs of the catalogue: the collections it still has, their names, the site's title. */
 export interface TombstoneSite {
   titles: ReadonlyMap<string, string>;
   names: HumanNames;
 }
 
-function tombstoneHtml(site: TombstoneSite, t: Tombstone): string {
+/** Another record removed from the same address, and the file of its page (beside this one). */
+interface SameAddress {
+  tombstone: Tombstone;
+  page: string;
+}
+
+/** The other records removed from the address, named and linked: each keeps a page of its own. */
+function sameAddressHtml(others: readonly SameAddress[]): string {
+  if (others.length === 0) return '';
+  const items = others.map(({ tombstone: o, page: file }) => {
+    const href = esc(file.slice(file.lastIndexOf('/') + 1));
+    return (
+      `<li><a href="${href}">${esc(o.label ?? o.id)}</a> (${esc(typeTitle(o.type))} ${esc(o.id)}), ` +
+      `removed in the snapshot of ${snapshotTime(o.removedIn).html}</li>`
+    );
+  });
+  return `<p>Also removed from this address:</p>\n<ul class="plain">\n${items.join('\n')}\n</ul>\n`;
+}
+
+function tombstoneHtml(site: TombstoneSite, t: Tombstone, others: readonly SameAddress[]): string {
   const label = t.label ?? t.id;
   const title = site.titles.get(t.collection) ?? t.collection;
   // The collection may be gone too: its page is linked only where this catalogue has it.
@@ -113,6 +159,7 @@ function tombstoneHtml(site: TombstoneSite, t: Tombstone): string {
     (t.definition === null ? '' : `<p class="definition">${esc(t.definition)}</p>\n`) +
     `<p class="kind">${esc(typeTitle(t.type))} ${esc(t.id)} in ${collection}</p>\n` +
     (t.uri === null ? '' : `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(t.uri)}</code></dd>\n</dl>\n`) +
+    sameAddressHtml(others) +
     '<p>A client that stored its URI will find no document there now. ' +
     '<a href="../changes.html">All changes</a> · search for a replacement above.</p>\n';
   return page({
@@ -133,7 +180,24 @@ export function writeTombstones(
   tombstones: readonly Tombstone[],
 ): number {
   const pages = tombstonePages(tombstones);
-  for (const t of tombstones) write.page(pages.get(tombstoneKey(t.collection, t))!, tombstoneHtml(site, t));
+  const atAddress = new Map<string, SameAddress[]>();
+  for (const t of tombstones) {
+    const address = tombstoneAddress(t.collection, t.id);
+    const shared = atAddress.get(address) ?? [];
+    shared.push({ tombstone: t, page: pages.get(tombstoneKey(t.collection, t))! });
+    atAddress.set(address, shared);
+  }
+  for (const shared of atAddress.values()) {
+    for (const own of shared)
+      write.page(
+        own.page,
+        tombstoneHtml(
+          site,
+          own.tombstone,
+          shared.filter((o) => o !== own),
+        ),
+      );
+  }
   // A catalogue without tombstones has no such file: most snapshots hold the same files as before.
   if (tombstones.length === 0) return 0;
   // Source text as JSON that no HTML parser reads as markup, as every stored JSON is (src/json/html-safe.ts).

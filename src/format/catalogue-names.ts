@@ -56,7 +56,13 @@ export function removedRecordPage(collection: string, id: string): string {
   return `${collectionFolder(collection)}/removed-${fileName(id)}.html`;
 }
 
-/** The tombstone of a removed record whose id an earlier removed record of another type in the collection had. */
+/**
+ * The removed records a catalogue keeps pages for (src/catalogue/tombstones.ts), read by the next crawl into the same
+ * --out, which carries them forward, and by `serve`, which finds the page for a removed record's address in it.
+ */
+export const TOMBSTONES_FILE = `${CATALOGUE_DIR}/removed.json`;
+
+/** The tombstone of a record removed from an address that a record of another type, removed earlier, had. */
 export function typedRemovedRecordPage(collection: string, type: string, id: string): string {
   return `${collectionFolder(collection)}/removed-t.${digest(JSON.stringify([type, id]))}.html`;
 }

@@ -12,7 +12,7 @@ import type { ListPages } from './list-pages.js';
 import { cataloguePageOf, pageAtApiUrl, prefersHtml, recordOfFile } from './negotiate.js';
 import { preferredRdf, RDF_TYPES, type RdfFormat } from './rdf-accept.js';
 import type { SkosAnswers } from './skos.js';
-import { NOT_FOUND_PAGE, removedRecordPage } from '../format/catalogue-names.js';
+import { NOT_FOUND_PAGE, removedRecordPage, TOMBSTONES_FILE } from '../format/catalogue-names.js';
 import { ExportError } from '../util/errors.js';
 import { SnapshotReadError } from '../format/stored-records.js';
 import type { Manifest } from '../format/manifest.js';
@@ -39,6 +39,8 @@ export class SnapshotAnswers {
   readonly #apiSegments: readonly string[];
   /** Loaded on the first request for SKOS: a JSON:API or browser client never loads the export's mapping. */
   #skos: Promise<SkosAnswers> | undefined;
+  /** The removed records' pages by address, read on the first browser's request for an address the snapshot lacks. */
+  #removed: Promise<(collection: string, id: string) => string | undefined> | undefined;
 
   constructor(snapshot: ServedSnapshot) {
     this.#snapshot = snapshot;
@@ -92,14 +94,34 @@ export class SnapshotAnswers {
 
   /**
    * A browser on the address of a record the source no longer lists: the page the catalogue keeps for it (its
-   * tombstone, src/catalogue/tombstones.ts), with 410 Gone; null when the address is no removed record's.
+   * tombstone, src/catalogue/tombstones.ts), with 410 Gone; null when the address is no removed record's. Where
+   * several removed records had the address, the page of the one removed last, which links the others.
    */
   async #removedPage(rawPath: string): Promise<Answer | null> {
     const { layout, files } = this.#snapshot;
     const file = layout.fileOfServedPath(rawPath.endsWith('/') ? rawPath : `${rawPath}/`);
     const record = file === null ? null : recordOfFile(file, layout);
-    const page = record === null ? null : removedRecordPage(record.collection, record.id);
-    return page !== null && files.has(page) ? this.#pageWithStatus(page, 410) : null;
+    if (record === null) return null;
+    this.#removed ??= this.#removedPages();
+    const listed = (await this.#removed)(record.collection, record.id);
+    // A catalogue that lists no removed records in removed.json (an older one) names its pages by address alone.
+    const page = listed ?? removedRecordPage(record.collection, record.id);
+    return files.has(page) ? this.#pageWithStatus(page, 410) : null;
+  }
+
+  async #removedPages(): Promise<(collection: string, id: string) => string | undefined> {
+    const { files } = this.#snapshot;
+    const none = () => undefined;
+    if (!files.has(TOMBSTONES_FILE)) return none;
+    try {
+      const text = (await files.read(TOMBSTONES_FILE)).body.toString('utf8');
+      const { addressPages, tombstoneAddress, tombstonesOfText } = await import('../catalogue/tombstones.js');
+      const pages = addressPages(tombstonesOfText(text));
+      return (collection, id) => pages.get(tombstoneAddress(collection, id));
+    } catch {
+      // Listed but unreadable (changed since it was written): the pages named by their address alone still answer.
+      return none;
+    }
   }
 
   /**

@@ -28,6 +28,8 @@ export interface TinyRecord {
   attributes?: Record<string, unknown>;
   /** Its `links.self` in the lists and its document (default: its URL below its collection). */
   self?: string;
+  /** Its type (default: the collection's, below). */
+  type?: string;
 }
 
 /** Answers one path below the root; `base` is the root's URL as the request reached it (`http://host/api/`). */
@@ -68,7 +70,7 @@ const TYPES: Record<string, string> = { units: 'Unit', things: 'Thing', licenses
 
 /** A record as the source lists and serves it, its JSON written by hand so that `value` and `idJson` stay as given. */
 function recordText(base: string, collection: string, record: TinyRecord): string {
-  const type = TYPES[collection] ?? 'Thing';
+  const type = record.type ?? TYPES[collection] ?? 'Thing';
   const more = record.attributes === undefined ? '' : `,${JSON.stringify(record.attributes).slice(1, -1)}`;
   const value = record.value === undefined ? '' : `,"value":${record.value}`;
   const self = JSON.stringify(record.self ?? `${base}${collection}/${record.id}/`);
