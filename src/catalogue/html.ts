@@ -244,6 +244,9 @@ code, pre { font-family: var(--mono); font-size: 0.875em; }
 pre.json { white-space: pre-wrap; padding: 0.75rem; background: var(--surface); border: 1px solid var(--line);
   border-radius: 0.4rem; }
 summary { cursor: pointer; }
+details.cite { margin: 1.5rem 0 0; }
+details.cite > summary { font-weight: 600; }
+.more-targets summary { font-size: var(--small); color: var(--muted); width: max-content; }
 button { font: inherit; color: inherit; }
 .copy, .more { margin-left: 0.5rem; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 0.4rem;
   background: var(--bg); cursor: pointer; font-size: var(--small); }
@@ -279,7 +282,14 @@ table.findings td:nth-child(3) code { overflow-wrap: anywhere; }
 .tree > ul { padding-left: 0; }
 .tree li { margin: 0.15rem 0; }
 .tree summary { font-size: var(--small); color: var(--muted); width: max-content; }
-@media (max-width: 40rem) { dl { grid-template-columns: minmax(0, 1fr); gap: 0; } dd { margin-bottom: 0.5rem; } }
+@media (max-width: 40rem) {
+  dl { display: block; }
+  dt { float: left; clear: left; margin-right: 0.5rem; }
+  dd { margin: 0 0 0.3rem; }
+  h2 { font-size: var(--step-1); margin: 1.25rem 0 0.4rem; padding-bottom: 0.15rem; }
+  main { padding-bottom: 1rem; }
+  footer { margin-top: 1rem; padding: 0.6rem 0 1rem; }
+}
 @media (max-width: 37.5rem) {
   h1 { font-size: var(--step-2); }
   header.site .bar { padding-top: 0.5rem; padding-bottom: 0.5rem; }

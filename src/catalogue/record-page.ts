@@ -106,6 +106,22 @@ function targetsHtml(site: RecordSite, targets: ReadonlyArray<{ type: string; id
     .join('; ');
 }
 
+/** Records shown in a line of relationships before the rest are collapsed ("and 9 more"). */
+const SHOWN_TARGETS = 6;
+
+/**
+ * `targetsHtml`, the records past the first few collapsed under "and N more", so that a record that many records
+ * point at still reads on a phone in about a screen and a half.
+ */
+function collapsedTargetsHtml(site: RecordSite, targets: ReadonlyArray<{ type: string; id: string }>): string {
+  if (targets.length <= SHOWN_TARGETS + 1) return targetsHtml(site, targets);
+  const rest = targets.slice(SHOWN_TARGETS);
+  return (
+    `${targetsHtml(site, targets.slice(0, SHOWN_TARGETS))}\n<details class="more-targets">` +
+    `<summary>and ${rest.length} more</summary>${targetsHtml(site, rest)}</details>`
+  );
+}
+
 /** A field's or relationship's name for people; where the user gave it (`--names`), its API name beside it. */
 function fieldName(site: RecordSite, name: string, as: 'field' | 'relation'): string {
   const shown = esc(as === 'field' ? site.names.field(name) : site.names.relation(name));
@@ -135,7 +151,7 @@ function relationshipsList(site: RecordSite, resource: SnapshotRecord): string {
         const targets = linkages(data);
         // A relationship that leads nowhere says nothing about the record: its line is left out.
         if (targets.length === 0) return '';
-        shown = targetsHtml(site, targets);
+        shown = collapsedTargetsHtml(site, targets);
       }
       return `<dt>${fieldName(site, name, 'relation')}</dt><dd>${shown}</dd>`;
     })
@@ -157,7 +173,7 @@ function referencedBySection(site: RecordSite, resource: SnapshotRecord): string
     else group.push(r);
   }
   const lines = [...byRelationship].map(
-    ([name, from]) => `<dt>${esc(site.names.reverse(name))}</dt><dd>${targetsHtml(site, from)}</dd>`,
+    ([name, from]) => `<dt>${esc(site.names.reverse(name))}</dt><dd>${collapsedTargetsHtml(site, from)}</dd>`,
   );
   // A record that points here under two relationships is one record.
   const records = new Set(referrers.map((r) => flatKey(r.type, r.id))).size;
@@ -187,7 +203,10 @@ function variantsSection(site: RecordSite, resource: SnapshotRecord): string {
   const items = variants.map((v) => {
     const community = site.communityOf(v.type, v.id);
     const where = community === null ? '' : ` in community <strong>${esc(community)}</strong>`;
-    return `<li>${targetsHtml(site, [v])}${where}</li>`;
+    // Every variant is in the same collection, which the heading names: a link to its page is enough.
+    const found = site.records.find(v.type, v.id);
+    const named = found ? `<a href="../../${esc(found.page)}">${esc(found.label)}</a>` : targetsHtml(site, [v]);
+    return `<li>${named}${where}</li>`;
   });
   return `<h2>Community variants</h2>\n<ul class="plain">${items.join('')}</ul>\n`;
 }
@@ -205,7 +224,10 @@ function statusNote(a: Record<string, unknown>): string {
   return `<p class="status-note">This term is ${meaning}.</p>\n`;
 }
 
-/** "Cite this term": label, URI, collection and snapshot date, each copyable, and the whole citation. */
+/**
+ * "Cite this term": label, URI, collection and snapshot date, each copyable, and the whole citation, collapsed (as the
+ * JSON is) so that a record reads on a phone in about a screen and a half: all of it is said elsewhere on the page.
+ */
 function citeSection(site: RecordSite, label: string, uri: string, collection: string): string {
   const title = site.titles.get(collection) ?? collection;
   // The snapshot's time is not written into the page: two crawls of an unchanged source give the same record pages.
@@ -214,13 +236,13 @@ function citeSection(site: RecordSite, label: string, uri: string, collection: s
   const citation = `${esc(`${label}. In: ${title}. ${uri}. Snapshot of ${site.source}, `)}${when}.`;
   const copyable = (html: string, what: string) => `<code class="copyable" data-copy="Copy ${what}">${html}</code>`;
   return (
-    '<h2>Cite this term</h2>\n<dl class="cite">\n' +
+    '<details id="cite" class="cite">\n<summary>Cite this term</summary>\n<dl class="cite">\n' +
     `<dt>Label</dt><dd>${copyable(esc(label), 'label')}</dd>\n` +
     `<dt>URI</dt><dd><code>${esc(uri)}</code></dd>\n` +
     `<dt>Collection</dt><dd>${copyable(esc(title), 'collection')} ` +
     `<span class="muted">(${esc(collection)})</span></dd>\n` +
     `<dt>Snapshot</dt><dd>${when}</dd>\n` +
-    `<dt>Citation</dt><dd>${copyable(citation, 'citation')}</dd>\n</dl>\n`
+    `<dt>Citation</dt><dd>${copyable(citation, 'citation')}</dd>\n</dl>\n</details>\n`
   );
 }
 
@@ -290,8 +312,7 @@ export function recordHtml(site: RecordSite, c: RecordContext): string {
     `<a href="page-${c.n}.html">${esc(title)}</a> · <a href="#json">JSON</a></p>\n` +
     statusNote(a) +
     `<dl>\n<dt>URI</dt><dd><code class="uri">${esc(uri)}</code></dd>\n` +
-    `<dt>Download</dt><dd>${downloads.links} <span class="muted">(of the collection, which holds this term)</span>` +
-    '</dd>\n' +
+    `<dt>Download</dt><dd>${downloads.links} <span class="muted">(its collection)</span></dd>\n` +
     `${attributes}\n</dl>\n` +
     variantsSection(site, resource) +
     (relationships ? `<h2>Relationships</h2>\n<dl class="relations">\n${relationships}\n</dl>\n` : '') +

@@ -552,7 +552,9 @@ describe('the catalogue in a browser', () => {
     const variants = page.locator('h2:text-is("Community variants") + ul li');
     const listed = variants.filter({ hasText: label(community) }).filter({ hasText: `in community ${communityName}` });
     await expect(listed.count()).resolves.toBeGreaterThan(0);
-    const cite = page.locator('h2:text-is("Cite this term") + dl');
+    // Collapsed, as the JSON is: opened, it shows each part and the whole citation.
+    await page.locator('details#cite > summary').click();
+    const cite = page.locator('details#cite > dl');
     expect(await cite.locator('dt').allTextContents()).toEqual(['Label', 'URI', 'Collection', 'Snapshot', 'Citation']);
     // The time comes from _catalogue/snapshot.js (record pages do not hold it), in the row and in the citation.
     for (const time of await cite.locator('time').all()) {

@@ -15,7 +15,8 @@ import { createClock } from '../../src/util/clock.js';
 import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
-import { seriousViolations } from '../helpers/axe.js';
+import { AXE_TIMEOUT_MS, seriousViolations } from '../helpers/axe.js';
+import { crawlReleases, RELEASES } from '../helpers/removed-history.js';
 import { startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
@@ -246,6 +247,77 @@ describe('the catalogue as a vocabulary portal', () => {
     expect(await page.locator('p.kind').textContent()).toContain(`Action category ${category.id} in`);
     await context.close();
   });
+
+  it('fits a record in one and a half phone screens, from the disk and through serve', async () => {
+    // A collection of each kind: a vocabulary with statuses and community variants (units), one with narrower terms
+    // (action categories), community variants (units-communities) and the communities; every record of each.
+    const kinds = ['units', 'actioncategories', 'units-communities', 'communities'];
+    const limit = 1.5 * PHONE.height;
+    const height = 'document.scrollingElement.scrollHeight';
+    const { page, context, clean } = await open({ viewport: PHONE });
+    for (const collection of kinds) {
+      const records = ((await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] }).data;
+      expect(records.length).toBeGreaterThan(0);
+      for (const record of records) {
+        await page.goto(file(out, `_catalogue/${collection}/r-${record.id}.html`));
+        expect(await page.locator('h1').textContent()).toBe(label(record));
+        expect(await page.evaluate<number>(height), `${collection} ${record.id}`).toBeLessThanOrEqual(limit);
+      }
+    }
+    clean('null');
+    await context.close();
+    // Through serve, at the record's own address.
+    const { page: viaServe, context: servedContext, clean: servedClean } = await open({ viewport: PHONE });
+    for (const collection of kinds) {
+      const record = ((await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] }).data[0]!;
+      expect((await viaServe.goto(`${served.url}${collection}/${record.id}/`))!.status()).toBe(200);
+      expect(await viaServe.locator('h1').textContent()).toBe(label(record));
+      expect(await viaServe.evaluate<number>(height), collection).toBeLessThanOrEqual(limit);
+    }
+    servedClean(served.origin);
+    await servedContext.close();
+  });
+
+  it(
+    "answers an address two removed records had with the last one's page and 410, linking the other",
+    async () => {
+      const history = path.join(suiteRoot, 'history');
+      await crawlReleases(history);
+      const first = RELEASES[0]!.units!.find((r) => r.id === '7')!.term;
+      const later = RELEASES[1]!.units!.find((r) => r.id === '7')!.term;
+      const historyServed = await startServe({ dir: history, port: 0 });
+      try {
+        const { page, context, failures } = await open({ viewport: PHONE });
+        const address = `${historyServed.url}units/7/`;
+        expect((await page.goto(address))!.status()).toBe(410);
+        expect(await page.locator('h1').textContent()).toBe(later);
+        expect(await seriousViolations(page), later).toEqual([]);
+        await page.getByRole('link', { name: first, exact: true }).click();
+        expect(await page.locator('h1').textContent()).toBe(first);
+        expect(new URL(page.url()).pathname).toBe('/_catalogue/units/removed-7.html');
+        expect(await seriousViolations(page), first).toEqual([]);
+        // Nothing failed but the removed record's address, which is gone.
+        expect(failures).toEqual([`${address}: 410`]);
+        await context.close();
+      } finally {
+        await historyServed.close();
+      }
+      // From the disk, dark: the Changes page links both, and each page the other.
+      const { page, context, clean } = await open({ viewport: PHONE, colorScheme: 'dark' });
+      await page.goto(file(history, '_catalogue/changes.html'));
+      await page.locator('h2#earlier + ul').getByRole('link', { name: later, exact: true }).click();
+      expect(await page.locator('h1').textContent()).toBe(later);
+      await page.getByRole('link', { name: first, exact: true }).click();
+      expect(await page.locator('h1').textContent()).toBe(first);
+      await page.getByRole('link', { name: later, exact: true }).click();
+      expect(await page.locator('h1').textContent()).toBe(later);
+      clean('null');
+      // axe-core asks for the style sheet again, which a page from the disk may refuse: after the check of requests.
+      expect(await seriousViolations(page), `${later} dark`).toEqual([]);
+      await context.close();
+    },
+    AXE_TIMEOUT_MS,
+  );
 
   it('browses the hierarchy: a tree on the collection page without the network, a path in the breadcrumb', async () => {
     const { page, context, clean } = await open();
