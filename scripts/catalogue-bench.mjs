@@ -245,6 +245,7 @@ async function measure(snapshot) {
         `${QUERIES.map((q) => `"${q}"`).join(', ')}, ${TYPING_RUNS} runs`,
     );
     console.log(`  front page loaded (index included) in ${loaded.toFixed(0)} ms`);
+    runs.forEach((r, i) => console.log(`  per keystroke, run ${i + 1}: ${figures(r)}`));
     console.log(`  per keystroke, every run: ${figures(times)}`);
     console.log(`  per keystroke, its fastest run: ${figures(fastest)}`);
   } finally {
