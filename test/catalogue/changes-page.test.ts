@@ -24,6 +24,7 @@ import { sendJson, startServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { htmlText as text } from '../helpers/html-text.js';
 
 const SEED = 4;
 const RECORDS = 6;
@@ -35,16 +36,6 @@ interface Manifest {
   createdAt: string;
   source: { root: string };
   changes?: { against: { root: string; createdAt: string } | null };
-}
-
-/** Text of a piece of HTML, as a reader sees it. */
-function text(html: string): string {
-  const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-  return html
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39);/g, (e) => entities[e]!)
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 /** The page's sections: each kind of change by its anchor, with the count in its heading and its items' text. */

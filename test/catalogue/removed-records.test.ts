@@ -12,16 +12,7 @@ import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { crawlReleases, RELEASES, releaseTime } from '../helpers/removed-history.js';
 import { suiteDir } from '../helpers/temp-dir.js';
-
-/** Text of a piece of HTML, as a reader sees it. */
-function text(html: string): string {
-  const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-  return html
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39);/g, (e) => entities[e]!)
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+import { htmlText as text } from '../helpers/html-text.js';
 
 const heading = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
 /** A snapshot's time as the pages show it (`2023-11-14 22:13 UTC`). */
