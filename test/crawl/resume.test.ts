@@ -6,56 +6,16 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { crawlForTest, TEST_EPOCH as EPOCH } from '../helpers/crawl.js';
-import { startServer, type TestServer } from '../helpers/http-server.js';
+import { startGate, type Gate } from '../helpers/gate.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const CONCURRENCY = 4;
-
-/**
- * The sample API behind a gate: requests pass through until `holdAfter(n)` has let `n` more documents through, and
- * are then held, unanswered, until `drop()` ends them (the crawl that sent them has been stopped).
- */
-interface Gate extends TestServer {
-  root: string;
-  /** Resolves once `served` more documents have been answered and the next request is held. */
-  holdAfter(served: number): Promise<void>;
-  drop(): void;
-}
-
-async function startGate(api: SampleApi): Promise<Gate> {
-  const target = new URL(api.rootUrl);
-  let served = 0;
-  let hold: { at: number; reached: () => void; held: http.ServerResponse[] } | null = null;
-  const server = await startServer((req, res) => {
-    if (hold !== null && served >= hold.at) {
-      hold.held.push(res);
-      return hold.reached();
-    }
-    const options = { host: target.hostname, port: target.port, path: req.url, headers: req.headers };
-    const upstream = http.get(options, (answer) => {
-      if (answer.statusCode === 200) served += 1;
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-  });
-  return {
-    ...server,
-    root: `${server.url}${target.pathname}`,
-    holdAfter: (after) => new Promise<void>((reached) => (hold = { at: served + after, reached, held: [] })),
-    drop: () => {
-      for (const res of hold?.held ?? []) res.destroy();
-      hold = null;
-    },
-  };
-}
 
 let api: SampleApi;
 let gate: Gate;
