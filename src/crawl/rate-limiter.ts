@@ -26,8 +26,9 @@ export class RateLimiter {
     this.#line = new Promise<void>((resolve) => (done = resolve));
     try {
       await abortable(before, signal);
-      const wait = this.#lastStart + this.intervalMs - performance.now();
-      if (wait > 0) await sleep(wait, undefined, { signal });
+      // A timer counts from the event loop's time, which lags the clock by what ran before it in the same turn, so
+      // it may fire that much early: wait again for what is left.
+      for (let wait = this.#wait(); wait > 0; wait = this.#wait()) await sleep(wait, undefined, { signal });
       this.#lastStart = performance.now();
       done();
     } catch (error) {
@@ -35,6 +36,11 @@ export class RateLimiter {
       void before.then(done);
       throw error;
     }
+  }
+
+  /** How long the next caller must still wait. */
+  #wait(): number {
+    return this.#lastStart + this.intervalMs - performance.now();
   }
 }
 

@@ -1,12 +1,15 @@
 /**
  * The Changes page in a real headless Chromium (scripts/browser.mjs), opened from the disk: the sample API's release 0
  * and then its next release crawled into one --out, the page reached from the front page, what it lists compared
- * with the release's own list of changes (SampleData.changes), every link on it followed, a changed record's page
- * linking back and saying each field's old and new value, the page a removed record keeps (from the disk, and through
- * `serve` at the record's address with 410), the width of a phone, and axe-core light and dark at both widths.
+ * with the release's own list of changes (SampleData.changes), every link on it leading to a page of the snapshot, a
+ * changed record's page linking back and saying each field's old and new value, the page a removed record keeps (from
+ * the disk, and through `serve` at the record's address with 410), the width of a phone, and axe-core light and dark
+ * at both widths.
  */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
@@ -154,10 +157,13 @@ describe('the Changes page in a browser', () => {
         links.map((a) => (a as unknown as { href: string }).href).filter((h) => h.startsWith('file:')),
       );
     expect(hrefs.length).toBeGreaterThan(5);
-    for (const href of hrefs) {
-      const response = await page.goto(href);
-      expect(response?.ok() ?? true, href).toBe(true);
-      expect(await page.locator('h1').count(), href).toBe(1);
+    // Each as the browser resolved it: a page of the snapshot, with its one heading (read from the disk, as a browser
+    // opening it would; opening each of them is seconds of rendering that proves no more).
+    for (const href of new Set(hrefs)) {
+      const file = fileURLToPath(href.replace(/#.*$/, ''));
+      expect(existsSync(file), href).toBe(true);
+      const html = await readFile(file, 'utf8');
+      expect(html.match(/<h1[\s>]/g), href).toHaveLength(1);
     }
     const added = release1.changes.find((c) => c.kind === 'added' && c.collection === 'siteusages')!;
     const label = labelOf(release1, added.collection, added.id);

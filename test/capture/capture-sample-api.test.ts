@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCParser } from 'warcio';
@@ -17,19 +16,23 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { CLI } from '../helpers/cli.js';
+import { startGate, type Gate } from '../helpers/gate.js';
 import { rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 let api: SampleApi;
+let gate: Gate;
 let dir: string;
 let removeDir: () => Promise<void>;
 
 beforeAll(async () => {
-  api = await startSampleApi({ records: 4, pageSize: 3, seed: 5, latencyMs: 5 });
+  api = await startSampleApi({ records: 2, pageSize: 3, seed: 5 });
+  gate = await startGate(api);
   ({ dir, remove: removeDir } = await suiteDir());
 });
 
 afterAll(async () => {
+  await gate.close();
   await api.close();
   await removeDir();
 });
@@ -107,14 +110,15 @@ describe('crawl --warc of the sample API', () => {
     'killed with SIGKILL and resumed (%i workers): a second capture file, nothing lost',
     async (workers) => {
       const out = path.join(dir, `killed-${workers}`);
-      const served = () => api.requestLog.filter((entry) => entry.status === 200).length;
-      const start = served();
-      const args = [CLI, 'crawl', api.rootUrl, '--out', out, '--warc', '--quiet', '--workers', String(workers)];
+      const args = [CLI, 'crawl', gate.root, '--out', out, '--warc', '--quiet', '--workers', String(workers)];
+      // Killed once 60 documents have been served and the next request is held: in the middle of the crawl.
+      const held = gate.holdAfter(60);
       const child = spawn(process.execPath, args, { stdio: 'ignore' });
       const exited = new Promise((resolve) => child.on('exit', resolve));
-      while (served() - start < 60 && child.exitCode === null) await sleep(5);
+      expect(await Promise.race([held.then(() => 'held'), exited.then(() => 'ended')])).toBe('held');
       child.kill('SIGKILL');
       await exited;
+      gate.drop();
       expect(child.exitCode).toBe(null);
       // What the killed run recorded reads to its end with warcio.js: no record was left half written.
       const killedFile = path.join(captureDir(`${out}.staging/tree`), 'capture-00001.warc.gz');
@@ -137,10 +141,10 @@ describe('crawl --warc of the sample API', () => {
       expect(journaled.length).toBeGreaterThan(0);
       for (const url of journaled) expect(first.has(url), url).toBe(true);
       // A resume without --warc would leave the first run's documents out of the capture: refused.
-      await expect(createSnapshot({ rootUrl: api.rootUrl, out, resume: true })).rejects.toThrow(
+      await expect(createSnapshot({ rootUrl: gate.root, out, resume: true })).rejects.toThrow(
         /started with other settings: --warc was given and is now \(none\)/,
       );
-      const result = await createSnapshot({ rootUrl: api.rootUrl, out, warc: true, resume: true });
+      const result = await createSnapshot({ rootUrl: gate.root, out, warc: true, resume: true });
       expect(result.resumed).toBe(new Set(journaled).size);
       expect(await captureFiles(out)).toEqual(['capture-00001.warc.gz', 'capture-00002.warc.gz']);
       expect(first.size).toBeGreaterThan(0);

@@ -25,7 +25,7 @@ let removeDir: () => Promise<void>;
 let out: string;
 
 beforeAll(async () => {
-  api = await startSampleApi({ records: 2, pageSize: 2, seed: 3 });
+  api = await startSampleApi({ records: 1, pageSize: 2, seed: 3 });
   ({ dir, remove: removeDir } = await suiteDir());
   out = path.join(dir, 'snapshot');
   await crawlForTest(api.rootUrl, out, { warc: true, catalogue: 'none' });
@@ -51,6 +51,8 @@ function quietIo() {
   return { io, output: () => ({ stdout, stderr }) };
 }
 
+// Each test packs, unpacks and reads back a capture of a few hundred exchanges: seconds on an idle machine, and
+// several times that when the cores are shared with other test files.
 describe('pack --format wacz', () => {
   it('writes the same WACZ twice, whose index, pages and data package standard tools confirm', async () => {
     const first = path.join(dir, 'first.wacz');
@@ -127,7 +129,7 @@ describe('pack --format wacz', () => {
       ),
     ).toBe(0);
     expect(verified.output().stdout).toMatch(/is sound/);
-  }, 60_000);
+  }, 120_000);
 
   it('verify names a WACZ whose capture was changed, and pack refuses a snapshot without a capture', async () => {
     const wacz = (await packWacz(out, { output: path.join(dir, 'changed.wacz') })).output;
@@ -143,7 +145,7 @@ describe('pack --format wacz', () => {
     const plain = path.join(dir, 'plain');
     await crawlForTest(api.rootUrl, plain, { catalogue: 'none' });
     await expect(packWacz(plain)).rejects.toThrow(/holds no capture: a WACZ packs the WARC files a crawl with --warc/);
-  }, 60_000);
+  }, 120_000);
 });
 
 function splitLine(line: string): [string, string, string] {

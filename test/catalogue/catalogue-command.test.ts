@@ -29,7 +29,7 @@ describe('cv-snapshot catalogue', () => {
 
   beforeAll(async () => {
     ({ dir: base, remove } = await suiteDir());
-    const api = await startSampleApi({ records: 3, seed: 5 });
+    const api = await startSampleApi({ records: 2, seed: 5 });
     try {
       withPages = path.join(base, 'with');
       without = path.join(base, 'without');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
@@ -32,7 +32,7 @@ describe('names for people given by the user', () => {
 
   beforeAll(async () => {
     ({ dir: base, remove } = await suiteDir());
-    api = await startSampleApi({ records: 3, seed: 5 });
+    api = await startSampleApi({ records: 1, seed: 5 });
     namesFile = path.join(base, 'names.json');
     await writeFile(namesFile, JSON.stringify(NAMES));
     named = path.join(base, 'named');
@@ -59,12 +59,13 @@ describe('names for people given by the user', () => {
         ['crawl', api.rootUrl, '--out', path.join(base, 'refused')],
         ['catalogue', plain, '--out', path.join(base, 'refused')],
       ]) {
-        const run = await runCli([...args, '--names', file]);
+        const run = await runMain([...args, '--names', file]);
         expect(run.code, `${args[0]} ${name}`).toBe(2);
         expect(run.stderr, name).toContain(`--names ${file}`);
         expect(run.stderr, name).toMatch(message);
       }
     }
+    // The command line as users run it, for one of them.
     const missing = await runCli([
       'crawl',
       api.rootUrl,
@@ -89,7 +90,7 @@ describe('names for people given by the user', () => {
     expect(await treeHashes(rebuilt)).toEqual(await treeHashes(named));
     // Given to the command: the same as given to the crawl.
     const given = path.join(base, 'given');
-    const run = await runCli(['catalogue', plain, '--out', given, '--names', namesFile]);
+    const run = await runMain(['catalogue', plain, '--out', given, '--names', namesFile]);
     expect(run.code, run.stderr).toBe(0);
     expect(await treeHashes(given)).toEqual(await treeHashes(named));
     // {} drops them: the pages and manifest of a crawl without names.
@@ -110,38 +111,38 @@ describe('names for people given by the user', () => {
     await writeFile(misspelt, JSON.stringify(given));
     const expected = ['collections."unit"', 'fields."bell\\u0007"', 'fields."provenance-uri"'];
 
-    const crawled = await runCli(
+    const crawled = await runMain(
       ['crawl', api.rootUrl, '--out', path.join(base, 'misspelt'), '--quiet'].concat(['--names', misspelt]),
     );
     expect(crawled.code, crawled.stderr).toBe(0);
     expect(crawled.stderr).toContain(`3 names match no collection or field of this snapshot`);
     expect(crawled.stderr).toContain(expected.join(', '));
     for (const used of ['"units"', '"provenance_uri"']) expect(crawled.stderr).not.toContain(used);
-    const json = await runCli(
+    const json = await runMain(
       ['crawl', api.rootUrl, '--out', path.join(base, 'misspelt-json'), '--json'].concat(['--names', misspelt]),
     );
     expect(JSON.parse(json.stdout).unusedNames).toEqual(expected);
 
-    const rebuilt = await runCli(
+    const rebuilt = await runMain(
       ['catalogue', plain, '--out', path.join(base, 'misspelt-catalogue')].concat(['--names', misspelt]),
     );
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stderr).toContain(expected.join(', '));
     // Names that all match: not a word.
-    const matched = await runCli(['catalogue', plain, '--out', path.join(base, 'matched'), '--names', namesFile]);
+    const matched = await runMain(['catalogue', plain, '--out', path.join(base, 'matched'), '--names', namesFile]);
     expect(matched.stderr).not.toContain('--names');
   });
 
   it('keeps the names a crawl was started with when it is resumed without them', async () => {
     // A source that fails now and then: without retries the crawl stops and keeps its work for --resume.
-    const flaky = await startSampleApi({ records: 3, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
+    const flaky = await startSampleApi({ records: 1, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
     try {
       const out = path.join(base, 'resumed');
       const crawl = ['crawl', flaky.rootUrl, '--out', out, '--quiet'];
-      const first = await runCli([...crawl, '--names', namesFile, '--retries', '0']);
+      const first = await runMain([...crawl, '--names', namesFile, '--retries', '0']);
       expect(first.code).toBe(1);
       expect(first.stderr).toContain('--resume');
-      const resumed = await runCli([...crawl, '--resume']);
+      const resumed = await runMain([...crawl, '--resume']);
       expect(resumed.code, resumed.stderr).toBe(0);
       const manifest = (await readJson(out, '_cv-snapshot/manifest.json')) as { options: Record<string, unknown> };
       expect(manifest.options.names).toEqual(RECORDED);
@@ -151,17 +152,17 @@ describe('names for people given by the user', () => {
   });
 
   it('keeps the names a resume was given when it is resumed again without them', async () => {
-    const flaky = await startSampleApi({ records: 3, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
+    const flaky = await startSampleApi({ records: 1, seed: 5, faultRate: 0.3, stallMs: 10, retryAfterSeconds: 0 });
     try {
       const out = path.join(base, 'renamed');
       const other = path.join(base, 'other-names.json');
       await writeFile(other, JSON.stringify({ collections: { units: 'Measurement units' } }));
       const crawl = ['crawl', flaky.rootUrl, '--out', out, '--quiet'];
-      expect((await runCli([...crawl, '--names', namesFile, '--retries', '0'])).code).toBe(1);
+      expect((await runMain([...crawl, '--names', namesFile, '--retries', '0'])).code).toBe(1);
       // Resumed with other names, and stopped again before it finished.
-      const second = await runCli([...crawl, '--resume', '--names', other, '--retries', '0']);
+      const second = await runMain([...crawl, '--resume', '--names', other, '--retries', '0']);
       expect(second.code, second.stderr).toBe(1);
-      const third = await runCli([...crawl, '--resume']);
+      const third = await runMain([...crawl, '--resume']);
       expect(third.code, third.stderr).toBe(0);
       const manifest = (await readJson(out, '_cv-snapshot/manifest.json')) as { options: Record<string, unknown> };
       expect(manifest.options.names).toEqual({ collections: { units: 'Measurement units' } });

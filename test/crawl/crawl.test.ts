@@ -179,9 +179,9 @@ describe('crawl of the sample API (many small pages)', () => {
 
 describe('determinism and faults', () => {
   it('gives byte-identical trees at concurrency 1 and 16, and with 10 % faults', async () => {
-    const clean = await startSampleApi({ records: 3, pageSize: 2, seed: 3 });
+    const clean = await startSampleApi({ records: 2, pageSize: 2, seed: 3 });
     const faulty = await startSampleApi({
-      records: 3,
+      records: 2,
       pageSize: 2,
       seed: 3,
       faultRate: 0.1,

@@ -19,9 +19,9 @@ const tinySource = closedAfterEach(startTinySource);
 
 describe('an unreliable source', () => {
   it('at --fault-rate 0.3 with every fault kind, the crawl completes and equals the fault-free crawl', async () => {
-    const clean = await startSampleApi({ records: 3, pageSize: 4, seed: 5 });
+    const clean = await startSampleApi({ records: 2, pageSize: 4, seed: 5 });
     const faulty = await startSampleApi({
-      records: 3,
+      records: 2,
       pageSize: 4,
       seed: 5,
       faultRate: 0.3,

@@ -101,7 +101,7 @@ function expectDocumented(name: string, result: CliResult): void {
 
 let api: SampleApi;
 beforeAll(async () => {
-  api = await startSampleApi({ records: 3, pageSize: 2 });
+  api = await startSampleApi({ records: 2, pageSize: 2 });
 });
 afterAll(() => api.close());
 

@@ -1,52 +1,61 @@
 /**
  * Interruption and resume: SIGINT stops cleanly and says how to resume; kill -9 at several points
  * followed by --resume ends byte-identical to an uninterrupted crawl, refetching at most the documents in flight.
+ * The crawls reach the sample API through a gate that holds every request once a crawl has been served a given number
+ * of documents, so that each signal lands in the middle of a crawl however fast or slow the machine is.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock } from '../../src/util/clock.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import { CLI, runCli } from '../helpers/cli.js';
+import { crawlForTest, TEST_EPOCH as EPOCH } from '../helpers/crawl.js';
+import { startGate, type Gate } from '../helpers/gate.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
-const EPOCH = '1700000000';
 const CONCURRENCY = 4;
 
 let api: SampleApi;
+let gate: Gate;
 let dir: string;
 let removeDir: () => Promise<void>;
 let expected: Record<string, string>;
 
 beforeAll(async () => {
-  // 10 ms per response at concurrency 4: about 400 documents a second, so a crawl lasts a few seconds.
-  api = await startSampleApi({ records: 4, pageSize: 3, seed: 11, latencyMs: 10 });
+  // About 400 documents: room for three kills and a resume between them.
+  api = await startSampleApi({ records: 2, pageSize: 3, seed: 11 });
+  gate = await startGate(api);
   ({ dir, remove: removeDir } = await suiteDir());
-  await createSnapshot({
-    rootUrl: api.rootUrl,
-    out: path.join(dir, 'reference'),
-    clock: createClock({ SOURCE_DATE_EPOCH: EPOCH }),
-  });
+  await crawlForTest(gate.root, path.join(dir, 'reference'));
   expected = await treeHashes(path.join(dir, 'reference'));
 }, 60_000);
 
 afterAll(async () => {
+  await gate.close();
   await api.close();
   await removeDir();
 });
 
 function crawlArgs(out: string, extra: string[] = []): string[] {
-  return ['crawl', api.rootUrl, '--out', out, '--concurrency', String(CONCURRENCY), '--quiet', ...extra];
+  return [
+    'crawl',
+    gate.root,
+    '--out',
+    out,
+    '--concurrency',
+    String(CONCURRENCY),
+    '--quiet',
+    '--retries',
+    '0',
+    ...extra,
+  ];
 }
 
-/** Starts a crawl, kills it with `signal` once `after` documents have been served, and waits for it to end. */
+/** Starts a crawl, sends it `signal` once `after` documents have been served and the next request is held. */
 async function interrupt(args: string[], signal: NodeJS.Signals, after: number) {
-  const served = () => api.requestLog.filter((r) => r.status === 200).length;
-  const start = served();
+  const held = gate.holdAfter(after);
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,29 +63,28 @@ async function interrupt(args: string[], signal: NodeJS.Signals, after: number) 
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  while (served() - start < after) {
-    if (child.exitCode !== null) throw new Error(`the crawl ended before it could be interrupted: ${stderr}`);
-    await sleep(5);
-  }
+  const first = await Promise.race([held.then(() => 'held' as const), exited.then(() => 'exited' as const)]);
+  if (first === 'exited') throw new Error(`the crawl ended before it could be interrupted: ${stderr}`);
   child.kill(signal);
-  return { code: await exited, stderr };
+  const code = await exited;
+  gate.drop();
+  return { code, stderr };
 }
 
 describe('interruption and --resume', () => {
   it('SIGINT exits 130, keeps the previous snapshot, says how to resume; --resume completes it the same', async () => {
     const out = path.join(dir, 'sigint');
-    const clock = () => createClock({ SOURCE_DATE_EPOCH: EPOCH });
-    await createSnapshot({ rootUrl: api.rootUrl, out, clock: clock() });
+    await crawlForTest(gate.root, out);
     const previous = await treeHashes(out);
     // What an uninterrupted crawl into a folder that holds the same snapshot writes: its Changes page (and so the
     // front page, the manifest and SHA256SUMS) compares with that snapshot (docs/catalogue.md#changes).
     const twice = path.join(dir, 'twice');
-    await createSnapshot({ rootUrl: api.rootUrl, out: twice, clock: clock() });
-    await createSnapshot({ rootUrl: api.rootUrl, out: twice, clock: clock() });
+    await crawlForTest(gate.root, twice);
+    await crawlForTest(gate.root, twice);
     const expectedAgain = await treeHashes(twice);
     expect(Object.keys(expectedAgain)).toEqual(Object.keys(expected));
 
-    const { code, stderr } = await interrupt(crawlArgs(out), 'SIGINT', 200);
+    const { code, stderr } = await interrupt(crawlArgs(out), 'SIGINT', 100);
     expect(code).toBe(130);
     expect(stderr).toContain('Interrupted by SIGINT');
     expect(stderr).toContain('--resume');
@@ -96,14 +104,14 @@ describe('interruption and --resume', () => {
 
   it('SIGTERM exits 143', async () => {
     const out = path.join(dir, 'sigterm');
-    const { code, stderr } = await interrupt(crawlArgs(out), 'SIGTERM', 100);
+    const { code, stderr } = await interrupt(crawlArgs(out), 'SIGTERM', 50);
     expect(code).toBe(143);
     expect(stderr).toContain('Interrupted by SIGTERM');
   }, 60_000);
 
   it('kill -9 at points (0-2 workers), then --resume: byte-identical, refetching only the in-flight', async () => {
     const out = path.join(dir, 'killed');
-    const kills = [150, 420, 90];
+    const kills = [100, 150, 60];
     const fetchedBefore = new Set<string>();
     let refetched = 0;
     for (const [i, after] of kills.entries()) {
@@ -139,7 +147,7 @@ describe('interruption and --resume', () => {
 
   it('refuses --resume with other settings, and with nothing to resume', async () => {
     const out = path.join(dir, 'settings');
-    await interrupt(crawlArgs(out), 'SIGINT', 50);
+    await interrupt(crawlArgs(out), 'SIGINT', 30);
     const other = await runCli(crawlArgs(out, ['--resume', '--links', 'original']));
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('was started with other settings: --links was relative and is now original.');

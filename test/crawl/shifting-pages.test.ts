@@ -192,18 +192,19 @@ describe('pages that shift while they are crawled', () => {
   it('pages that disagree every time: exit 1 naming the collection, the previous snapshot untouched', async () => {
     source = await startShiftingSource(4);
     const out = path.join(await tempDir(), 'out');
-    expect((await runCli(['crawl', source.root, '--out', out, '--quiet'])).code).toBe(0);
+    expect((await runMain(['crawl', source.root, '--out', out, '--quiet'])).code).toBe(0);
     const previous = await treeHashes(out);
 
     // From now on page 1 lists record 3 with record 1 or 2 in turn, and page 2 lists 3 and 4: never one view.
     source.page = (n, request) => (n === 1 ? [request % 2 === 0 ? '1' : '2', '3'] : ['3', '4']);
+    // The command line as users run it, for one of the refusals.
     const failed = await runCli(['crawl', source.root, '--out', out, '--quiet']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('The pages of units disagreed each of the 4 times they were fetched');
     expect(failed.stderr).toContain('--allow-partial');
     expect(await treeHashes(out)).toEqual(previous);
 
-    const partial = await runCli(['crawl', source.root, '--out', out, '--quiet', '--fresh', '--allow-partial']);
+    const partial = await runMain(['crawl', source.root, '--out', out, '--quiet', '--fresh', '--allow-partial']);
     expect(partial.stderr).toBe('');
     expect(partial.code).toBe(0);
     const shifted = (await report(out)).findings.filter((f) => f.rule === 'pagination.shifted');
@@ -386,16 +387,16 @@ describe('crawl --derive and pages that shift', () => {
   it('pages that never agree: refused as in a full crawl, or published as partial (--allow-partial)', async () => {
     source = await startShiftingSource(4);
     const out = path.join(await tempDir(), 'out');
-    expect((await runCli(['crawl', source.root, '--out', out, '--quiet'])).code).toBe(0);
+    expect((await runMain(['crawl', source.root, '--out', out, '--quiet'])).code).toBe(0);
     const previous = await treeHashes(out);
 
     source.page = (n, request) => (n === 1 ? [request % 2 === 0 ? '1' : '2', '3'] : ['3', '4']);
-    const failed = await runCli(['crawl', source.root, '--out', out, '--quiet', '--derive']);
+    const failed = await runMain(['crawl', source.root, '--out', out, '--quiet', '--derive']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('The pages of units disagreed each of the 4 times they were fetched');
     expect(await treeHashes(out)).toEqual(previous);
 
-    const partial = await runCli([
+    const partial = await runMain([
       'crawl',
       source.root,
       '--out',
@@ -426,12 +427,12 @@ describe('--resume after the source moved on', () => {
     // The source moves on: a new state of the root index, and record 9 renamed.
     source.version = 2;
     source.terms.set('9', 'new9');
-    const resumed = await runCli(['crawl', source.root, '--out', out, '--resume', '--quiet']);
+    const resumed = await runMain(['crawl', source.root, '--out', out, '--resume', '--quiet']);
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toContain(`The source at ${source.root} has changed since the interrupted crawl began`);
     expect(resumed.stderr).toContain(`cv-snapshot crawl ${source.root} --out ${out} --fresh`);
 
-    const fresh = await runCli(['crawl', source.root, '--out', out, '--fresh', '--quiet']);
+    const fresh = await runMain(['crawl', source.root, '--out', out, '--fresh', '--quiet']);
     expect(fresh.code).toBe(0);
     const list = await readFile(path.join(out, new Layout(source.root).collectionIndex('units').file), 'utf8');
     const record = await readFile(path.join(out, 'api', 'units', '9', 'index.html'), 'utf8');
@@ -449,7 +450,7 @@ describe('--resume after the source moved on', () => {
     await expect(crawlForTest(source.root, out, { signal: controller.signal })).rejects.toThrow(/Interrupted/);
     source.release();
     source.ids.push('10');
-    const resumed = await runCli(['crawl', source.root, '--out', out, '--resume', '--quiet']);
+    const resumed = await runMain(['crawl', source.root, '--out', out, '--resume', '--quiet']);
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toContain('units counted 9 records and counts 10 now');
   }, 60_000);

@@ -18,7 +18,7 @@ import {
 } from '../../src/sample-api/index.js';
 import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
 import { MANIFEST_PATH } from '../../src/format/manifest.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
@@ -30,7 +30,7 @@ const release1 = createSampleData({ seed: SEED, records: RECORDS, release: 1 });
 
 let dir: string;
 let removeSuite: () => Promise<void>;
-/** Release 0 twice (relative links; original links and first-page index, from another API instance), release 1. */
+/** Release 0 twice (relative links; original links, first-page index and no catalogue, from another API), release 1. */
 let old: string;
 let oldAgain: string;
 let next: string;
@@ -51,14 +51,19 @@ beforeAll(async () => {
   ({ dir, remove: removeSuite } = await suiteDir());
   [old, oldAgain, next] = await Promise.all([
     crawlRelease(0, path.join(dir, 'release-0'), {}),
-    crawlRelease(0, path.join(dir, 'release-0-again'), { links: 'original', collectionIndex: 'first-page' }),
+    // Without the catalogue too: the pages for people are not what diff compares.
+    crawlRelease(0, path.join(dir, 'release-0-again'), {
+      links: 'original',
+      collectionIndex: 'first-page',
+      catalogue: 'none',
+    }),
     crawlRelease(1, path.join(dir, 'release-1'), { links: 'absolute', baseUrl: 'https://cv.example.org/mirror/' }),
   ]);
 }, 120_000);
 afterAll(() => removeSuite());
 
 async function diffJson(a: string, b: string): Promise<SnapshotDiff> {
-  const { code, stdout, stderr } = await runCli(['diff', a, b, '--format', 'json']);
+  const { code, stdout, stderr } = await runMain(['diff', a, b, '--format', 'json']);
   expect(stderr).toBe('');
   expect(code).toBe(0);
   return snapshotDiffSchema.parse(JSON.parse(stdout));
@@ -210,7 +215,7 @@ describe('diff between release 0 and the next release', () => {
   });
 
   it('writes release notes: a summary table, then a section per changed collection, removals first', async () => {
-    const { code, stdout, stderr } = await runCli(['diff', old, next]);
+    const { code, stdout, stderr } = await runMain(['diff', old, next]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const expected = expectedCollections();
     const changedNames = [...expected.values()].filter((c) => c.change === 'changed').map((c) => c.name!);
@@ -256,7 +261,7 @@ describe('diff between release 0 and the next release', () => {
     // Two root indexes that differ (their links name their ports): each line shows its own ETag.
     const after = await sourceOf(next);
     expect(after.etag).not.toBe(before.etag);
-    const [oldLine, newLine] = lines((await runCli(['diff', old, next])).stdout);
+    const [oldLine, newLine] = lines((await runMain(['diff', old, next])).stdout);
     expect(oldLine).toContain(`(root index: Last-Modified ${before.lastModified}, ETag \`${before.etag}\`)`);
     expect(newLine).toContain(`(root index: Last-Modified ${after.lastModified}, ETag \`${after.etag}\`)`);
     // The same root index, served again with a later date, as one service's next release is: said once, and why.
@@ -264,7 +269,7 @@ describe('diff between release 0 and the next release', () => {
     const manifest = JSON.parse(await readFile(manifestOf(same), 'utf8')) as { source: { etag: string } };
     manifest.source.etag = before.etag;
     await writeFile(manifestOf(same), JSON.stringify(manifest));
-    const [, sameLine] = lines((await runCli(['diff', old, same])).stdout);
+    const [, sameLine] = lines((await runMain(['diff', old, same])).stdout);
     expect(sameLine).toContain(
       `(root index: Last-Modified ${after.lastModified}, the same ETag: the root index itself is unchanged)`,
     );
@@ -317,7 +322,7 @@ describe('diff between release 0 and the next release', () => {
       change: 'removed',
       records: { old: communities.length, new: null },
     });
-    const md = await runCli(['diff', old, fewer]);
+    const md = await runMain(['diff', old, fewer]);
     expect(md.stdout).toContain('## communities');
     expect(md.stdout).toContain('Collection removed');
   });

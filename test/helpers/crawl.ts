@@ -7,8 +7,8 @@ import { createSnapshot } from '../../src/pipeline/create-snapshot.js';
 import type { SnapshotOptions, SnapshotResult } from '../../src/pipeline/snapshot-options.js';
 import { createClock, type Clock } from '../../src/util/clock.js';
 
-/** The time every test snapshot records (SOURCE_DATE_EPOCH), 2023-11-14T22:13:20Z. */
-const TEST_EPOCH = '1700000000';
+/** The time every test snapshot records (SOURCE_DATE_EPOCH), 2023-11-14T22:13:20Z: give it to a crawl in a process. */
+export const TEST_EPOCH = '1700000000';
 
 /** A clock at TEST_EPOCH, for the tests that call a command other than the crawl. */
 export function testClock(): Clock {

@@ -68,6 +68,8 @@ function sortedFindings(findings: readonly Finding[]): string[] {
   return findings.map((f) => `${f.url} ${f.pointer} ${f.rule} ${f.message}`).sort();
 }
 
+// The first two tests crawl the sample API through faults and retries: seconds on an idle machine, and several times
+// that when the cores are shared with other test files.
 describe('a crawl with worker threads', () => {
   let base: string;
   let remove: () => Promise<void>;
@@ -77,7 +79,7 @@ describe('a crawl with worker threads', () => {
   it('publishes the same snapshot as one thread, through faults and retries', async () => {
     // Faults include bodies cut off and corrupt: a worker's "does not read" must reach the fetcher as a retry.
     const api = await startSampleApi({
-      records: 3,
+      records: 2,
       pageSize: 4,
       seed: 5,
       faultRate: 0.3,
@@ -112,11 +114,11 @@ describe('a crawl with worker threads', () => {
     } finally {
       await api.close();
     }
-  });
+  }, 120_000);
 
   it('records each exchange into the one capture file with --warc, on the thread that made it', async () => {
     const api = await startSampleApi({
-      records: 3,
+      records: 2,
       pageSize: 4,
       seed: 7,
       faultRate: 0.2,
@@ -157,7 +159,7 @@ describe('a crawl with worker threads', () => {
     } finally {
       await api.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   describe('on a hostile source', () => {
     let server: TestServer;

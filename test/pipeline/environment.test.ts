@@ -12,11 +12,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError } from '../../src/util/errors.js';
-import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
+import { records, startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
 import { crawlForTest } from '../helpers/crawl.js';
 
 let source: TinySource;
@@ -87,19 +86,20 @@ describe('the place of --out', () => {
   });
 });
 
+// Two crawls by the command line, one after the other: seconds, and several times that on a loaded machine.
 describe('a full disk', () => {
-  let api: SampleApi;
+  let many: TinySource;
   beforeAll(async () => {
-    api = await startSampleApi({ records: 2, pageSize: 5 });
+    many = await startTinySource({ collections: { units: records(100) } });
   });
-  afterAll(() => api.close());
+  afterAll(() => many.close());
 
   it('stops the crawl with a sentence, keeps the work, --resume continues with space (mounts a tmpfs)', async () => {
     const disk = path.join(top, 'small');
     // Room for the staging directory and some documents (each file takes a 4 KiB page), not for the whole crawl.
     await mountTmpfs(disk, 'size=192k');
     const out = path.join(disk, 'mirror');
-    const full = await runCli(['crawl', api.rootUrl, '--out', out, '--quiet']);
+    const full = await runCli(['crawl', many.root, '--out', out, '--quiet']);
     expect(full.code).toBe(1);
     expect(full.stderr).toMatch(/the file system is full\. Free some space\./);
     expect(full.stderr).toMatch(
@@ -111,10 +111,10 @@ describe('a full disk', () => {
     expect(full.stderr).not.toContain('unexpected');
 
     execFileSync('mount', ['-o', 'remount,size=64m', disk]);
-    const resumed = await runCli(['crawl', api.rootUrl, '--out', out, '--quiet', '--resume']);
+    const resumed = await runCli(['crawl', many.root, '--out', out, '--quiet', '--resume']);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/taken from the interrupted run/);
     expect((await verifySnapshot(out)).problems).toEqual([]);
-  }, 30_000);
+  }, 120_000);
 });

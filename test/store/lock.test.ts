@@ -43,6 +43,7 @@ function lockOf(dir: string): { pid: number; host: string; startedAt: string; to
   return JSON.parse(readFileSync(path.join(`${dir}.staging`, 'lock.json'), 'utf8')) as ReturnType<typeof lockOf>;
 }
 
+// Crawls in processes of their own, up to four at once: each loads the program, seconds on a loaded machine.
 describe('two crawls on one --out', () => {
   it('a second crawl, even with --fresh or --resume, exits 1 naming the first, which publishes all', async () => {
     const first = await startHeldCrawl();
@@ -74,7 +75,7 @@ describe('two crawls on one --out', () => {
     expect((await verifySnapshot(out)).problems).toEqual([]);
     expect(await termIn(out)).toBe('first');
     expect(existsSync(`${out}.staging`)).toBe(false);
-  }, 30_000);
+  }, 120_000);
 
   it('a crawl killed with its lock held leaves a stale lock, which the next run takes over', async () => {
     const first = await startHeldCrawl();
@@ -88,7 +89,7 @@ describe('two crawls on one --out', () => {
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(await termIn(out)).toBe('first');
-  }, 30_000);
+  }, 120_000);
 
   it('a crawl whose lock was taken over while it ran publishes nothing', async () => {
     const first = await startHeldCrawl();
@@ -103,7 +104,7 @@ describe('two crawls on one --out', () => {
     expect(stderr).not.toContain('--resume'); // the staging directory is the other crawl's now
     expect(existsSync(out)).toBe(false);
     expect(JSON.parse(await readFile(path.join(`${out}.staging`, 'lock.json'), 'utf8'))).toEqual(other);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('locks that cannot be checked, or are certainly stale', () => {

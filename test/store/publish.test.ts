@@ -24,7 +24,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError, UsageError } from '../../src/util/errors.js';
 import { startServe } from '../../src/serve/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, runCli, runMain } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
@@ -196,11 +196,11 @@ describe('files of an older generation edited by hand', () => {
     ]);
 
     // The command line says so on stderr, and still exits 0.
-    const cli = await runCli(['crawl', source.root, '--out', out, '--quiet']);
+    const cli = await runMain(['crawl', source.root, '--out', out, '--quiet']);
     expect(cli.code).toBe(0);
     expect(cli.stderr).toContain(`${dir}, an earlier snapshot, was kept: api/units/1/index.html was changed`);
     // So does the catalogue command, which publishes the same way.
-    const catalogue = await runCli(['catalogue', out, '--out', out]);
+    const catalogue = await runMain(['catalogue', out, '--out', out]);
     expect(catalogue.code, catalogue.stderr).toBe(0);
     expect(catalogue.stderr).toContain(`${dir}, an earlier snapshot, was kept: api/units/1/index.html was changed`);
 
@@ -279,12 +279,12 @@ describe('--out as a symbolic link to the current generation', () => {
     source.term = 'second';
     const other = path.join(top, 'other');
     await crawlInto(other);
-    expect((await runCli(['verify', out])).code).toBe(0);
-    const packed = await runCli(['pack', out]);
+    expect((await runMain(['verify', out])).code).toBe(0);
+    const packed = await runMain(['pack', out]);
     expect(packed.stderr).toBe('');
     expect(packed.code).toBe(0);
     expect(existsSync(`${out}.tar.gz`)).toBe(true);
-    const diff = await runCli(['diff', out, other, '--format', 'json']);
+    const diff = await runMain(['diff', out, other, '--format', 'json']);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain('second');
     const server = await startServe({ dir: out, port: 0 });
