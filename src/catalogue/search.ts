@@ -4,7 +4,7 @@
  * user types. Results are built with DOM calls and textContent, never innerHTML, so source text stays text.
  */
 
-/** Letters that decompose to nothing or to more than one letter, as people type them. */
+/** Letters that decomposing leaves as they are, written as people type them. */
 const SPECIAL: Record<string, string> = {
   μ: 'u',
   ß: 'ss',
