@@ -244,7 +244,19 @@ describe('catalogue', () => {
 
     // The page folds text as the index was folded when it was built.
     const cvFold = context.window.cvFold as (text: string) => string;
-    for (const text of ['Ångström', 'µmol/m²·s', 'Straße', 'ÆØœ', 'İstanbul', 'ﬁne', 'Łódź', 'Þórr']) {
+    // ASCII text takes a shorter way in fold(): it must agree all the same.
+    for (const text of [
+      'Ångström',
+      'µmol/m²·s',
+      'Straße',
+      'ÆØœ',
+      'İstanbul',
+      'ﬁne',
+      'Łódź',
+      'Þórr',
+      'Kelvin PER Second',
+      'CO2 [ppm]',
+    ]) {
       expect(cvFold(text), text).toBe(fold(text));
     }
     expect(fold('Ångström µmol ÆØ')).toBe('angstrom umol aeo');
