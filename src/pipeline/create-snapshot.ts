@@ -223,7 +223,7 @@ function startCapture(context: RunContext, settings: FetchSettings): CaptureRun 
 /** Closes the capture and lists every capture file of the folder (an interrupted run's too) for SHA256SUMS. */
 async function listCapture(capture: CaptureRun, writer: TreeWriter): Promise<void> {
   await capture.close();
-  for (const [name, sha256] of await captureSums(path.join(writer.dir, META_DIR))) {
+  for (const [name, sha256] of captureSums(path.join(writer.dir, META_DIR))) {
     writer.record(`${META_DIR}/${name}`, sha256);
   }
 }
