@@ -166,6 +166,10 @@ describe('crawl --warc', () => {
     // The credential is in no record; its header is, by name.
     expect(gunzipSync(await readFile(file)).includes(Buffer.from('s3cret'))).toBe(false);
     for (const request of requests) expect(request.block.toString()).toContain('authorization: ***\r\n');
+    // Each request record is the request as it went over the wire, byte for byte, but for the secret.
+    expect(requests.map((record) => record.block.toString('latin1')).sort()).toEqual(
+      source.received.map((head) => head.replace(SECRET, '***')).sort(),
+    );
     expect((await verifySnapshot(out)).problems).toEqual([]);
   }, 60_000);
 

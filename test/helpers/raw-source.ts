@@ -26,6 +26,8 @@ export interface RawSource {
   url: string;
   /** Every answer sent, in order; a connection closed without an answer is `{target, head: null}`. */
   sent: Array<SentAnswer | { target: string; head: null }>;
+  /** Every request's head as it arrived (request line to blank line, latin1), in order. */
+  received: string[];
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startRawSource(
   answer: (target: string, count: number) => RawAnswer | 'close',
 ): Promise<RawSource> {
   const sent: RawSource['sent'] = [];
+  const received: string[] = [];
   const counts = new Map<string, number>();
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -44,6 +47,7 @@ export async function startRawSource(
     socket.on('data', (data: Buffer) => {
       pending = Buffer.concat([pending, data]);
       for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+        received.push(pending.toString('latin1', 0, end + 4));
         const target = pending.toString('latin1', 0, end).split('\r\n')[0]!.split(' ')[1]!;
         pending = pending.subarray(end + 4);
         const count = counts.get(target) ?? 0;
@@ -63,6 +67,7 @@ export async function startRawSource(
   return {
     url: `http://127.0.0.1:${port}`,
     sent,
+    received,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
