@@ -3,12 +3,12 @@
  * the last; then every capture file of the folder (an interrupted run's too) is listed with its SHA-256. The crawl's
  * worker threads record into the same file (`joinCapture`), each the exchanges it makes.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureFile, captureFiles, sharedSink, type SharedFile } from './capture-file.js';
 import { CaptureRecorder, writeWarcinfo } from './capture-recorder.js';
 import type { WarcFields } from './warc-record.js';
+import { fileSha256 } from '../util/file-sha256.js';
 
 export interface CaptureRun {
   recorder: CaptureRecorder;
@@ -56,19 +56,4 @@ export function joinCapture({ file, warcinfo, secret }: SharedCapture, now: () =
 export function captureSums(dir: string): Array<[string, string]> {
   const buffer = Buffer.allocUnsafe(1 << 20);
   return captureFiles(readdirSync(dir)).map((name) => [name, fileSha256(path.join(dir, name), buffer)]);
-}
-
-/**
- * The SHA-256 of a file, read through one reused buffer: a read stream allocates a buffer per chunk, and on a
- * capture of tens of megabytes those fresh pages cost several times what hashing them does.
- */
-function fileSha256(file: string, buffer: Buffer): string {
-  const hash = createHash('sha256');
-  const fd = openSync(file, 'r');
-  try {
-    for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, read));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
 }

@@ -6,8 +6,7 @@
  * marks with `cv-snapshot.json`). The tool replaces --out only when it is absent, is such a link, is an empty
  * directory, or is a directory holding an earlier snapshot and nothing else (every file listed in its SHA256SUMS).
  */
-import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { OutputDirError, UsageError } from '../util/errors.js';
@@ -16,6 +15,7 @@ import { LOCK_FILE } from './lock.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { SUMS_PATH, sumsEntries } from './sums.js';
 import { noun } from '../util/plural.js';
+import { fileSha256 } from '../util/file-sha256.js';
 
 const GENERATIONS_SUFFIX = '.cv-snapshot';
 /** The mark of a generations directory: a directory without it, or marked for another --out, is not ours. */
@@ -178,18 +178,6 @@ export function foreignFiles(dir: string): { count: number; examples: string[] }
   };
   walk(dir, '');
   return { count, examples };
-}
-
-/** Hex SHA-256 of the regular file `file` (a symbolic link is refused with ELOOP), read in pieces. */
-function fileSha256(file: string, buffer: Buffer): string {
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  try {
-    const hash = createHash('sha256');
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) hash.update(buffer.subarray(0, read));
-    return hash.digest('hex');
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
