@@ -37,41 +37,40 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 const STORED_BLOCK = 0xffff;
 
 /**
- * `parts` (`length` bytes in all) as one gzip member of stored (uncompressed) deflate blocks, in one allocation:
- * valid gzip that costs a CRC-32 and a copy, and no compressor. Node's gzipSync sets up a compressor per call,
- * tens of microseconds even for a few hundred bytes, which is most of what a record costs when its bytes do not
- * compress: a request, or a response whose body is gzip or brotli already.
+ * The record's header text, then `block` and the END of a record, as one gzip member of stored (uncompressed) deflate
+ * blocks, in one allocation: valid gzip that costs a CRC-32 and a copy, and no compressor. Node's gzipSync sets up a
+ * compressor per call, tens of microseconds even for a few hundred bytes, which is most of what a record costs when
+ * its bytes do not compress: a request, or a response whose body is gzip or brotli already.
  */
-function storedMember(parts: readonly Buffer[], length: number): Buffer {
+function storedMember(head: string, block: readonly Buffer[], blockLength: number): Buffer {
+  const headLength = Buffer.byteLength(head, 'utf8');
+  const length = headLength + blockLength + END.length;
   const blocks = Math.max(1, Math.ceil(length / STORED_BLOCK));
   const member = Buffer.allocUnsafe(GZIP_HEADER.length + 5 * blocks + length + 8);
-  let at = GZIP_HEADER.copy(member, 0);
-  let crc = 0;
-  let part = 0;
-  let from = 0;
+  GZIP_HEADER.copy(member, 0);
+  // The record's bytes go where one stored block would hold them all, each block's 5-byte header written before it.
+  const start = GZIP_HEADER.length + 5;
+  let at = start + member.write(head, start, 'utf8');
+  for (const part of block) at += part.copy(member, at);
+  END.copy(member, at);
+  const crc = crc32(member.subarray(start, start + length));
+  if (blocks > 1) {
+    // Room for the later blocks' headers: each block's bytes move up past the headers before it, last block first.
+    for (let block = blocks - 1; block > 0; block -= 1) {
+      const from = start + block * STORED_BLOCK;
+      member.copy(member, from + 5 * block, from, start + Math.min(length, (block + 1) * STORED_BLOCK));
+    }
+  }
   for (let block = 0; block < blocks; block += 1) {
+    const at = GZIP_HEADER.length + block * (STORED_BLOCK + 5);
     const size = Math.min(STORED_BLOCK, length - block * STORED_BLOCK);
     member[at] = block === blocks - 1 ? 1 : 0;
     member.writeUInt16LE(size, at + 1);
     member.writeUInt16LE(~size & 0xffff, at + 3);
-    at += 5;
-    for (let left = size; left > 0;) {
-      const source = parts[part]!;
-      const end = Math.min(source.length, from + left);
-      const copied = source.copy(member, at, from, end);
-      // Not for nothing: Node's crc32 of an empty buffer with no memory of its own answers 0, whatever it was given.
-      if (copied > 0) crc = crc32(source.subarray(from, end), crc);
-      at += copied;
-      left -= copied;
-      from = end;
-      if (from === source.length) {
-        part += 1;
-        from = 0;
-      }
-    }
   }
-  member.writeUInt32LE(crc >>> 0, at);
-  member.writeUInt32LE(length % 2 ** 32, at + 4);
+  const trailer = GZIP_HEADER.length + 5 * blocks + length;
+  member.writeUInt32LE(crc >>> 0, trailer);
+  member.writeUInt32LE(length % 2 ** 32, trailer + 4);
   return member;
 }
 
@@ -94,14 +93,10 @@ export function warcMember(
   let head = `WARC/1.1\r\nWARC-Type: ${type}\r\nWARC-Record-ID: ${id}\r\nWARC-Date: ${warcDate(date)}\r\n`;
   for (const [name, value] of fields) head += `${name}: ${value}\r\n`;
   head += `Content-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`;
-  const header = Buffer.from(head, 'utf8');
-  const parts = [header, ...block, END];
-  const total = header.length + length + END.length;
+  if (!compress) return storedMember(head, block, length);
   // The fastest level: a record of a few kilobytes costs about half the CPU of the default level, and its member is
   // about a hundredth larger.
-  return compress
-    ? gzipSync(Buffer.concat(parts, total), { level: constants.Z_BEST_SPEED })
-    : storedMember(parts, total);
+  return gzipSync(Buffer.concat([Buffer.from(head, 'utf8'), ...block, END]), { level: constants.Z_BEST_SPEED });
 }
 
 /** `application/warc-fields`: one `name: value` line per field (WARC 1.1 section 6.4). */
