@@ -88,8 +88,8 @@ export class CaptureRecorder implements ExchangeRecorder {
       return;
     }
     const body = exchange.chunks;
-    // One buffer, whose digest is one call: a hash object costs more to set up than a response's bytes to copy.
-    const block = [Buffer.concat([head, ...body])];
+    // Digested and copied into the record part by part: a copy of the whole would cost more than it saves.
+    const block = [head, ...body];
     const truncated = exchange.cut ?? (failure === undefined ? undefined : 'unspecified');
     const fields: WarcFields = [
       ...common,
