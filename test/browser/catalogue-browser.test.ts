@@ -15,7 +15,7 @@ import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
-import { AXE_TIMEOUT_MS, seriousViolations } from '../helpers/axe.js';
+import { AXE_TIMEOUT_MS, axePages, seriousViolations } from '../helpers/axe.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { HOSTILE_ID, startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
@@ -127,6 +127,8 @@ describe('the catalogue in a browser', () => {
   let rootTerm: Listed;
   /** The name of the community `community` belongs to. */
   let communityName: string;
+  /** The pages the axe-core checks use, one for each colour scheme and width. */
+  const checked = axePages(() => browser);
 
   beforeAll(async () => {
     const suite = await suiteDir();
@@ -152,6 +154,7 @@ describe('the catalogue in a browser', () => {
     communityName = String(group.attributes.term);
   }, 120_000);
   afterAll(async () => {
+    await checked.close();
     await browser?.close();
     await Promise.all([served?.close(), api?.close(), big?.close()]);
     await remove?.();
@@ -654,23 +657,25 @@ describe('the catalogue in a browser', () => {
     for (const layout of await relationsLayout(page)) expect(layout).toEqual({ lefts: 1, offLine: 0, bullets: 0 });
     clean('null');
 
-    // A successor given with links only (record 1 of the large source): the page names its target and links it,
-    // from the disk and through serve.
+    // A successor given with links only (record 1 of the large source): the page names its target and links it.
+    await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/r-1.html')).href);
+    const successor = line('Relationships', 'Successor');
+    expect(await successor.textContent()).toBe('term-0002 (Units)');
+    await successor.getByRole('link').click();
+    expect(await heading(page)).toBe('term-0002');
+    // And the successor's page says what it replaced.
+    expect(await page.locator('h2#referenced-by').textContent()).toBe('Referenced by 1 record');
+    const replaced = line('Referenced by', 'Successor of');
+    expect(await replaced.textContent()).toBe('term-0001 (Units)');
+    await replaced.getByRole('link').click();
+    expect(await heading(page)).toBe('term-0001');
+    // Through serve the pages are the same files: the link leads there from its origin too.
     const bigServed = await startServe({ dir: bigOut, port: 0 });
     try {
-      for (const at of [pathToFileURL(bigOut).href, bigServed.origin]) {
-        await page.goto(`${at}/_catalogue/units/r-1.html`);
-        const successor = line('Relationships', 'Successor');
-        expect(await successor.textContent(), at).toBe('term-0002 (Units)');
-        await successor.getByRole('link').click();
-        expect(await heading(page), at).toBe('term-0002');
-        // And the successor's page says what it replaced.
-        expect(await page.locator('h2#referenced-by').textContent(), at).toBe('Referenced by 1 record');
-        const replaced = line('Referenced by', 'Successor of');
-        expect(await replaced.textContent(), at).toBe('term-0001 (Units)');
-        await replaced.getByRole('link').click();
-        expect(await heading(page), at).toBe('term-0001');
-      }
+      await page.goto(`${bigServed.origin}/_catalogue/units/r-1.html`);
+      await successor.getByRole('link').click();
+      expect(await heading(page)).toBe('term-0002');
+      expect(new URL(page.url()).origin).toBe(bigServed.origin);
     } finally {
       await bigServed.close();
     }
@@ -685,47 +690,52 @@ describe('the catalogue in a browser', () => {
     } finally {
       await source.close();
     }
-    const served = await startServe({ dir: findingsOut, port: 0 });
     const { page, context } = await open();
+    await page.goto(pathToFileURL(path.join(findingsOut, 'index.html')).href);
+    await page.locator('dt:text-is("Validation") + dd').getByRole('link').click();
+    expect(await heading(page)).toBe('Validation findings');
+    // Each rule in the index table, its counts from what the source served (the document's id `one` too).
+    const ruleRow = (rule: string) => page.locator('table.rules tr').filter({ hasText: rule });
+    expect(await ruleRow('resource.id').locator('td').allTextContents()).toEqual([
+      'A resource id is numeric text (spec 2.1) resource.id',
+      '0',
+      String(NOT_NUMERIC + 1),
+    ]);
+    expect(await ruleRow('record.self').locator('td').allTextContents()).toEqual([
+      "A resource's links.self names its own collection and id record.self",
+      String(NOT_NUMERIC + 1),
+      '0',
+    ]);
+    // A rule's section lists 1,000 findings, as the report does, and says how many more it only counts.
+    await ruleRow('resource.id').getByRole('link').click();
+    const section = page.locator('h2:has(code:text-is("resource.id"))');
+    const table = page.locator('h2:has(code:text-is("resource.id")) + p + .table-wrap table.findings');
+    expect(await table.locator('tbody tr').count()).toBe(1000);
+    expect(await page.locator('h2:has(code:text-is("resource.id")) + p').textContent()).toContain(
+      `${NOT_NUMERIC + 1 - 1000} more are only counted`,
+    );
+    await expect(section.isVisible()).resolves.toBe(true);
+    // The hostile id is text in its message.
+    const hostile = table.locator('td:nth-child(4)').filter({ hasText: 'onerror' });
+    expect(await hostile.textContent()).toBe(`Unit ${HOSTILE_ID}: the id is not numeric text as spec 2.1 describes.`);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
+    // A finding on a record's own document links to the record's page.
+    const onRecord = 'h2:has(code:text-is("record.id")) + p + .table-wrap td:nth-child(2) a';
+    expect(await page.locator(onRecord).textContent()).toBe(`${source.url}/api/units/1/`);
+    await page.locator(onRecord).click();
+    expect(await heading(page)).toBe('term one');
+
+    // Through serve the pages are the same files: the links from the front page to the findings and on to the
+    // record lead there from its origin too.
+    const served = await startServe({ dir: findingsOut, port: 0 });
     try {
-      for (const at of [pathToFileURL(findingsOut).href, served.origin]) {
-        await page.goto(`${at}/index.html`);
-        await page.locator('dt:text-is("Validation") + dd').getByRole('link').click();
-        expect(await heading(page), at).toBe('Validation findings');
-        // Each rule in the index table, its counts from what the source served (the document's id `one` too).
-        const ruleRow = (rule: string) => page.locator('table.rules tr').filter({ hasText: rule });
-        expect(await ruleRow('resource.id').locator('td').allTextContents(), at).toEqual([
-          'A resource id is numeric text (spec 2.1) resource.id',
-          '0',
-          String(NOT_NUMERIC + 1),
-        ]);
-        expect(await ruleRow('record.self').locator('td').allTextContents(), at).toEqual([
-          "A resource's links.self names its own collection and id record.self",
-          String(NOT_NUMERIC + 1),
-          '0',
-        ]);
-        // A rule's section lists 1,000 findings, as the report does, and says how many more it only counts.
-        await ruleRow('resource.id').getByRole('link').click();
-        const section = page.locator('h2:has(code:text-is("resource.id"))');
-        const table = page.locator('h2:has(code:text-is("resource.id")) + p + .table-wrap table.findings');
-        expect(await table.locator('tbody tr').count(), at).toBe(1000);
-        expect(await page.locator('h2:has(code:text-is("resource.id")) + p').textContent(), at).toContain(
-          `${NOT_NUMERIC + 1 - 1000} more are only counted`,
-        );
-        await expect(section.isVisible()).resolves.toBe(true);
-        // The hostile id is text in its message.
-        const hostile = table.locator('td:nth-child(4)').filter({ hasText: 'onerror' });
-        expect(await hostile.textContent(), at).toBe(
-          `Unit ${HOSTILE_ID}: the id is not numeric text as spec 2.1 describes.`,
-        );
-        expect(await page.locator('img').count(), at).toBe(0);
-        expect(await page.evaluate<unknown>('window.pwned'), at).toBeUndefined();
-        // A finding on a record's own document links to the record's page.
-        const onRecord = page.locator('h2:has(code:text-is("record.id")) + p + .table-wrap td:nth-child(2) a');
-        expect(await onRecord.textContent(), at).toBe(`${source.url}/api/units/1/`);
-        await onRecord.click();
-        expect(await heading(page), at).toBe('term one');
-      }
+      await page.goto(`${served.origin}/index.html`);
+      await page.locator('dt:text-is("Validation") + dd').getByRole('link').click();
+      expect(await heading(page)).toBe('Validation findings');
+      await page.locator(onRecord).click();
+      expect(await heading(page)).toBe('term one');
+      expect(new URL(page.url()).origin).toBe(served.origin);
     } finally {
       await context.close();
       await served.close();
@@ -891,9 +901,10 @@ describe('the catalogue in a browser', () => {
     await context.close();
   });
 
-  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared.
+  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; the
+  // checks in one scheme and width share a page.
   const desktop = { width: 1280, height: 800 };
-  const axePages = [
+  const checkedPages = [
     'front page',
     'collection page',
     'record page',
@@ -906,16 +917,14 @@ describe('the catalogue in a browser', () => {
     ['dark', desktop],
     ['light', PHONE],
   ] as const) {
-    for (const name of axePages) {
+    for (const name of checkedPages) {
       it(
         `has no serious or critical accessibility violation (axe-core): ${name}, ${colorScheme}, ${viewport.width}px`,
         async () => {
           const url = pagesToCheck().find(([page]) => page === name)![1]!;
-          const { page, context } = await open({ colorScheme, viewport });
+          const page = await checked.page(colorScheme, viewport);
           await page.goto(url);
-          const found = await seriousViolations(page);
-          await context.close();
-          expect(found).toEqual([]);
+          expect(await seriousViolations(page)).toEqual([]);
         },
         AXE_TIMEOUT_MS,
       );

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
-import { AXE_TIMEOUT_MS, seriousViolations } from '../helpers/axe.js';
+import { AXE_TIMEOUT_MS, axePages, seriousViolations } from '../helpers/axe.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
@@ -36,6 +36,8 @@ describe('the Changes page in a browser', () => {
   let out: string;
   let remove: () => Promise<void>;
   const url = (file: string) => pathToFileURL(path.join(out, file)).href;
+  /** The pages the axe-core checks use, one for each colour scheme and width. */
+  const checked = axePages(() => browser);
 
   beforeAll(async () => {
     const suite = await suiteDir();
@@ -52,6 +54,7 @@ describe('the Changes page in a browser', () => {
     }
   }, 120_000);
   afterAll(async () => {
+    await checked.close();
     await browser?.close();
     await remove?.();
   });
@@ -237,8 +240,9 @@ describe('the Changes page in a browser', () => {
     await context.close();
   });
 
-  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared. A
-  // changed record's page is among them, with its line saying what changed.
+  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; the
+  // checks in one scheme and width share a page. A changed record's page is among them, with its line saying what
+  // changed.
   const changed = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
   const gone = release1.changes.find((c) => c.kind === 'removed')!;
   const files = [
@@ -253,11 +257,9 @@ describe('the Changes page in a browser', () => {
         it(
           `has no serious or critical accessibility violation (axe-core): ${file}, ${colorScheme}, ${viewport.width}px`,
           async () => {
-            const { page, context } = await open({ colorScheme, viewport });
+            const page = await checked.page(colorScheme, viewport);
             await page.goto(url(file));
-            const found = await seriousViolations(page);
-            await context.close();
-            expect(found).toEqual([]);
+            expect(await seriousViolations(page)).toEqual([]);
           },
           AXE_TIMEOUT_MS,
         );
