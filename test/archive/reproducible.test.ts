@@ -1,8 +1,10 @@
 /**
- * The determinism promise, end to end with the built command line: one sample API whose answers arrive with
- * per-URL jitter is crawled twice, at other concurrencies, time zones and locales, and the snapshots, then their
- * archives, are the same bytes. Standard tools (tar, sha256sum) accept the archive, and `verify` takes it and
- * notices a change. Without SOURCE_DATE_EPOCH, the recorded time is the only difference between two crawls.
+ * The determinism promise, end to end: one sample API whose answers arrive with per-URL jitter is crawled twice by
+ * the built command line, at other concurrencies, time zones and locales, and the snapshots, then their archives
+ * (packed by the command line in each time zone and locale), are the same bytes. Standard tools (tar, sha256sum)
+ * accept the archive, and `verify` takes it and notices a change. Without SOURCE_DATE_EPOCH, the recorded time is the
+ * only difference between two crawls. Where the process's time zone and locale are not the point, the command's
+ * `main` runs in the test's process.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -13,7 +15,7 @@ import { CATALOGUE, createSampleData, startSampleApi, type SampleApi } from '../
 import { Layout } from '../../src/format/layout.js';
 import { MANIFEST_PATH, manifestSchema } from '../../src/format/manifest.js';
 import { SUMS_PATH } from '../../src/store/sums.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
@@ -34,9 +36,14 @@ let second: string;
 let firstOrder: string[];
 let secondOrder: string[];
 
-async function crawl(out: string, concurrency: number, env: NodeJS.ProcessEnv): Promise<string[]> {
+async function crawl(
+  out: string,
+  concurrency: number,
+  env: NodeJS.ProcessEnv,
+  run: typeof runCli = runCli,
+): Promise<string[]> {
   const from = api.requestLog.length;
-  const result = await runCli(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], {
+  const result = await run(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], {
     env,
   });
   expect(result.stderr).toBe('');
@@ -48,8 +55,9 @@ async function pack(
   snapshot: string,
   output: string,
   env: NodeJS.ProcessEnv,
+  run: typeof runCli = runCli,
 ): Promise<{ output: string; sha256: string }> {
-  const result = await runCli(['pack', snapshot, '--output', output], { env });
+  const result = await run(['pack', snapshot, '--output', output], { env });
   expect(result.code).toBe(0);
   const [written, sha256] = result.stdout.trimEnd().split('\n');
   return { output: written!, sha256: sha256! };
@@ -130,7 +138,7 @@ describe('the manifest', () => {
 describe('the archive, with standard tools and verify', () => {
   let archive: string;
   beforeAll(async () => {
-    archive = (await pack(first, path.join(dir, 'snapshot.tar.gz'), HERE)).output;
+    archive = (await pack(first, path.join(dir, 'snapshot.tar.gz'), {}, runMain)).output;
   });
 
   it('extracts with tar -xzf to a tree identical to the snapshot, where sha256sum -c SHA256SUMS passes', async () => {
@@ -153,7 +161,7 @@ describe('the archive, with standard tools and verify', () => {
   });
 
   it('passes verify', async () => {
-    const result = await runCli(['verify', archive]);
+    const result = await runMain(['verify', archive]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
@@ -165,14 +173,14 @@ describe('the archive, with standard tools and verify', () => {
     const withSidecar = path.join(dir, 'changed.tar.gz');
     await writeFile(withSidecar, bytes);
     await cp(`${archive}.sha256`, `${withSidecar}.sha256`);
-    const caught = await runCli(['verify', withSidecar]);
+    const caught = await runMain(['verify', withSidecar]);
     expect(caught.code).toBe(1);
     expect(caught.stderr).toMatch(/changed\.tar\.gz was changed/);
 
     const alone = path.join(dir, 'alone', 'changed.tar.gz');
     await mkdir(path.dirname(alone));
     await writeFile(alone, bytes);
-    const result = await runCli(['verify', alone]);
+    const result = await runMain(['verify', alone]);
     expect(result.code).not.toBe(0);
     expect(result.stderr).not.toBe('');
   });
@@ -190,12 +198,12 @@ describe('the archive, with standard tools and verify', () => {
     const term = (JSON.parse(text) as { data: Array<{ attributes: { term: string } }> }).data[0]!.attributes.term;
     expect(text).toContain(`"${term}"`);
     await writeFile(target, text.replace(`"${term}"`, `"${term} (edited)"`));
-    const refused = await runCli(['pack', tampered, '--output', path.join(dir, 'tampered.tar.gz')]);
+    const refused = await runMain(['pack', tampered, '--output', path.join(dir, 'tampered.tar.gz')]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${file} does not match its checksum in ${SUMS_PATH}: it was changed after`);
     const byHand = path.join(dir, 'tampered-by-hand.tar.gz');
     await run('tar', ['-C', tampered, '-czf', byHand, '.']);
-    const result = await runCli(['verify', byHand]);
+    const result = await runMain(['verify', byHand]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`${file} was changed after the crawl`);
   });
@@ -213,7 +221,7 @@ describe('without SOURCE_DATE_EPOCH', () => {
           setTimeout(resolve, Math.max(0, Math.floor(last[0] / 1000) * 1000 + 1000 - Date.now())),
         );
       const started = Date.now();
-      await crawl(out, 8, { SOURCE_DATE_EPOCH: undefined });
+      await crawl(out, 8, { SOURCE_DATE_EPOCH: undefined }, runMain);
       windows.push([started, Date.now()]);
     }
     const [a, b] = await Promise.all(outs.map((out) => treeHashes(out)));
