@@ -22,7 +22,7 @@ import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { listFiles, readJson, treeHashes } from '../helpers/snapshot.js';
 import { sendJson, startServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
-import { rewriteFile } from '../helpers/tiny-vocabulary.js';
+import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { htmlText as text } from '../helpers/html-text.js';
 
@@ -283,9 +283,8 @@ describe('the Changes page', () => {
   it('is checked by verify: its links resolve, and a broken one is found', async () => {
     const out = path.join(base, 'out');
     expect((await verifySnapshot(out)).problems).toEqual([]);
-    const copy = path.join(base, 'broken');
-    await crawl(api0, 'broken');
-    await crawl(api1, 'broken');
+    // A copy of the snapshot, one of its links then broken.
+    const copy = await copySnapshot(out, path.join(base, 'broken'));
     const page = await readFile(path.join(copy, CHANGES), 'utf8');
     const href = /<a href="([^"#]+\/r-[^"]+\.html)">/.exec(page)![1]!;
     await rewriteFile(copy, CHANGES, page.replace(`href="${href}"`, 'href="units/r-nowhere.html"'), true);
@@ -301,7 +300,8 @@ describe('the Changes page', () => {
   });
 
   it('does not stop a crawl when the previous snapshot cannot be read, and says so', async () => {
-    await crawl(api0, 'damaged');
+    // The previous snapshot's catalogue is never read: its manifest is damaged.
+    await crawl(api0, 'damaged', 'none');
     await writeFile(path.join(base, 'damaged', '_cv-snapshot/manifest.json'), '{"not": "a manifest"}');
     await crawl(api1, 'damaged');
     const page = await readFile(path.join(base, 'damaged', CHANGES), 'utf8');
