@@ -11,11 +11,18 @@ import { fold } from '../../src/catalogue/search.js';
 import { startServe } from '../../src/serve/index.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { linksOnlyUnit, sendJson, startServer } from '../helpers/http-server.js';
+import { sendJson, startServer } from '../helpers/http-server.js';
 import { startFindingsSource } from '../helpers/findings-source.js';
 import { listFiles, readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
-import { startTinySource } from '../helpers/tiny-source.js';
+import {
+  dataAnswer,
+  linksOnly,
+  recordDocument,
+  records,
+  startTinySource,
+  type TinyRecord,
+} from '../helpers/tiny-source.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
 import { crawlForTest } from '../helpers/crawl.js';
 
@@ -302,18 +309,16 @@ describe('catalogue of hostile and unusual sources', () => {
   });
 
   it('links a relationship the lists give as links only both ways, from its stored relationship document', async () => {
-    const server = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const record = (id: string) => linksOnlyUnit(base, id);
-      const successor = (id: string) => (id === '1' ? { type: 'Unit', id: '2' } : null);
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/')
-        return sendJson(res, 200, { links: { next: null }, data: [record('1'), record('2')] });
-      const match = /^\/api\/units\/([12])\/(relationships\/successor|successor\/)?$/.exec(req.url ?? '');
-      if (match?.[2] === undefined && match) return sendJson(res, 200, { data: record(match[1]!) });
-      if (match?.[2] === 'relationships/successor') return sendJson(res, 200, { data: successor(match[1]!) });
-      if (match) return sendJson(res, 200, { data: match[1] === '1' ? record('2') : null });
-      sendJson(res, 404, { errors: [{ status: '404' }] });
+    // Unit 1 is replaced by unit 2; unit 2 by nothing.
+    const units = records(2).map((unit) => ({ ...unit, relationships: linksOnly('successor') }));
+    const server = await startTinySource({
+      collections: { units },
+      answers: {
+        'units/1/relationships/successor': dataAnswer({ type: 'Unit', id: '2' }),
+        'units/1/successor/': (res, base) => sendJson(res, 200, recordDocument(base, 'units', units[1]!)),
+        'units/2/relationships/successor': dataAnswer(null),
+        'units/2/successor/': dataAnswer(null),
+      },
     });
     try {
       const out = path.join(await tempDir(), 'out');
@@ -366,16 +371,8 @@ describe('catalogue of hostile and unusual sources', () => {
   });
 
   it('gives a record listed in two collections one page, and links both listings to it', async () => {
-    const server = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const record = { type: 'Unit', id: '1', attributes: { term: 'shared' }, links: { self: `${base}units/1/` } };
-      const list = (name: string) => ({ links: { next: null }, data: [record], meta: { name } });
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, more: `${base}more/` } });
-      if (req.url === '/api/units/') return sendJson(res, 200, list('units'));
-      if (req.url === '/api/more/') return sendJson(res, 200, list('more'));
-      if (req.url === '/api/units/1/') return sendJson(res, 200, { data: record });
-      sendJson(res, 404, { errors: [{ status: '404' }] });
-    });
+    const shared: TinyRecord = { id: '1', term: 'shared', type: 'Unit', self: 'units/1/' };
+    const server = await startTinySource({ collections: { units: [shared], more: [shared] } });
     try {
       const out = path.join(await tempDir(), 'out');
       await crawlForTest(`${server.url}/api/`, out);

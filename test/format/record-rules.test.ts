@@ -2,65 +2,52 @@
  * Every command that reads a snapshot's records reads them by the same rules (src/format/records.ts), where they
  * once disagreed: a record whose id is a number, a list page whose `data` is one object, and a record's label,
  * which its catalogue page, the SKOS and CSV downloads, `export`, `diff` and the Changes page all give alike. A
- * purpose-built source serves such records in two releases; the same --out is crawled once for each.
+ * small source serves such records in two releases; the same --out is crawled once for each.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/cli.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson } from '../helpers/http-server.js';
+import { startTinySource, type TinyAnswer, type TinyRecord, type TinySource } from '../helpers/tiny-source.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { parseCsv, parseTurtle } from '../export/rdf-check.js';
 import { crawlForTest } from '../helpers/crawl.js';
 
 const PREF_LABEL = 'http://www.w3.org/2004/02/skos/core#prefLabel';
 
-/** The source's units in a release: 7 (a number as its id) named by `title` alone, 8 by nothing at all. */
-function units(base: string, release: number) {
-  const unit = (id: string | number, attributes: Record<string, unknown>) => ({
-    type: 'Unit',
-    id,
-    attributes,
-    relationships: {},
-    links: { self: `${base}units/${id}/` },
-  });
-  return [unit(7, { term: ' ', title: release === 0 ? 'Seven' : 'Sept' }), unit('8', { definition: 'eight' })];
-}
+/** The source's units: 7 (a number as its id) named by `title` alone, `Seven` and then `Sept`, 8 by nothing at all. */
+const UNITS: TinyRecord[] = [
+  { id: '7', idJson: '7', term: ' ', attributes: { title: 'Seven' } },
+  { id: '8', attributes: { definition: 'eight' } },
+];
 
-async function startSource(state: { release: number }): Promise<TestServer> {
-  return startServer((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    const pagination = { pagination: { page: 1, pages: 1, count: 1 } };
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, things: `${base}things/` } });
-    if (req.url === '/api/units/') return sendJson(res, 200, { data: units(base, state.release), meta: pagination });
-    // A list page whose `data` is one record rather than a list of one.
-    if (req.url === '/api/things/') {
-      return sendJson(res, 200, { data: { type: 'Thing', id: '1', attributes: { term: 'lone' } }, meta: pagination });
-    }
-    const record = /^\/api\/units\/([0-9]+)\/$/.exec(req.url ?? '');
-    const found = units(base, state.release).find((unit) => String(unit.id) === record?.[1]);
-    if (found !== undefined) return sendJson(res, 200, { data: found });
-    sendJson(res, 404, { errors: [{ status: '404' }] });
-  });
+/** The source, and `things`, a list page whose `data` is one record rather than a list of one. */
+function startSource(): Promise<TinySource> {
+  const things: TinyAnswer = (res) =>
+    sendJson(res, 200, {
+      data: { type: 'Thing', id: '1', attributes: { term: 'lone' } },
+      meta: { pagination: { page: 1, pages: 1, count: 1 } },
+    });
+  return startTinySource({ collections: { units: UNITS, things: [] }, answers: { 'things/': things } });
 }
 
 describe('the rules every reader of records shares', () => {
-  const state = { release: 0 };
-  let server: TestServer;
+  let server: TinySource;
   let out: string;
   let before: string;
   let remove: () => Promise<void>;
 
   beforeAll(async () => {
-    server = await startSource(state);
+    server = await startSource();
     const suite = await suiteDir();
     remove = suite.remove;
     out = path.join(suite.dir, 'out');
-    const crawl = () => crawlForTest(`${server.url}/api/`, out);
+    const crawl = () => crawlForTest(server.root, out);
     await crawl();
     before = path.join(suite.dir, 'before');
     await runMain(['catalogue', out, '--out', before]);
-    state.release = 1;
+    UNITS[0]!.attributes = { title: 'Sept' };
     await crawl();
   });
   afterAll(async () => {

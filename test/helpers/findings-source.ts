@@ -3,30 +3,22 @@
  * record.id finding on the record's URL), and, after it in the one list, `oddIds` entries with an id that is not
  * numeric and no links.self (the first with HOSTILE_ID, markup for a page that fails to escape it).
  */
-import { sendJson, startServer, type TestServer } from './http-server.js';
+import { sendJson } from './http-server.js';
+import { recordDocument, startTinySource, type TinyRecord, type TinySource } from './tiny-source.js';
 
 export const HOSTILE_ID = `x<img src=x onerror="window.pwned=1">`;
 
-/** Serves the source under `/api/`. */
-export function startFindingsSource(oddIds = 0): Promise<TestServer> {
-  return startServer((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    const one = (id: string) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: 'term one' },
-      links: { self: `${base}units/1/` },
-    });
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') {
-      const odd = Array.from({ length: oddIds }, (_, i) => ({
-        type: 'Unit',
-        id: i === 0 ? HOSTILE_ID : `x${i}`,
-        attributes: { term: `odd ${i}` },
-      }));
-      return sendJson(res, 200, { links: { next: null }, data: [one('1'), ...odd] });
-    }
-    if (req.url === '/api/units/1/') return sendJson(res, 200, { data: one('one') });
-    sendJson(res, 404, { errors: [{ status: '404' }] });
+/** Serves the source under `/api/` (its `root`). */
+export function startFindingsSource(oddIds = 0): Promise<TinySource> {
+  const one: TinyRecord = { id: '1', term: 'term one' };
+  const odd = Array.from({ length: oddIds }, (_, i): TinyRecord => {
+    const id = i === 0 ? HOSTILE_ID : `x${i}`;
+    return { id, term: `odd ${i}`, self: null };
+  });
+  return startTinySource({
+    collections: { units: [one, ...odd] },
+    answers: {
+      'units/1/': (res, base) => sendJson(res, 200, recordDocument(base, 'units', { ...one, idJson: '"one"' })),
+    },
   });
 }

@@ -19,15 +19,21 @@ import { sendJson, startServer, type TestHandler, type TestServer } from './http
 
 export interface TinyRecord {
   id: string;
-  term: string;
+  /** Its `attributes.term`, the first attribute (none when not given). */
+  term?: string;
   /** JSON text of `attributes.value`, written as is. */
   value?: string;
   /** JSON text of the record's `id` in the lists and its document (default: `id` as a string), such as `7`. */
   idJson?: string;
   /** More attributes, after `term`. */
   attributes?: Record<string, unknown>;
-  /** Its `links.self` in the lists and its document (default: its URL below its collection). */
-  self?: string;
+  /**
+   * Its `links.self` in the lists and its document: a URL, or a path below the root such as `units/1/` (default: its
+   * path below its collection; null: no `links`).
+   */
+  self?: string | null;
+  /** Its `relationships` (default: none), or what they are for the record at the URL `self`. */
+  relationships?: Record<string, unknown> | ((self: string) => Record<string, unknown>);
   /** Its type (default: the collection's, below). */
   type?: string;
 }
@@ -71,13 +77,37 @@ const TYPES: Record<string, string> = { units: 'Unit', things: 'Thing', licenses
 /** A record as the source lists and serves it, its JSON written by hand so that `value` and `idJson` stay as given. */
 function recordText(base: string, collection: string, record: TinyRecord): string {
   const type = record.type ?? TYPES[collection] ?? 'Thing';
-  const more = record.attributes === undefined ? '' : `,${JSON.stringify(record.attributes).slice(1, -1)}`;
-  const value = record.value === undefined ? '' : `,"value":${record.value}`;
-  const self = JSON.stringify(record.self ?? `${base}${collection}/${record.id}/`);
+  const attributes = [
+    record.term === undefined ? [] : [`"term":${JSON.stringify(record.term)}`],
+    record.attributes === undefined ? [] : [JSON.stringify(record.attributes).slice(1, -1)],
+    record.value === undefined ? [] : [`"value":${record.value}`],
+  ].flat();
+  const own = record.self ?? `${collection}/${record.id}/`;
+  const self = record.self === null ? null : /^[a-z]+:/.test(own) ? own : `${base}${own}`;
+  const relationships =
+    typeof record.relationships === 'function'
+      ? record.relationships(self ?? `${base}${collection}/${record.id}/`)
+      : (record.relationships ?? {});
+  const links = self === null ? '' : `,"links":{"self":${JSON.stringify(self)}}`;
   return (
     `{"type":${JSON.stringify(type)},"id":${record.idJson ?? JSON.stringify(record.id)},` +
-    `"attributes":{"term":${JSON.stringify(record.term)}${more}${value}},"relationships":{},"links":{"self":${self}}}`
+    `"attributes":{${attributes.filter((a) => a !== '').join(',')}},"relationships":${JSON.stringify(relationships)}` +
+    `${links}}`
   );
+}
+
+/**
+ * A relationship `name` given with links only, as the service gives `successor` (spec 2.4): where it leads is in the
+ * relationship document `<record>/relationships/<name>` and the related document `<record>/<name>/`, which a test
+ * answers.
+ */
+export function linksOnly(name: string): (self: string) => Record<string, unknown> {
+  return (self) => ({ [name]: { links: { self: `${self}relationships/${name}`, related: `${self}${name}/` } } });
+}
+
+/** An answer of 200 with the document `{ data }`, for a relationship or related document, say. */
+export function dataAnswer(data: unknown): TinyAnswer {
+  return (res) => sendJson(res, 200, { data });
 }
 
 /** The document of `record` in `collection`, as the source serves it, for a test's answer to a record's URL. */

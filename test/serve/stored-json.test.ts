@@ -4,19 +4,17 @@
  * nested deeper than JSON.stringify can recurse is still answered, and ordinary documents are byte for byte what
  * JSON.stringify writes.
  */
-import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
-import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { htmlSafeJson } from '../../src/json/html-safe.js';
 import { answerBytes, storedList } from '../../src/serve/stored-json.js';
 import { Layout } from '../../src/format/layout.js';
-import { SUMS_PATH } from '../../src/store/sums.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { startTinySource, type TinyRecord, type TinySource } from '../helpers/tiny-source.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import { rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { get } from '../sample-api/http.js';
 import { crawlForTest } from '../helpers/crawl.js';
 
@@ -60,52 +58,35 @@ describe('storedList and answerBytes', () => {
 });
 
 /** A small source: three units, and two things that point at unit 1 (for include). */
-function source(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const base = `http://${req.headers.host}/api/`;
-  const list = (items: unknown[]) => ({
-    links: { first: null, last: null, next: null, prev: null },
-    data: items,
-    meta: { pagination: { page: 1, pages: 1, count: items.length } },
-  });
-  const unit = (id: string) => ({ type: 'Unit', id, attributes: { term: id }, links: { self: `${base}units/${id}/` } });
-  const thing = (id: string) => ({
-    type: 'Thing',
+const COLLECTIONS: Record<string, TinyRecord[]> = {
+  units: ['1', '2', '3'].map((id) => ({ id, term: id })),
+  things: ['7', '8'].map((id) => ({
     id,
-    attributes: { term: `thing ${id}` },
+    term: `thing ${id}`,
     relationships: { unit: { data: { type: 'Unit', id: '1' } } },
-    links: { self: `${base}things/${id}/` },
-  });
-  const url = req.url ?? '/';
-  if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/`, things: `${base}things/` } });
-  if (url === '/api/units/') return sendJson(res, 200, list(['1', '2', '3'].map(unit)));
-  if (url === '/api/things/') return sendJson(res, 200, list(['7', '8'].map(thing)));
-  const match = /^\/api\/(units|things)\/(\d+)\/$/.exec(url);
-  if (match !== null) return sendJson(res, 200, { data: match[1] === 'units' ? unit(match[2]!) : thing(match[2]!) });
-  sendJson(res, 404, { errors: [{ status: '404' }] });
-}
+  })),
+};
 
 describe('serve on a snapshot whose records hold such numbers and nesting', () => {
-  let server: TestServer;
+  let server: TinySource;
   let serve: ServeHandle;
   let remove: () => Promise<void>;
 
   beforeAll(async () => {
-    server = await startServer(source);
+    server = await startTinySource({ collections: COLLECTIONS });
     const suite = await suiteDir();
     remove = suite.remove;
     const out = path.join(suite.dir, 'out');
-    const result = await crawlForTest(`${server.url}/api/`, out);
+    const result = await crawlForTest(server.root, out);
     // What a lossless crawl stores, and what a snapshot from elsewhere may hold: written into unit 1 of the
     // complete units collection, with SHA256SUMS brought up to date, so the snapshot stays whole.
     const unitsFile = new Layout(result.root).collectionIndex('units').file;
-    const file = path.join(out, ...unitsFile.split('/'));
     const added = `${NUMBERS},"deep":${deepText},`;
-    const text = (await readFile(file, 'utf8')).replace('"attributes":{', `"attributes":{${added}`);
-    await writeFile(file, text);
-    const sums = path.join(out, ...SUMS_PATH.split('/'));
-    const hash = createHash('sha256').update(text).digest('hex');
-    const line = new RegExp(`^[0-9a-f]{64}(  ${unitsFile})$`, 'm');
-    await writeFile(sums, (await readFile(sums, 'utf8')).replace(line, `${hash}$1`));
+    const text = (await readFile(path.join(out, ...unitsFile.split('/')), 'utf8')).replace(
+      '"attributes":{',
+      `"attributes":{${added}`,
+    );
+    await rewriteFile(out, unitsFile, text, true);
     serve = await startServe({ dir: out, port: 0 });
   }, 30_000);
   afterAll(async () => {
