@@ -3,8 +3,8 @@
  * the built command line, at other concurrencies, time zones and locales, and the snapshots, then their archives
  * (packed by the command line in each time zone and locale), are the same bytes. Standard tools (tar, sha256sum)
  * accept the archive, and `verify` takes it and notices a change. Without SOURCE_DATE_EPOCH, the recorded time is the
- * only difference between two crawls. Where the process's time zone and locale are not the point, the command's
- * `main` runs in the test's process.
+ * only difference between two crawls. The checks of an archive, where the process's time zone, locale and
+ * SOURCE_DATE_EPOCH are not the point, run the command's `main` in the test's process.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -36,14 +36,9 @@ let second: string;
 let firstOrder: string[];
 let secondOrder: string[];
 
-async function crawl(
-  out: string,
-  concurrency: number,
-  env: NodeJS.ProcessEnv,
-  run: typeof runCli = runCli,
-): Promise<string[]> {
+async function crawl(out: string, concurrency: number, env: NodeJS.ProcessEnv): Promise<string[]> {
   const from = api.requestLog.length;
-  const result = await run(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], {
+  const result = await runCli(['crawl', api.rootUrl, '--out', out, '--concurrency', String(concurrency), '--quiet'], {
     env,
   });
   expect(result.stderr).toBe('');
@@ -221,7 +216,7 @@ describe('without SOURCE_DATE_EPOCH', () => {
           setTimeout(resolve, Math.max(0, Math.floor(last[0] / 1000) * 1000 + 1000 - Date.now())),
         );
       const started = Date.now();
-      await crawl(out, 8, { SOURCE_DATE_EPOCH: undefined }, runMain);
+      await crawl(out, 8, { SOURCE_DATE_EPOCH: undefined });
       windows.push([started, Date.now()]);
     }
     const [a, b] = await Promise.all(outs.map((out) => treeHashes(out)));

@@ -2,14 +2,16 @@
  * Interruption and resume: SIGINT stops cleanly and says how to resume; kill -9 at several points
  * followed by --resume ends byte-identical to an uninterrupted crawl, refetching at most the documents in flight.
  * The crawls reach the sample API through a gate that holds every request once a crawl has been served a given number
- * of documents, so that each signal lands in the middle of a crawl however fast or slow the machine is.
+ * of documents, so that each signal lands in the middle of a crawl however fast or slow the machine is. The signals
+ * reach the built command line, and so does each crawl that writes a snapshot (its time is the process's
+ * SOURCE_DATE_EPOCH); what is refused before a crawl starts runs the command's `main` in the test's process.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { CLI, runCli, runMain } from '../helpers/cli.js';
 import { crawlForTest, TEST_EPOCH as EPOCH } from '../helpers/crawl.js';
 import { startGate, type Gate } from '../helpers/gate.js';
 import { treeHashes } from '../helpers/snapshot.js';
@@ -90,7 +92,7 @@ describe('interruption and --resume', () => {
     expect(stderr).toContain('--resume');
     expect(await treeHashes(out)).toEqual(previous);
 
-    const again = await runCli(crawlArgs(out), { env: { SOURCE_DATE_EPOCH: EPOCH } });
+    const again = await runMain(crawlArgs(out), { env: { SOURCE_DATE_EPOCH: EPOCH } });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/--resume to continue it, or with --fresh/);
 
@@ -148,10 +150,10 @@ describe('interruption and --resume', () => {
   it('refuses --resume with other settings, and with nothing to resume', async () => {
     const out = path.join(dir, 'settings');
     await interrupt(crawlArgs(out), 'SIGINT', 30);
-    const other = await runCli(crawlArgs(out, ['--resume', '--links', 'original']));
+    const other = await runMain(crawlArgs(out, ['--resume', '--links', 'original']));
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('was started with other settings: --links was relative and is now original.');
-    const nothing = await runCli(crawlArgs(path.join(dir, 'never'), ['--resume']));
+    const nothing = await runMain(crawlArgs(path.join(dir, 'never'), ['--resume']));
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('There is no interrupted crawl to resume');
   }, 60_000);
