@@ -14,7 +14,7 @@ let mirror: Mirror;
 const jsona = new Jsona();
 
 beforeAll(async () => {
-  mirror = await startMirror({ records: 11, pageSize: 4, seed: 9 });
+  mirror = await startMirror({ records: 11, pageSize: 4, seed: 9 }, { catalogue: 'none' });
 }, 60_000);
 afterAll(async () => {
   await mirror.close();

@@ -13,7 +13,7 @@ import { startMirror, type Mirror } from './fixture.js';
 let mirror: Mirror;
 
 beforeAll(async () => {
-  mirror = await startMirror({ records: 12, pageSize: 5, seed: 3 });
+  mirror = await startMirror({ records: 12, pageSize: 5, seed: 3 }, { catalogue: 'none' });
 });
 
 afterAll(async () => {

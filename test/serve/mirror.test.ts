@@ -11,7 +11,7 @@ import { compare, startMirror, withoutFormat, type Mirror } from './fixture.js';
 let mirror: Mirror;
 
 beforeAll(async () => {
-  mirror = await startMirror({ records: 8, pageSize: 3, seed: 11 });
+  mirror = await startMirror({ records: 8, pageSize: 3, seed: 11 }, { catalogue: 'none' });
 }, 60_000);
 afterAll(async () => {
   await mirror.close();
@@ -152,7 +152,10 @@ describe('the real clients\u2019 queries', () => {
 
 describe('other snapshot options', () => {
   it('--collection-index first-page: every record still comes from the page files', async () => {
-    const firstPage = await startMirror({ records: 7, pageSize: 3, seed: 4 }, { collectionIndex: 'first-page' });
+    const firstPage = await startMirror(
+      { records: 7, pageSize: 3, seed: 4 },
+      { collectionIndex: 'first-page', catalogue: 'none' },
+    );
     try {
       const root = firstPage.api.rootUrl;
       for (const url of [
@@ -171,7 +174,10 @@ describe('other snapshot options', () => {
 
   it('--links absolute: the pages serve generates link under the base URL, as the stored documents do', async () => {
     const baseUrl = 'https://cv.example.org/mirror/';
-    const absolute = await startMirror({ records: 5, pageSize: 2, seed: 4 }, { links: 'absolute', baseUrl });
+    const absolute = await startMirror(
+      { records: 5, pageSize: 2, seed: 4 },
+      { links: 'absolute', baseUrl, catalogue: 'none' },
+    );
     try {
       const answer = await get(`${absolute.serve.url}units/?page[size]=2&sort=term`);
       const document = JSON.parse(answer.text);

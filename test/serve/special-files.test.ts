@@ -31,7 +31,7 @@ function recordFile(id: string): string {
 }
 
 beforeAll(async () => {
-  mirror = await startMirror({ records: 12, pageSize: 5, seed: 3 });
+  mirror = await startMirror({ records: 12, pageSize: 5, seed: 3 }, { catalogue: 'none' });
   const list = JSON.parse((await get(`${mirror.serve.url}units/?page[size]=100`)).text) as {
     data: Array<{ id: string }>;
   };
