@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleData, startSampleApi } from '../../src/sample-api/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
 const RECORDS = 5;
@@ -48,7 +48,7 @@ describe("the crawl's summary", () => {
     // One list of each collection, built from its pages, beside what the crawl read.
     expect(built).toBe(collections);
     expect(held).toBe(crawled! + collections);
-    const verify = await runCli(['verify', out]);
+    const verify = await runMain(['verify', out]);
     expect(verify.code).toBe(0);
     expect(verify.stdout).toMatch(new RegExp(` links in ${held} documents resolve`));
   });
