@@ -14,12 +14,19 @@ import { launchBrowser } from '../../scripts/browser.mjs';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
-import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { sendJson } from '../helpers/http-server.js';
 import { AXE_TIMEOUT_MS, axePages, seriousViolations } from '../helpers/axe.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { HOSTILE_ID, startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
+import {
+  linksOnly,
+  recordDocument,
+  startTinySource,
+  type TinyRecord,
+  type TinySource,
+} from '../helpers/tiny-source.js';
 
 const require = createRequire(import.meta.url);
 const ROOT_PATH = 'sms/cv/api/v1';
@@ -38,46 +45,32 @@ const HOSTILE = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</scr
 const LONG = `${'Wasserstoffbrückenbindungsenergie'.repeat(8)}`;
 /** Terms that people type without their accents and signs. */
 const FOLDED: Record<number, string> = { 9: 'Ångström', 10: 'µmol per litre', 11: 'Åland Islands' };
-function bigRecord(base: string, i: number) {
+function bigRecord(i: number): TinyRecord {
   const term = i === 7 ? HOSTILE : i === 8 ? LONG : (FOLDED[i] ?? `term-${String(i).padStart(4, '0')}`);
   return {
-    type: 'Unit',
     id: String(i),
+    term,
     attributes: {
-      term,
       status: i % 3 === 0 ? 'PENDING' : 'ACCEPTED',
       definition: `Definition of record ${i}.`,
       provenance_uri: i === 8 ? `https://example.org/${LONG}` : null,
     },
-    links: { self: `${base}units/${i}/` },
     // Record 1 was replaced by record 2: a successor given with links only, as the spec gives it (2.4).
-    ...(i === 1 ? { relationships: { successor: { links: successorLinks(base, i) } } } : {}),
+    ...(i === 1 ? { relationships: linksOnly('successor') } : {}),
   };
 }
-function successorLinks(base: string, i: number) {
-  return { self: `${base}units/${i}/relationships/successor`, related: `${base}units/${i}/successor/` };
-}
-async function startBigSource(): Promise<TestServer> {
-  return startServer((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-    if (req.url === '/api/units/') {
-      const data = Array.from({ length: BIG }, (_, i) => bigRecord(base, i + 1));
-      return sendJson(res, 200, {
-        links: { next: null },
-        data,
-        meta: { pagination: { page: 1, pages: 1, count: BIG } },
-      });
-    }
-    if (req.url === '/api/units/1/relationships/successor') {
-      return sendJson(res, 200, { data: { type: 'Unit', id: '2' }, links: { self: successorLinks(base, 1).self } });
-    }
-    if (req.url === '/api/units/1/successor/') return sendJson(res, 200, { data: bigRecord(base, 2) });
-    const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
-    if (id !== undefined && Number(id) >= 1 && Number(id) <= BIG) {
-      return sendJson(res, 200, { data: bigRecord(base, Number(id)) });
-    }
-    sendJson(res, 404, { errors: [{ status: '404' }] });
+function startBigSource(): Promise<TinySource> {
+  const units = Array.from({ length: BIG }, (_, i) => bigRecord(i + 1));
+  return startTinySource({
+    collections: { units },
+    answers: {
+      'units/1/relationships/successor': (res, base) =>
+        sendJson(res, 200, {
+          data: { type: 'Unit', id: '2' },
+          links: { self: `${base}units/1/relationships/successor` },
+        }),
+      'units/1/successor/': (res, base) => sendJson(res, 200, recordDocument(base, 'units', units[1]!)),
+    },
   });
 }
 
@@ -115,7 +108,7 @@ async function startStaticHost(dir: string, prefix: string): Promise<http.Server
 describe('the catalogue in a browser', () => {
   let browser: Browser;
   let api: SampleApi;
-  let big: TestServer;
+  let big: TinySource;
   let out: string;
   let bigOut: string;
   let served: ServeHandle;
@@ -142,7 +135,7 @@ describe('the catalogue in a browser', () => {
     out = path.join(suite.dir, 'out');
     bigOut = path.join(suite.dir, 'big');
     await crawlForTest(api.rootUrl, out);
-    await crawlForTest(`${big.url}/api/`, bigOut);
+    await crawlForTest(big.root, bigOut);
     served = await startServe({ dir: out, port: 0 });
     front = pathToFileURL(path.join(out, 'index.html')).href;
     const communities = (await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] };

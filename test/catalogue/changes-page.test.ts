@@ -20,7 +20,8 @@ import {
 } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { listFiles, readJson, treeHashes } from '../helpers/snapshot.js';
-import { sendJson, startServer } from '../helpers/http-server.js';
+import { sendJson } from '../helpers/http-server.js';
+import { startTinySource, type TinyRecord } from '../helpers/tiny-source.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { crawlForTest } from '../helpers/crawl.js';
@@ -318,37 +319,30 @@ describe('the Changes page', () => {
      * record 2 is replaced by record 3 too, given as the service gives it (spec 2.4): links only in the list, the
      * target in the relationship document.
      */
-    let state = 0;
-    const successorData = (id: string) => (state === 1 && id !== '3' ? { type: 'Unit', id: '3' } : null);
-    const unit = (base: string, id: string) => {
-      const successor =
-        id === '2' ? { links: { self: `${base}units/2/relationships/successor` } } : { data: successorData(id) };
-      return {
-        type: 'Unit',
-        id,
-        attributes: { term: state === 1 && id === '1' ? HOSTILE : `unit ${id}` },
-        relationships: { successor },
-        links: { self: `${base}units/${id}/` },
-      };
-    };
-    const source = await startServer((req, res) => {
-      const base = `http://${req.headers.host}/api/`;
-      const ids = state === 0 ? ['1', '2'] : ['1', '2', '3'];
-      if (req.url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-      if (req.url === '/api/units/') {
-        const meta = { pagination: { page: 1, pages: 1, count: ids.length } };
-        return sendJson(res, 200, { links: { next: null }, data: ids.map((id) => unit(base, id)), meta });
-      }
-      const id = /^\/api\/units\/(\d)\/$/.exec(req.url ?? '')?.[1];
-      if (id !== undefined && ids.includes(id)) return sendJson(res, 200, { data: unit(base, id) });
-      if (req.url === '/api/units/2/relationships/successor') return sendJson(res, 200, { data: successorData('2') });
-      sendJson(res, 404, { errors: [{ status: '404' }] });
+    const replaced = { successor: { data: { type: 'Unit', id: '3' } } };
+    const units: TinyRecord[] = [
+      { id: '1', term: 'unit 1', relationships: { successor: { data: null } } },
+      {
+        id: '2',
+        term: 'unit 2',
+        relationships: (self) => ({ successor: { links: { self: `${self}relationships/successor` } } }),
+      },
+    ];
+    let later = false;
+    const source = await startTinySource({
+      collections: { units },
+      answers: {
+        'units/2/relationships/successor': (res) =>
+          sendJson(res, 200, { data: later ? replaced.successor.data : null }),
+      },
     });
     try {
       const out = path.join(base, 'successor');
-      await crawlForTest(`${source.url}/api/`, out);
-      state = 1;
-      await crawlForTest(`${source.url}/api/`, out);
+      await crawlForTest(source.root, out);
+      later = true;
+      units[0] = { ...units[0]!, term: HOSTILE, relationships: replaced };
+      units.push({ id: '3', term: 'unit 3', relationships: { successor: { data: null } } });
+      await crawlForTest(source.root, out);
       const page = await readFile(path.join(out, CHANGES), 'utf8');
       expect(page).not.toContain('<img');
       const found = sections(page);

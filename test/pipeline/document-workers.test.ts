@@ -16,7 +16,9 @@ import type * as Library from '../../src/index.js';
 import type * as Pool from '../../src/pipeline/document-pool.js';
 import { defaultWorkers } from '../../src/pipeline/document-pool.js';
 import type { Finding } from '../../src/validate/finding.js';
+import type http from 'node:http';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
+import { recordDocument, startTinySource, type TinySource } from '../helpers/tiny-source.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { testClock } from '../helpers/crawl.js';
@@ -162,7 +164,7 @@ describe('a crawl with worker threads', () => {
   }, 120_000);
 
   describe('on a hostile source', () => {
-    let server: TestServer;
+    let server: TinySource;
     /** Answers to /api/units/cut/ so far: the first is cut off, within a complete response. */
     let cutAnswers = 0;
     const deep = `${'['.repeat(300)}${']'.repeat(300)}`;
@@ -171,46 +173,32 @@ describe('a crawl with worker threads', () => {
     let planted = '';
 
     beforeAll(async () => {
-      server = await startServer(async (req, res) => {
-        const base = `http://${req.headers.host}/api/`;
-        const url = req.url ?? '/';
-        const unit = (id: string, attributes: Record<string, unknown> = { term: id }) => ({
-          type: 'Unit',
-          id,
-          attributes,
-          relationships: {},
-          links: { self: `${base}units/${id}/` },
-        });
-        const ids = ['ok', 'cut', 'page', 'deep', 'odd', 'a'];
-        if (url === '/api/') return sendJson(res, 200, { data: { units: `${base}units/` } });
-        if (url === '/api/units/') {
-          return sendJson(res, 200, {
-            links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-            data: ids.map((id) => unit(id)),
-            meta: { pagination: { page: 1, pages: 1, count: ids.length } },
-          });
-        }
-        if (url === '/api/units/cut/' && cutAnswers++ === 0) {
-          res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
-          return res.end('{"data": {"type": "Unit", "id": "cut", "attr');
-        }
-        if (url === '/api/units/page/') {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-          return res.end('<!doctype html><title>Unit</title>');
-        }
-        if (url === '/api/units/deep/') {
-          res.writeHead(200, { 'content-type': 'application/vnd.api+json' });
-          return res.end(`{"data": ${deep}}`);
-        }
-        if (url === '/api/units/a/' && planted !== '') {
-          await mkdir(path.dirname(planted), { recursive: true });
-          await writeFile(planted, '{"planted":true}');
-        }
-        // An id that is not a string: a validation error.
-        if (url === '/api/units/odd/') return sendJson(res, 200, { data: { ...unit('odd'), id: 5 } });
-        const id = /^\/api\/units\/([a-z]+)\/$/.exec(url)?.[1];
-        if (id !== undefined && ids.includes(id)) return sendJson(res, 200, { data: unit(id) });
-        sendJson(res, 404, { errors: [{ status: '404' }] });
+      const units = ['ok', 'cut', 'page', 'deep', 'odd', 'a'].map((id) => ({ id, term: id }));
+      const send = (res: http.ServerResponse, type: string, body: string) => {
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+      };
+      const stored = (base: string, id: string) => recordDocument(base, 'units', { id, term: id });
+      server = await startTinySource({
+        collections: { units },
+        answers: {
+          'units/cut/': (res, base) =>
+            cutAnswers++ === 0
+              ? send(res, 'application/vnd.api+json', '{"data": {"type": "Unit", "id": "cut", "attr')
+              : sendJson(res, 200, stored(base, 'cut')),
+          'units/page/': (res) => send(res, 'text/html; charset=utf-8', '<!doctype html><title>Unit</title>'),
+          'units/deep/': (res) => send(res, 'application/vnd.api+json', `{"data": ${deep}}`),
+          // An id that is not a string: a validation error.
+          'units/odd/': (res, base) =>
+            sendJson(res, 200, recordDocument(base, 'units', { id: 'odd', term: 'odd', idJson: '5' })),
+          'units/a/': async (res, base) => {
+            if (planted !== '') {
+              await mkdir(path.dirname(planted), { recursive: true });
+              await writeFile(planted, '{"planted":true}');
+            }
+            sendJson(res, 200, stored(base, 'a'));
+          },
+        },
       });
     });
     afterAll(() => server.close());
