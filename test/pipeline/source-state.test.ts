@@ -5,80 +5,52 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
+import { closedAfterEach, sendJson } from '../helpers/http-server.js';
+import { records, startTinySource, type TinyAnswer, type TinyRecord, type TinySource } from '../helpers/tiny-source.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
 
-const serve = serversClosedAfterEach();
+const tinySource = closedAfterEach(startTinySource);
 
 interface StateSource {
-  root: string;
+  source: TinySource;
   /** What the root index says and the headers it is sent with (null: not sent). */
   etag: string | null;
   lastModified: string | null;
   motto: string;
   /** The records of `units`, all on one page. */
-  ids: string[];
-  /** Requests for record 2 wait until the crawl has been interrupted, while this is true. */
-  holding: boolean;
+  units: TinyRecord[];
 }
 
 /** A source of a root index and one collection, whose state each test changes one sign of. */
-async function startStateSource(): Promise<StateSource & { held: Promise<void> }> {
-  let arrived = (): void => undefined;
-  const held = new Promise<void>((resolve) => (arrived = resolve));
-  const server = await serve((req, res) => {
-    const base = `http://${req.headers.host}/api/`;
-    const record = (id: string) => ({
-      type: 'Unit',
-      id,
-      attributes: { term: `unit ${id}` },
-      relationships: {},
-      links: { self: `${base}units/${id}/` },
-    });
-    if (req.url === '/api/') {
-      if (source.etag !== null) res.setHeader('etag', source.etag);
-      if (source.lastModified !== null) res.setHeader('last-modified', source.lastModified);
-      return sendJson(res, 200, { data: { units: `${base}units/` }, meta: { motto: source.motto } });
-    }
-    if (req.url === '/api/units/') {
-      return sendJson(res, 200, {
-        links: { first: `${base}units/`, last: `${base}units/`, next: null, prev: null },
-        data: source.ids.map(record),
-        meta: { pagination: { page: 1, pages: 1, count: source.ids.length } },
-      });
-    }
-    const id = /^\/api\/units\/(\d+)\/$/.exec(req.url ?? '')?.[1];
-    if (id === undefined || !source.ids.includes(id)) return sendJson(res, 404, { errors: [{ status: '404' }] });
-    if (id === '2' && source.holding) {
-      arrived();
-      return; // never answered: the crawl is interrupted meanwhile
-    }
-    sendJson(res, 200, { data: record(id) });
-  });
-  const source = {
-    root: `${server.url}/api/`,
+async function startStateSource(): Promise<StateSource> {
+  const root: TinyAnswer = (res, base) => {
+    if (state.etag !== null) res.setHeader('etag', state.etag);
+    if (state.lastModified !== null) res.setHeader('last-modified', state.lastModified);
+    sendJson(res, 200, { data: { units: `${base}units/` }, meta: { motto: state.motto } });
+  };
+  const units = records(2, 'unit ');
+  const state: StateSource = {
+    source: await tinySource({ collections: { units }, answers: { '': root } }),
     etag: '"state-1"',
     lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT',
     motto: 'first',
-    ids: ['1', '2'],
-    holding: true,
-    held,
+    units,
   };
-  return source;
+  return state;
 }
 
-/** A crawl of `source` interrupted while record 2 is in flight: its work kept in staging for --resume. */
-async function interrupted(source: StateSource & { held: Promise<void> }): Promise<string> {
+/** A crawl of the source interrupted while a record is in flight: its work kept in staging for --resume. */
+async function interrupted({ source }: StateSource): Promise<string> {
   const out = path.join(await tempDir(), 'out');
   const controller = new AbortController();
-  void source.held.then(() => controller.abort('SIGINT'));
+  void source.hold().then(() => controller.abort('SIGINT'));
   await expect(crawlForTest(source.root, out, { signal: controller.signal })).rejects.toThrow(/Interrupted by SIGINT/);
-  source.holding = false;
+  source.release();
   return out;
 }
 
-const resume = (source: StateSource, out: string) => crawlForTest(source.root, out, { resume: true });
+const resume = ({ source }: StateSource, out: string) => crawlForTest(source.root, out, { resume: true });
 
 describe('--resume and the state of the source, one sign at a time', () => {
   it('goes on when nothing changed', async () => {
@@ -93,7 +65,7 @@ describe('--resume and the state of the source, one sign at a time', () => {
     const out = await interrupted(source);
     source.motto = 'second';
     await expect(resume(source, out)).rejects.toThrow(
-      `The source at ${source.root} has changed since the interrupted crawl began (the root index's content ` +
+      `The source at ${source.source.root} has changed since the interrupted crawl began (the root index's content ` +
         'differs)',
     );
   });
@@ -118,7 +90,7 @@ describe('--resume and the state of the source, one sign at a time', () => {
   it('refuses a collection whose first page counts other records, the root index the same in every way', async () => {
     const source = await startStateSource();
     const out = await interrupted(source);
-    source.ids.push('3');
+    source.units.push({ id: '3', term: 'unit 3' });
     await expect(resume(source, out)).rejects.toThrow('(units counted 2 records and counts 3 now)');
   });
 });
