@@ -146,12 +146,16 @@ export interface CrawledTree {
   close(): Promise<void>;
 }
 
-/** A sample API and a snapshot of it, shared by a host suite (beforeAll / afterAll). */
+/**
+ * A sample API and a snapshot of it, shared by a host suite (beforeAll / afterAll): two pages a collection, about
+ * 500 documents, and no catalogue (the hosts are checked for the documents; the catalogue's pages on static hosts are
+ * checked in test/browser/catalogue-browser.test.ts).
+ */
 export async function crawledTree(): Promise<CrawledTree> {
-  const api = await startSampleApi({ records: 6, pageSize: 4, seed: 4 });
+  const api = await startSampleApi({ records: 3, pageSize: 2, seed: 4 });
   const { dir: base, remove } = await suiteDir('cv-snapshot-hosts-');
   const out = path.join(base, 'out');
-  await crawlForTest(api.rootUrl, out);
+  await crawlForTest(api.rootUrl, out, { catalogue: 'none' });
   return {
     api,
     base,

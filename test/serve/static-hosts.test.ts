@@ -88,7 +88,8 @@ describe('--links absolute --base-url under a sub-path', () => {
     try {
       const { port } = server.address() as { port: number };
       const baseUrl = `http://127.0.0.1:${port}${subPath}`;
-      await createSnapshot({ rootUrl: api.rootUrl, out: dir, clock: testClock(), links: 'absolute', baseUrl });
+      const absolute = { links: 'absolute', baseUrl, catalogue: 'none' } as const;
+      await createSnapshot({ rootUrl: api.rootUrl, out: dir, clock: testClock(), ...absolute });
       const result = await checkStaticHost(dir, baseUrl);
       expect(result.failures).toEqual([]);
 
