@@ -12,6 +12,7 @@ import { readNamesFile, unusedNamesWarning } from '../format/human-names.js';
 import { choice, decimal, file, flag, integer, list, text, url, type Option, type OptionValues } from './options.js';
 import { summaryJson, summaryTable } from './summary.js';
 import { printableJson, printableLines } from '../util/safe-text.js';
+import { createClock } from '../util/clock.js';
 
 /**
  * The crawl's options, keyed by their `SnapshotOptions` names so that the parsed values go to `createSnapshot`
@@ -186,6 +187,8 @@ export async function runCrawl(rootUrl: string, options: CrawlValues, io: Io): P
     // Commands that do not offer the option (demo) take the command line's default too.
     workers: snapshotOptions.workers ?? defaultWorkers(),
     rootUrl,
+    // The environment main was given, not this process's: SOURCE_DATE_EPOCH is read from it.
+    clock: createClock(io.env),
     signal: io.signal,
     progress: { stream: io.stderr, mode: progressMode(io.stderr, quiet) },
   });
