@@ -62,7 +62,8 @@ export interface AddCatalogueResult {
   /** Catalogue pages written; null when the source's root is its host's root (no room for a catalogue). */
   pages: number | null;
   /** The names of `names` that no collection or field of the snapshot took: a misspelt API name, most likely. */
-  unusedNames: string[]; /**
+  unusedNames: string[];
+  /**
    * A sentence for each older generation of --out that publishing kept, not deleted, because a file in it was edited
    * since the tool wrote it (as crawl's result says).
    */
