@@ -161,10 +161,10 @@ function relationshipsList(site: RecordSite, resource: SnapshotRecord): string {
 
 /**
  * "Referenced by 3 records", each line the relationship seen from here ("Unit of: A, B (Measured quantity units)"),
- * in the order the lists gave the records.
+ * in the order the lists gave the records. A root term's variants are left out: "Community variants" lists them.
  */
 function referencedBySection(site: RecordSite, resource: SnapshotRecord): string {
-  const referrers = site.records.referrers(resource.type, resource.id);
+  const referrers = site.records.referrers(resource.type, resource.id).filter((r) => r.relationship !== 'root');
   if (referrers.length === 0) return '';
   const byRelationship = new Map<string, Referrer[]>();
   for (const r of referrers) {

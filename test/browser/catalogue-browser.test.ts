@@ -208,8 +208,8 @@ describe('the catalogue in a browser', () => {
     await related.click();
     expect(await heading(page)).toBe(label(rootTerm));
     // The root term lists the community variant that points at it.
-    const referencedBy = page.locator('h2#referenced-by + dl');
-    await expect(referencedBy.getByRole('link', { name: label(community) }).count()).resolves.toBeGreaterThan(0);
+    const variants = page.locator('h2:text-is("Community variants") + ul');
+    await expect(variants.getByRole('link', { name: label(community) }).count()).resolves.toBeGreaterThan(0);
     await page.goBack();
     expect(await heading(page)).toBe(label(community));
     await page.goBack();
@@ -634,19 +634,25 @@ describe('the catalogue in a browser', () => {
     expect(await line('Relationships', 'Successor').count()).toBe(0);
     expect(await relationsLayout(page)).toEqual([{ lefts: 1, offLine: 0, bullets: 0 }]);
 
-    // The root term: "Referenced by N records", the records of the source that point at it, by relationship.
-    const pointing = records.filter((r) =>
-      Object.values(r.relationships ?? {}).some((rel) =>
-        [rel.data ?? []].flat().some((t) => t?.type === rootTerm.type && t.id === rootTerm.id),
-      ),
+    // The root term: its variants under "Community variants", and "Referenced by N records" for the other records
+    // of the source that point at it, by relationship: each record once on the page.
+    const pointsHere = (rel: { data?: { type: string; id: string } | null }) =>
+      [rel.data ?? []].flat().some((t) => t?.type === rootTerm.type && t.id === rootTerm.id);
+    const others = records.filter((r) =>
+      Object.entries(r.relationships ?? {}).some(([name, rel]) => name !== 'root' && pointsHere(rel)),
     );
+    expect(others.length).toBeGreaterThan(0);
     await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
-    const count = pointing.length;
+    const count = others.length;
     expect(await page.locator('h2#referenced-by').textContent()).toBe(
       `Referenced by ${count} ${count === 1 ? 'record' : 'records'}`,
     );
-    const variants = pointing.filter((r) => r.relationships?.root?.data?.id === rootTerm.id);
-    expect(await line('Referenced by', 'Root of').getByRole('link').allTextContents()).toEqual(variants.map(label));
+    const variants = records.filter((r) => r.relationships?.root && pointsHere(r.relationships.root));
+    expect(variants.length).toBeGreaterThan(0);
+    expect(await page.locator('h2:text-is("Community variants") + ul a').allTextContents()).toEqual(
+      variants.map(label),
+    );
+    expect(await line('Referenced by', 'Root of').count()).toBe(0);
     for (const layout of await relationsLayout(page)) expect(layout).toEqual({ lefts: 1, offLine: 0, bullets: 0 });
     clean('null');
 
