@@ -54,19 +54,17 @@ function storedMember(head: string, block: readonly Buffer[], blockLength: numbe
   for (const part of block) at += part.copy(member, at);
   END.copy(member, at);
   const crc = crc32(member.subarray(start, start + length));
-  if (blocks > 1) {
-    // Room for the later blocks' headers: each block's bytes move up past the headers before it, last block first.
-    for (let block = blocks - 1; block > 0; block -= 1) {
-      const from = start + block * STORED_BLOCK;
-      member.copy(member, from + 5 * block, from, start + Math.min(length, (block + 1) * STORED_BLOCK));
-    }
+  // Room for the later blocks' headers: each block's bytes move up past the headers before it, the last block first.
+  for (let n = blocks - 1; n > 0; n -= 1) {
+    const from = start + n * STORED_BLOCK;
+    member.copy(member, from + 5 * n, from, start + Math.min(length, (n + 1) * STORED_BLOCK));
   }
-  for (let block = 0; block < blocks; block += 1) {
-    const at = GZIP_HEADER.length + block * (STORED_BLOCK + 5);
-    const size = Math.min(STORED_BLOCK, length - block * STORED_BLOCK);
-    member[at] = block === blocks - 1 ? 1 : 0;
-    member.writeUInt16LE(size, at + 1);
-    member.writeUInt16LE(~size & 0xffff, at + 3);
+  for (let n = 0; n < blocks; n += 1) {
+    const header = GZIP_HEADER.length + n * (STORED_BLOCK + 5);
+    const size = Math.min(STORED_BLOCK, length - n * STORED_BLOCK);
+    member[header] = n === blocks - 1 ? 1 : 0;
+    member.writeUInt16LE(size, header + 1);
+    member.writeUInt16LE(~size & 0xffff, header + 3);
   }
   const trailer = GZIP_HEADER.length + 5 * blocks + length;
   member.writeUInt32LE(crc >>> 0, trailer);
