@@ -17,10 +17,9 @@ import { listFiles, readJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { unescapeHtml } from '../helpers/html-text.js';
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-const unescape = (html: string) => html.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
-const heading = (html: string) => unescape(/<h1>([^<]*)<\/h1>/.exec(html)?.[1] ?? '');
+const heading = (html: string) => unescapeHtml(/<h1>([^<]*)<\/h1>/.exec(html)?.[1] ?? '');
 
 /**
  * A source whose collections are given as `lists` (name → list entries built from the base URL); each entry that is
@@ -57,9 +56,9 @@ async function crawl(source: TestServer, catalogue: 'html' | 'none' = 'html'): P
 async function rows(out: string, collection: string): Promise<Array<[string, string, string]>> {
   const html = await readFile(path.join(out, '_catalogue', collection, 'page-1.html'), 'utf8');
   return [...html.matchAll(/<tr><td>([^<]*)<\/td><td><a href="([^"]*)">([^<]*)<\/a>/g)].map(([, id, href, label]) => [
-    unescape(id!),
+    unescapeHtml(id!),
     href!,
-    unescape(label!),
+    unescapeHtml(label!),
   ]);
 }
 
@@ -86,7 +85,7 @@ describe('the catalogue shows the record it names', () => {
       const pre = /<pre class="json">([^<]*)<\/pre>/.exec(page);
       expect(pre).not.toBeNull();
       const list = (await readJson(out, 'api/units/index.html')) as { data: unknown[] };
-      expect(JSON.parse(unescape(pre![1]!))).toEqual(list.data[0]);
+      expect(JSON.parse(unescapeHtml(pre![1]!))).toEqual(list.data[0]);
       expect(page).toContain('its own document is <code>api/units/1/index.html</code>');
       expect(page).not.toContain('<img');
       const own = /<script src="\.\.\/(catalogue|snapshot)\.js"><\/script>/g;
@@ -232,7 +231,7 @@ describe('the catalogue shows the record it names', () => {
       expect(existsSync(path.join(out, 'api/more/1/index.html'))).toBe(false);
       const pre = /<pre class="json">([^<]*)<\/pre>/.exec(page);
       const list = (await readJson(out, 'api/more/index.html')) as { data: unknown[] };
-      expect(JSON.parse(unescape(pre![1]!))).toEqual(list.data[0]);
+      expect(JSON.parse(unescapeHtml(pre![1]!))).toEqual(list.data[0]);
       expect(page).toContain('its own document is <code>api/units/1/index.html</code>');
     } finally {
       await source.close();

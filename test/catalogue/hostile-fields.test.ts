@@ -16,6 +16,7 @@ import { esc } from '../../src/catalogue/html.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
+import { unescapeHtml } from '../helpers/html-text.js';
 
 /**
  * An entity that shows as `<i data-pwn=entity>` only when printed unescaped: where a field cannot hold `<` (a path
@@ -154,9 +155,7 @@ async function filesBelow(dir: string): Promise<string[]> {
 
 /** The text of a page's `<title>` as a browser decodes it. */
 function titleOf(html: string): string {
-  const raw = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
-  const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
-  return raw.replace(/&(?:lt|gt|quot|#39|amp);/g, (e) => entities[e]!);
+  return unescapeHtml(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
 }
 
 describe('catalogue pages of a source whose every field is markup', () => {
