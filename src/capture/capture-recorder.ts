@@ -43,8 +43,11 @@ export class CaptureRecorder implements ExchangeRecorder {
     private readonly settings: RecorderSettings,
   ) {}
 
-  begin(url: string, headers: Readonly<Record<string, string>>): ExchangeTap {
-    return new Exchange(this, url, this.#headerLines(headers));
+  begin(url: string, origin: string, headers: Readonly<Record<string, string>>): ExchangeTap {
+    // The request line's target and the host header, as undici writes them, from the fetcher's parse of the URL.
+    const host = origin.slice(origin.indexOf('//') + 2);
+    const head = `GET ${url.slice(origin.length)} HTTP/1.1\r\nhost: ${host}\r\n${this.#headerLines(headers)}`;
+    return new Exchange(this, url, head);
   }
 
   /** The header lines after `host`, secrets redacted; built once for the fetcher's one object of headers. */
@@ -61,8 +64,7 @@ export class CaptureRecorder implements ExchangeRecorder {
   /** Writes one exchange's records, request first. */
   write(exchange: Exchange, failure: string | undefined): void {
     const { url } = exchange;
-    const { host, target } = requestTarget(url);
-    const request = [Buffer.from(`GET ${target} HTTP/1.1\r\nhost: ${host}\r\n${exchange.requestLines}`, 'latin1')];
+    const request = [Buffer.from(exchange.request, 'latin1')];
     const requestId = recordId();
     const answerId = recordId();
     const common: WarcFields = [
@@ -123,8 +125,8 @@ class Exchange implements ExchangeTap {
   constructor(
     private readonly recorder: CaptureRecorder,
     readonly url: string,
-    /** The request's header lines after `host`, and the blank line that ends them. */
-    readonly requestLines: string,
+    /** The request as it was sent: request line, header lines and the blank line that ends them. */
+    readonly request: string,
   ) {
     this.sent = recorder.now();
     this.received = this.sent;
@@ -154,22 +156,6 @@ class Exchange implements ExchangeTap {
     this.recorder.write(this, failure);
     this.chunks = [];
   }
-}
-
-/**
- * The `host` header and the request target undici writes for `url`, a URL as the crawl keeps it (serialized by URL,
- * so its authority is already the host as undici sends it). Read from the string: parsing a URL per exchange cost
- * more than the rest of the request record.
- */
-function requestTarget(url: string): { host: string; target: string } {
-  const start = url.indexOf('//') + 2;
-  const end = url.indexOf('/', start);
-  const host = end < 0 ? url.slice(start) : url.slice(start, end);
-  if (start < 2 || host.includes('@') || host.includes('?') || host.includes('#')) {
-    const parsed = new URL(url);
-    return { host: parsed.host, target: url.slice(parsed.origin.length) };
-  }
-  return { host, target: end < 0 ? '/' : url.slice(end) };
 }
 
 /** Whether the headers name a content coding other than `identity`. */

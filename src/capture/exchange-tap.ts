@@ -20,6 +20,9 @@ export interface ExchangeTap {
 }
 
 export interface ExchangeRecorder {
-  /** Starts recording a GET of `url` sent with `headers` (the same object for every request of a fetcher). */
-  begin(url: string, headers: Readonly<Record<string, string>>): ExchangeTap;
+  /**
+   * Starts recording a GET of `url` (whose origin, as URL gives it, is `origin`) sent with `headers` (the same object
+   * for every request of a fetcher).
+   */
+  begin(url: string, origin: string, headers: Readonly<Record<string, string>>): ExchangeTap;
 }

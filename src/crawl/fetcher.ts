@@ -215,7 +215,7 @@ export class Fetcher {
   /** One request and its whole response, within the attempt's deadline; rejects with RetryableError or FinalError. */
   private exchange(url: string, signal: AbortSignal | undefined): Promise<RawResponse> {
     const { origin } = urlParts(url);
-    const tap = this.options.recorder?.begin(url, this.requestHeaders);
+    const tap = this.options.recorder?.begin(url, origin, this.requestHeaders);
     return new Promise((resolve, reject) => {
       const collector: ResponseCollector = new ResponseCollector(
         this.options.maxBytes,
