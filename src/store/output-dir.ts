@@ -109,9 +109,7 @@ function count(n: number, what: string): string {
   return `${n.toLocaleString('en-US')} ${noun(n, what)}`;
 }
 
-/**
- * The paths SHA256SUMS lists, sorted; none when it cannot be read.
- */
+/** The paths SHA256SUMS lists, sorted; none when it cannot be read. */
 function listedPaths(dir: string): string[] {
   let text: string;
   try {
