@@ -66,7 +66,6 @@ export async function runMain(args: string[], options: { env?: NodeJS.ProcessEnv
   return { code, signal: null, stdout, stderr };
 }
 
-/** Starts a long-running command and resolves with the child and its first stdout line. */
 /** Starts the CLI; resolves with its first line on stdout, and what came after it in the same read (`rest`). */
 export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLine: string; rest: string }> {
   return new Promise((resolve, reject) => {
