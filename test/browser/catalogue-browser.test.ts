@@ -15,7 +15,7 @@ import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
 import { sendJson } from '../helpers/http-server.js';
-import { AXE_TIMEOUT_MS, axePages, seriousViolations } from '../helpers/axe.js';
+import { AXE_TIMEOUT_MS, axePage, seriousViolations } from '../helpers/axe.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { HOSTILE_ID, startFindingsSource } from '../helpers/findings-source.js';
 import { readJson } from '../helpers/snapshot.js';
@@ -120,8 +120,8 @@ describe('the catalogue in a browser', () => {
   let rootTerm: Listed;
   /** The name of the community `community` belongs to. */
   let communityName: string;
-  /** The pages the axe-core checks use, one for each colour scheme and width. */
-  const checked = axePages(() => browser);
+  /** The page the axe-core checks use. */
+  const checked = axePage(() => browser);
 
   beforeAll(async () => {
     const suite = await suiteDir();
@@ -900,8 +900,8 @@ describe('the catalogue in a browser', () => {
     await context.close();
   });
 
-  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; the
-  // checks in one scheme and width share a page.
+  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; a
+  // page's checks follow one another, so that it is loaded once for all of them.
   const desktop = { width: 1280, height: 800 };
   const checkedPages = [
     'front page',
@@ -911,18 +911,17 @@ describe('the catalogue in a browser', () => {
     'variant collection',
     'findings page',
   ];
-  for (const [colorScheme, viewport] of [
-    ['light', desktop],
-    ['dark', desktop],
-    ['light', PHONE],
-  ] as const) {
-    for (const name of checkedPages) {
+  for (const name of checkedPages) {
+    for (const [colorScheme, viewport] of [
+      ['light', desktop],
+      ['dark', desktop],
+      ['light', PHONE],
+    ] as const) {
       it(
         `has no serious or critical accessibility violation (axe-core): ${name}, ${colorScheme}, ${viewport.width}px`,
         async () => {
           const url = pagesToCheck().find(([page]) => page === name)![1]!;
-          const page = await checked.page(colorScheme, viewport);
-          await page.goto(url);
+          const page = await checked.open(url, colorScheme, viewport);
           expect(await seriousViolations(page)).toEqual([]);
         },
         AXE_TIMEOUT_MS,

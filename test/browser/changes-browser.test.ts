@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
-import { AXE_TIMEOUT_MS, axePages, seriousViolations } from '../helpers/axe.js';
+import { AXE_TIMEOUT_MS, axePage, seriousViolations } from '../helpers/axe.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 
@@ -36,8 +36,8 @@ describe('the Changes page in a browser', () => {
   let out: string;
   let remove: () => Promise<void>;
   const url = (file: string) => pathToFileURL(path.join(out, file)).href;
-  /** The pages the axe-core checks use, one for each colour scheme and width. */
-  const checked = axePages(() => browser);
+  /** The page the axe-core checks use. */
+  const checked = axePage(() => browser);
 
   beforeAll(async () => {
     const suite = await suiteDir();
@@ -240,9 +240,9 @@ describe('the Changes page in a browser', () => {
     await context.close();
   });
 
-  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; the
-  // checks in one scheme and width share a page. A changed record's page is among them, with its line saying what
-  // changed.
+  // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; a
+  // page's checks follow one another, so that it is loaded once for all of them. A changed record's page is among
+  // them, with its line saying what changed.
   const changed = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
   const gone = release1.changes.find((c) => c.kind === 'removed')!;
   const files = [
@@ -251,14 +251,13 @@ describe('the Changes page in a browser', () => {
     `_catalogue/${changed.collection}/r-${changed.id}.html`,
     `_catalogue/${gone.collection}/removed-${gone.id}.html`,
   ];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    for (const viewport of [DESKTOP, PHONE]) {
-      for (const file of files) {
+  for (const file of files) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const viewport of [DESKTOP, PHONE]) {
         it(
           `has no serious or critical accessibility violation (axe-core): ${file}, ${colorScheme}, ${viewport.width}px`,
           async () => {
-            const page = await checked.page(colorScheme, viewport);
-            await page.goto(url(file));
+            const page = await checked.open(url(file), colorScheme, viewport);
             expect(await seriousViolations(page)).toEqual([]);
           },
           AXE_TIMEOUT_MS,

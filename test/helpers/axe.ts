@@ -16,13 +16,16 @@ const AXE_FILE = pathToFileURL(createRequire(import.meta.url).resolve('axe-core/
 /**
  * The serious and critical axe-core violations of the page `page` has open, each as "<rule> <impact> on N nodes".
  * Only violations are collected in full (`resultTypes`): axe then reports one node of each rule that passed instead
- * of every one, which on a page of a few thousand nodes is most of its time.
+ * of every one, which on a page of a few thousand nodes is most of its time. axe-core is loaded into the page once:
+ * a page checked again (in another colour scheme or width) keeps it.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  // A page from the disk reads axe-core's file as it reads its own scripts; a page on a server gets its text through
-  // the browser's protocol (1.5 MB, which takes longer than the check).
-  if (page.url().startsWith('file:')) await page.addScriptTag({ url: AXE_FILE });
-  else await page.addScriptTag({ content: axe.source });
+  if (await page.evaluate<boolean>("typeof axe === 'undefined'")) {
+    // A page from the disk reads axe-core's file as it reads its own scripts; a page on a server gets its text
+    // through the browser's protocol (1.5 MB, which takes longer than the check).
+    if (page.url().startsWith('file:')) await page.addScriptTag({ url: AXE_FILE });
+    else await page.addScriptTag({ content: axe.source });
+  }
   const violations = await page.evaluate<Array<{ id: string; impact: string; nodes: number }>>(
     "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => " +
       '({ id: v.id, impact: v.impact, nodes: v.nodes.length })))',
@@ -33,25 +36,24 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * One page for each colour scheme and width a file checks with axe-core, opened when first asked for and kept for
- * the file's other checks in that scheme and width: a browser context takes a quarter of a second to open.
+ * One page for a file's axe-core checks, in the colour scheme and width each check asks for. A check of the page
+ * already open switches the scheme and width in place instead of loading the page and axe-core again, which costs
+ * more than the check itself: the catalogue's pages take their colours and layout from CSS alone (no script reads
+ * the width or the scheme), so a page switched is the page loaded that way.
  */
-export function axePages(browser: () => Browser) {
-  const pages = new Map<string, Promise<Page>>();
+export function axePage(browser: () => Browser) {
+  let opened: Promise<Page> | undefined;
   return {
-    page(colorScheme: 'light' | 'dark', viewport: ViewportSize): Promise<Page> {
-      const key = `${colorScheme} ${viewport.width}x${viewport.height}`;
-      let page = pages.get(key);
-      if (page === undefined) {
-        page = browser()
-          .newContext({ colorScheme, viewport })
-          .then((context) => context.newPage());
-        pages.set(key, page);
-      }
+    async open(url: string, colorScheme: 'light' | 'dark', viewport: ViewportSize): Promise<Page> {
+      opened ??= browser().newPage();
+      const page = await opened;
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      if (page.url() !== url) await page.goto(url);
       return page;
     },
     async close(): Promise<void> {
-      await Promise.all([...pages.values()].map(async (page) => (await page).context().close()));
+      if (opened !== undefined) await (await opened).context().close();
     },
   };
 }
