@@ -14,7 +14,7 @@ import { launchBrowser } from '../../scripts/browser.mjs';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
-import { AXE_TIMEOUT_MS, seriousViolations } from '../helpers/axe.js';
+import { AXE_TIMEOUT_MS, axePage, seriousViolations } from '../helpers/axe.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { crawlReleases, RELEASES } from '../helpers/removed-history.js';
 import { startFindingsSource } from '../helpers/findings-source.js';
@@ -504,11 +504,14 @@ describe('the catalogue as a vocabulary portal', () => {
     'has no serious or critical accessibility violation on the 404 page, light and dark',
     async () => {
       // (The front page with search results is checked in each theme and width by catalogue-browser.test.ts.)
-      for (const colorScheme of ['light', 'dark'] as const) {
-        const { page, context } = await open({ viewport: DESKTOP, colorScheme });
-        await page.goto(file(out, '_catalogue/not-found.html'));
-        expect(await seriousViolations(page), colorScheme).toEqual([]);
-        await context.close();
+      const checked = axePage(() => browser);
+      try {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const page = await checked.open(file(out, '_catalogue/not-found.html'), colorScheme, DESKTOP);
+          expect(await seriousViolations(page), colorScheme).toEqual([]);
+        }
+      } finally {
+        await checked.close();
       }
     },
     AXE_TIMEOUT_MS,
