@@ -8,8 +8,8 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
@@ -137,6 +137,8 @@ describe('the catalogue in a browser', () => {
     await crawlForTest(api.rootUrl, out);
     await crawlForTest(big.root, bigOut);
     served = await startServe({ dir: out, port: 0 });
+    shared = await browser.newPage();
+    shared.context().setDefaultTimeout(5_000);
     front = pathToFileURL(path.join(out, 'index.html')).href;
     const communities = (await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] };
     community = communities.data.find((r) => r.relationships?.root?.data)!;
@@ -153,12 +155,31 @@ describe('the catalogue in a browser', () => {
     await remove?.();
   });
 
-  /** A page that records every request it makes and every answer that is not a success. */
-  async function open(options: BrowserContextOptions = {}) {
-    const context = await browser.newContext(options);
-    // A missing element fails the test in seconds, with the locator named, instead of at the test's timeout.
-    context.setDefaultTimeout(5_000);
-    const page = await context.newPage();
+  /** The page of the tests that need no context of their own: opening a page costs a third of a second of CPU. */
+  let shared: Page;
+  /** The contexts the current test opened. */
+  const owned: BrowserContext[] = [];
+  /** The events `open` listens to. */
+  const recorded = ['request', 'requestfailed', 'response', 'pageerror'] as const;
+  afterEach(async () => {
+    for (const event of recorded) shared?.removeAllListeners(event);
+    await Promise.all(owned.splice(0).map((context) => context.close()));
+  });
+
+  /**
+   * A page that records every request it makes and every answer that is not a success, until the test ends. A test
+   * that gives `options` (`{}` for an empty cache, or a page whose media or permissions it changes) gets a context of
+   * its own; the others share one page.
+   */
+  async function open(options?: BrowserContextOptions) {
+    let page = shared;
+    if (options !== undefined) {
+      const context = await browser.newContext(options);
+      owned.push(context);
+      // A missing element fails the test in seconds, with the locator named, instead of at the test's timeout.
+      context.setDefaultTimeout(5_000);
+      page = await context.newPage();
+    }
     const requests: string[] = [];
     const failures: string[] = [];
     const errors: string[] = [];
@@ -178,7 +199,7 @@ describe('the catalogue in a browser', () => {
       expect(errors).toEqual([]);
       expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
     };
-    return { page, context, requests, clean };
+    return { page, requests, clean };
   }
 
   const heading = (page: Page) => page.locator('h1').textContent();
@@ -220,14 +241,13 @@ describe('the catalogue in a browser', () => {
   }
 
   it('clicks from the front page to a record and a related record and back, from the disk', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await clickThrough(page, front);
     clean('null');
-    await context.close();
   });
 
   it('does the same through cv-snapshot serve, which answers a browser on an API URL with its page', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await clickThrough(page, served.url);
     // A record's API URL opened in the browser gets the record's page, whose links lead on.
     await page.goto(`${served.url}units/${rootTerm.id}/`);
@@ -238,11 +258,11 @@ describe('the catalogue in a browser', () => {
     // A JSON:API client still gets the JSON at the same URL.
     const json = (await (await fetch(`${served.url}units/${rootTerm.id}/`)).json()) as { data: Listed };
     expect(json.data.id).toBe(rootTerm.id);
-    await context.close();
   });
 
   it('gets the search index compressed through serve, and searches with it', async () => {
-    const { page, context, clean } = await open();
+    // An empty cache: every script comes from serve, with its headers.
+    const { page, clean } = await open({});
     const answers: Array<Promise<{ url: string; encoding: string | undefined; size: number }>> = [];
     page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
@@ -273,17 +293,15 @@ describe('the catalogue in a browser', () => {
       expect(loaded!.size, src).toBeLessThan(stored.length);
     }
     clean(served.origin);
-    await context.close();
   });
 
   it('does the same on a static host at its root and under a sub-path', async () => {
     for (const prefix of ['/', '/mirror/cv/']) {
       const host = await startStaticHost(out, prefix);
       try {
-        const { page, context, clean } = await open();
+        const { page, clean } = await open();
         await clickThrough(page, host.url);
         clean(new URL(host.url).origin);
-        await context.close();
       } finally {
         host.closeAllConnections();
         await new Promise((resolve) => host.close(resolve));
@@ -292,7 +310,7 @@ describe('the catalogue in a browser', () => {
   });
 
   it('searches as you type, opens a result, and keeps the query in the address', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(front);
     const term = label(rootTerm);
     await page.getByLabel('Search terms').pressSequentially(term);
@@ -310,11 +328,10 @@ describe('the catalogue in a browser', () => {
     await page.locator('#q').fill('zzzz no such term');
     expect(await page.locator('#search-status').textContent()).toBe('No record matches.');
     clean('null');
-    await context.close();
   });
 
   it('is usable with the keyboard alone', async () => {
-    const { page, context } = await open();
+    const { page } = await open();
     await page.goto(front);
     const focused = () => page.evaluate<string>("document.activeElement?.id ?? ''");
     for (let i = 0; i < 5 && (await focused()) !== 'q'; i++) await page.keyboard.press('Tab');
@@ -344,11 +361,10 @@ describe('the catalogue in a browser', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     expect(await page.locator('th', { hasText: 'Id' }).getAttribute('aria-sort')).toBe('descending');
-    await context.close();
   });
 
   it('filters and sorts a whole collection, not only the rows of its page', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
     const rows = page.locator('table.records tbody tr');
     expect(await rows.count()).toBe(500);
@@ -394,11 +410,10 @@ describe('the catalogue in a browser', () => {
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href);
     expect((await ids()).slice(0, 2)).toEqual([1, 2]);
     clean('null');
-    await context.close();
   });
 
   it('shows hostile source text as text on every page and in search results', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/r-7.html')).href);
     expect(await heading(page)).toBe(HOSTILE);
     // The record's JSON, shown in the page: its text, never a page of its own.
@@ -415,12 +430,11 @@ describe('the catalogue in a browser', () => {
     expect(await page.evaluate<unknown>('window.pwned')).toBeUndefined();
     expect(await page.locator('main img').count()).toBe(0);
     clean('null');
-    await context.close();
   });
 
   it('copies a record URI as the source gives it', async () => {
-    const { page, context } = await open();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.origin });
+    const { page } = await open({});
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: served.origin });
     await page.goto(`${served.origin}/_catalogue/units/r-${rootTerm.id}.html`);
     await page.getByRole('button', { name: 'Copy URI' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
@@ -428,11 +442,10 @@ describe('the catalogue in a browser', () => {
       data: { links: { self: string } };
     };
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(source.data.links.self);
-    await context.close();
   });
 
   it('browses without JavaScript, and says that search needs it', async () => {
-    const { page, context, requests } = await open({ javaScriptEnabled: false });
+    const { page, requests } = await open({ javaScriptEnabled: false });
     await page.goto(front);
     // (Playwright's text locators skip <noscript>, so the paragraph is found by its place.)
     const notice = page.locator('main noscript p');
@@ -449,7 +462,6 @@ describe('the catalogue in a browser', () => {
     // No button but the search form's, which opens the front page with ?q=.
     expect(await page.locator('main').getByRole('button').count()).toBe(0);
     expect(requests.length).toBeGreaterThan(3);
-    await context.close();
   });
 
   const bigFront = () => pathToFileURL(path.join(bigOut, 'index.html')).href;
@@ -457,7 +469,7 @@ describe('the catalogue in a browser', () => {
   const resultLabels = (page: Page) => page.locator('#results li > a').allTextContents();
 
   it('finds a term the way people type it: accents, signs and case fold', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(bigFront());
     for (const [query, expected] of [
       ['angstrom', 'Ångström'],
@@ -469,11 +481,10 @@ describe('the catalogue in a browser', () => {
       expect((await resultLabels(page))[0], query).toBe(expected);
     }
     clean('null');
-    await context.close();
   });
 
   it("goes from a pasted URI, path or collection/id to the record; an id ranks that id's records first", async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(front);
     for (const address of [
       `${api.rootUrl}units/${rootTerm.id}/?format=api`,
@@ -494,11 +505,10 @@ describe('the catalogue in a browser', () => {
       .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs[0]).toMatch(new RegExp(`/r-${rootTerm.id}\\.html$`));
     clean('null');
-    await context.close();
   });
 
   it('reaches every match, shows the definition and community of each, from the header of every page', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(`${bigFront()}?q=term-00`);
     const total = Number(/^(\d+) records match/.exec((await page.locator('#search-status').textContent())!)?.[1]);
     expect(total).toBe(94); // term-0001 to term-0099 but the five records of other terms
@@ -523,11 +533,10 @@ describe('the catalogue in a browser', () => {
       expect(await resultLabels(page), from).toContain(label(rootTerm));
     }
     clean('null');
-    await context.close();
   });
 
   it('reads a term: title, definition first, human names, variants both ways, citation, dates', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(file(`_catalogue/units/r-${rootTerm.id}.html`));
     expect(await page.title()).toBe(`${label(rootTerm)} — Units`);
     expect(await page.locator('h1 + p').textContent()).toBe(String(rootTerm.attributes.definition));
@@ -586,7 +595,6 @@ describe('the catalogue in a browser', () => {
       .filter({ has: page.getByRole('link', { name: 'Communities', exact: true }) });
     expect(await communitiesCard.locator('p').first().textContent()).toMatch(/^\d+ terms?$/);
     clean('null');
-    await context.close();
   });
 
   /** The records of every collection of the sample API's snapshot, as its complete collection files hold them. */
@@ -612,7 +620,7 @@ describe('the catalogue in a browser', () => {
       })`);
 
   it('reads relationships as aligned sentences, follows a links-only one both ways, counts who refers', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     const records = await everyRecord();
     const find = (type: string, id: string) => records.find((r) => r.type === type && r.id === id)!;
     // A measured quantity unit: "Measured in: °C (Units)", "Measured quantity: … (Measured quantities)".
@@ -678,7 +686,6 @@ describe('the catalogue in a browser', () => {
     } finally {
       await bigServed.close();
     }
-    await context.close();
   });
 
   it("links the front page's validation summary to the report's findings, by rule, capped, escaped", async () => {
@@ -689,7 +696,7 @@ describe('the catalogue in a browser', () => {
     } finally {
       await source.close();
     }
-    const { page, context } = await open();
+    const { page } = await open();
     await page.goto(pathToFileURL(path.join(findingsOut, 'index.html')).href);
     await page.locator('dt:text-is("Validation") + dd').getByRole('link').click();
     expect(await heading(page)).toBe('Validation findings');
@@ -736,7 +743,6 @@ describe('the catalogue in a browser', () => {
       expect(await heading(page)).toBe('term one');
       expect(new URL(page.url()).origin).toBe(served.origin);
     } finally {
-      await context.close();
       await served.close();
     }
   });
@@ -748,7 +754,7 @@ describe('the catalogue in a browser', () => {
       .map((a) => a.getAttribute('href'))`);
 
   it('prints a record with its source and snapshot date, a search with its results, each address once', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open({});
     // A record whose provenance URI is a link whose text is its address.
     const withUri = (await everyRecord()).find(
       (r) => r.type === 'Unit' && typeof r.attributes.provenance_uri === 'string' && r.attributes.provenance_uri,
@@ -780,14 +786,13 @@ describe('the catalogue in a browser', () => {
     expect(await results.locator('a').allTextContents()).toContain(term);
     expect(await decoratedLinks(page)).toEqual([]);
     clean('null');
-    await context.close();
   });
 
   it('shows the names a user gave (--names) in place of the derived ones, each API name once', async () => {
     const namedOut = path.join(suiteRoot, 'named');
     const names = { collections: { units: 'Units of measurement' }, fields: { provenance_uri: 'Provenance link' } };
     await addCatalogue({ input: out, out: namedOut, names });
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     const at = (rel: string) => pathToFileURL(path.join(namedOut, rel)).href;
     await page.goto(at('index.html'));
     const card = page
@@ -824,11 +829,10 @@ describe('the catalogue in a browser', () => {
     const result = page.locator('#results li').filter({ hasText: ' · Units of measurement · ' });
     expect(await result.getByRole('link').allTextContents()).toContain(label(rootTerm));
     clean('null');
-    await context.close();
   });
 
   it("lists a collection's terms by first letter, accents folded, over the whole collection", async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open();
     await page.goto(pathToFileURL(path.join(bigOut, '_catalogue/units/page-3.html')).href);
     const letters = page.getByRole('navigation', { name: 'Terms by first letter' });
     expect(await letters.getByRole('link').allTextContents()).toEqual(['A', 'T', 'U', 'W', '#', 'All']);
@@ -840,11 +844,10 @@ describe('the catalogue in a browser', () => {
     await letters.getByRole('link', { name: 'All' }).click();
     await expect.poll(() => labels.count()).toBe(500); // page 1 as it was built
     clean('null');
-    await context.close();
   });
 
   it('on a phone, stacks table rows and breaks no short word or badge', async () => {
-    const { page, context } = await open({ viewport: PHONE });
+    const { page } = await open({ viewport: PHONE });
     for (const url of [
       front,
       file('_catalogue/actioncategories/page-1.html'),
@@ -875,7 +878,6 @@ describe('the catalogue in a browser', () => {
       })()`);
       expect(layout, url).toEqual({ narrow: 0, scrolls: 0 });
     }
-    await context.close();
   });
 
   /** One page of each kind; the front page with search results shown, a collection page with its tools. */
@@ -890,14 +892,13 @@ describe('the catalogue in a browser', () => {
   ];
 
   it('fits a phone screen: no page is wider than the screen', async () => {
-    const { page, context } = await open({ viewport: PHONE });
+    const { page } = await open({ viewport: PHONE });
     const large = ['large collection page', pathToFileURL(path.join(bigOut, '_catalogue/units/page-1.html')).href];
     for (const [name, url] of [...pagesToCheck(), large]) {
       await page.goto(url!);
       const width = await page.evaluate<number>('document.documentElement.scrollWidth');
       expect(width, name).toBeLessThanOrEqual(PHONE.width);
     }
-    await context.close();
   });
 
   // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; a
