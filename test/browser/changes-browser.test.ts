@@ -10,8 +10,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
@@ -44,6 +44,8 @@ describe('the Changes page in a browser', () => {
     remove = suite.remove;
     out = path.join(suite.dir, 'out');
     browser = await launchBrowser();
+    shared = await browser.newPage({ viewport: DESKTOP });
+    shared.context().setDefaultTimeout(5_000);
     for (const release of [0, 1]) {
       const api = await startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release });
       try {
@@ -59,21 +61,38 @@ describe('the Changes page in a browser', () => {
     await remove?.();
   });
 
-  async function open(options: BrowserContextOptions = {}) {
-    const context = await browser.newContext(options);
-    context.setDefaultTimeout(5_000);
-    const page = await context.newPage();
+  /** The page of the tests at a desktop's width: opening a page costs a third of a second of CPU. */
+  let shared: Page;
+  /** The contexts the current test opened. */
+  const owned: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const event of ['pageerror', 'requestfailed', 'request'] as const) shared?.removeAllListeners(event);
+    await Promise.all(owned.splice(0).map((context) => context.close()));
+  });
+
+  /**
+   * A page that records every script error and failed request until the test ends: the shared page at a desktop's
+   * width, or a context of its own with `options`.
+   */
+  async function open(options?: BrowserContextOptions) {
+    let page = shared;
+    if (options !== undefined) {
+      const context = await browser.newContext(options);
+      owned.push(context);
+      context.setDefaultTimeout(5_000);
+      page = await context.newPage();
+    }
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('requestfailed', (request) => errors.push(`${request.url()}: ${request.failure()?.errorText}`));
-    return { page, context, errors };
+    return { page, errors };
   }
 
   /** The text of each item under the heading with `id`, as the browser renders it. */
   const items = (page: Page, id: string) => page.locator(`h2#${id} + ul > li`).allInnerTexts();
 
   it('is reached from the front page and lists what the next release changed', async () => {
-    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const { page, errors } = await open();
     await page.goto(url('index.html'));
     await page.getByRole('link', { name: /added, .* removed/ }).click();
     expect(page.url()).toBe(url('_catalogue/changes.html'));
@@ -104,11 +123,10 @@ describe('the Changes page in a browser', () => {
       ),
     );
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('opens the page each removed record keeps, with its last term, status and definition', async () => {
-    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const { page, errors } = await open();
     const removed = release1.changes.filter((c) => c.kind === 'removed');
     expect(await page.goto(url('_catalogue/changes.html')).then(() => items(page, 'removed'))).toHaveLength(
       removed.length,
@@ -127,11 +145,10 @@ describe('the Changes page in a browser', () => {
       }
     }
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("shows each edited field's old and new value on the Changes page and on the record's page", async () => {
-    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const { page, errors } = await open();
     const edit = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'definition')!;
     if (edit.kind !== 'attribute') throw new Error('an attribute change');
     const label = labelOf(release1, edit.collection, edit.id);
@@ -148,11 +165,10 @@ describe('the Changes page in a browser', () => {
     expect(note).toMatch(/^Changed since the snapshot of \d{4}-\d\d-\d\d \d\d:\d\d UTC:/);
     expect(note).toContain(line);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('links only to pages the snapshot holds, and an added record opens from it', async () => {
-    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const { page, errors } = await open();
     await page.goto(url('_catalogue/changes.html'));
     const hrefs = await page
       .locator('main a')
@@ -175,12 +191,11 @@ describe('the Changes page in a browser', () => {
     expect(await page.locator('h1').textContent()).toBe(label);
     expect(await page.locator('p.changed').innerText()).toMatch(/^New since the snapshot of /);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('works through cv-snapshot serve: every request on its origin, an added record opened', async () => {
     const served = await startServe({ dir: out, port: 0 });
-    const { page, context, errors } = await open({ viewport: DESKTOP });
+    const { page, errors } = await open();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     try {
@@ -194,14 +209,13 @@ describe('the Changes page in a browser', () => {
       expect(requests.filter((url) => new URL(url).origin !== served.origin)).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
       await served.close();
     }
   });
 
   it("answers a browser on a removed record's address with its page and 410, a client with JSON:API", async () => {
     const served = await startServe({ dir: out, port: 0 });
-    const { page, context } = await open({ viewport: DESKTOP });
+    const { page } = await open();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     try {
@@ -220,13 +234,12 @@ describe('the Changes page in a browser', () => {
       // An address no record ever had is the 404 page.
       expect((await page.goto(`${served.url}${removed.collection}/no-such-term/`))!.status()).toBe(404);
     } finally {
-      await context.close();
       await served.close();
     }
   });
 
   it("says on a renamed record's page what changed, and links to the Changes page", async () => {
-    const { page, context, errors } = await open({ viewport: PHONE });
+    const { page, errors } = await open({ viewport: PHONE });
     const rename = release1.changes.find((c) => c.kind === 'attribute' && c.attribute === 'term')!;
     if (rename.kind !== 'attribute') throw new Error('a rename is an attribute change');
     await page.goto(url(`_catalogue/${rename.collection}/r-${rename.id}.html`));
@@ -237,7 +250,6 @@ describe('the Changes page in a browser', () => {
     // Nothing wider than a phone's screen.
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   // One test per page, colour scheme and width, each with room for axe-core on a machine whose cores are shared; a
