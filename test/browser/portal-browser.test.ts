@@ -8,8 +8,8 @@ import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../scripts/browser.mjs';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
@@ -86,11 +86,33 @@ describe('the catalogue as a vocabulary portal', () => {
   /** A unit's IRI in the SKOS: its URL at the source. */
   const iriOf = (unit: Listed) => new URL(`units/${unit.id}/`, api.rootUrl).href;
 
-  /** A page that records every answer that is not a success and every request to another origin. */
-  async function open(options: BrowserContextOptions = {}) {
-    const context = await browser.newContext(options);
-    context.setDefaultTimeout(5_000);
-    const page = await context.newPage();
+  /** The pages the tests share at a desktop's and a phone's width: opening a page costs a third of a second of CPU. */
+  const shared: Record<'desktop' | 'phone', Page | undefined> = { desktop: undefined, phone: undefined };
+  /** The contexts the current test opened. */
+  const owned: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const page of Object.values(shared)) {
+      for (const event of ['request', 'requestfailed', 'response', 'pageerror'] as const) {
+        page?.removeAllListeners(event);
+      }
+    }
+    await Promise.all(owned.splice(0).map((context) => context.close()));
+  });
+
+  /**
+   * A page that records every answer that is not a success and every request to another origin, until the test ends:
+   * the shared page at a desktop's or a phone's width, or a context of its own with `options`.
+   */
+  async function open(options: 'desktop' | 'phone' | BrowserContextOptions) {
+    let page: Page;
+    if (typeof options === 'string') {
+      page = shared[options] ??= await browser.newPage({ viewport: options === 'desktop' ? DESKTOP : PHONE });
+    } else {
+      const context = await browser.newContext(options);
+      owned.push(context);
+      page = await context.newPage();
+    }
+    page.context().setDefaultTimeout(5_000);
     const failures: string[] = [];
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -105,11 +127,11 @@ describe('the catalogue as a vocabulary portal', () => {
       expect(failures).toEqual([]);
       expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
     };
-    return { page, context, clean, failures };
+    return { page, clean, failures };
   }
 
   it('leads with the vocabularies on the first screen, variants reached from theirs, provenance aside', async () => {
-    const { page, context, clean } = await open({ viewport: DESKTOP });
+    const { page, clean } = await open('desktop');
     await page.goto(file(out, 'index.html'));
     const cards = page.locator('ul.vocabularies > li');
     // Every collection but the community variants' has a card; the variants are reached from their vocabulary.
@@ -139,11 +161,10 @@ describe('the catalogue as a vocabulary portal', () => {
     expect((await aside.boundingBox())!.y).toBeGreaterThan((await cards.last().boundingBox())!.y);
     expect(await page.locator('link[rel="icon"]').count()).toBe(1);
     clean('null');
-    await context.close();
 
     // Through serve the page is the same file: what differs is the origin. It loads, its links lead on, and nothing
     // it asks for fails, the icon included (a file of the snapshot, so no favicon.ico 404).
-    const viaServe = await open({ viewport: DESKTOP });
+    const viaServe = await open('desktop');
     expect((await viaServe.page.goto(`${served.origin}/index.html`))!.status()).toBe(200);
     await viaServe.page
       .locator('ul.vocabularies > li')
@@ -152,22 +173,20 @@ describe('the catalogue as a vocabulary portal', () => {
       .click();
     expect(await viaServe.page.locator('h1').textContent()).toBe('Units: community variants');
     viaServe.clean(served.origin);
-    await viaServe.context.close();
   });
 
   it("shows the site's title and introduction given with --names, on every page", async () => {
-    const { page, context } = await open();
+    const { page } = await open('desktop');
     await page.goto(file(named, 'index.html'));
     expect(await page.locator('h1').textContent()).toBe(SITE.title);
     expect(await page.title()).toBe(SITE.title);
     expect(await page.locator('p.intro').textContent()).toBe(SITE.introduction);
     await page.goto(file(named, `_catalogue/units/r-${units[0]!.id}.html`));
     expect(await page.locator('header .brand').textContent()).toBe(SITE.title);
-    await context.close();
   });
 
   it('shows search results as a view of their own: clear, facets kept in the address, highlights', async () => {
-    const { page, context, clean } = await open({ viewport: DESKTOP });
+    const { page, clean } = await open('desktop');
     const front = file(out, 'index.html');
     await page.goto(`${front}?q=a`);
     expect(await page.locator('#results-title').textContent()).toBe('Results for \u201ca\u201d');
@@ -213,11 +232,10 @@ describe('the catalogue as a vocabulary portal', () => {
     await expect(page.locator('#search-view').isVisible()).resolves.toBe(false);
     expect(new URL(page.url()).search).toBe('');
     clean('null');
-    await context.close();
   });
 
   it('finds a term with one or two letters wrong, offline, in the page', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open('desktop');
     const index = await readFile(path.join(out, '_catalogue', 'search-index.js'), 'utf8');
     const labels = [...index.matchAll(/^\["[^"]*","([^"]*)"/gm)].map((m) => m[1]!);
     const word = labels.find((l) => /^[A-Za-z]{7,}$/.test(l))!;
@@ -233,11 +251,10 @@ describe('the catalogue as a vocabulary portal', () => {
       expect(await page.locator('#results li > a').allTextContents(), typo).toContain(word);
     }
     clean('null');
-    await context.close();
   });
 
   it('reads a record page: no placeholders, status once, the term as heading only, types in words', async () => {
-    const { page, context } = await open({ viewport: PHONE });
+    const { page } = await open('phone');
     const unit = units.find((u) => Object.values(u.attributes).some((v) => v === null || v === ''))!;
     await page.goto(file(out, `_catalogue/units/r-${unit.id}.html`));
     const main = (await page.locator('main').innerText()).split('\nJSON\n')[0]!;
@@ -256,7 +273,6 @@ describe('the catalogue as a vocabulary portal', () => {
     const category = ((await readJson(out, `${ROOT_PATH}/actioncategories/index.html`)) as { data: Listed[] }).data[0]!;
     await page.goto(file(out, `_catalogue/actioncategories/r-${category.id}.html`));
     expect(await page.locator('p.kind').textContent()).toContain(`Action category ${category.id} in`);
-    await context.close();
   });
 
   it('fits a record in one and a half phone screens, from the disk and through serve', async () => {
@@ -267,7 +283,7 @@ describe('the catalogue as a vocabulary portal', () => {
     // The heading and the height read in the page's own script, once it has loaded: a locator would cost each of the
     // many pages Playwright's script of its own.
     const shown = "[document.querySelector('h1')?.textContent, document.scrollingElement.scrollHeight]";
-    const { page, context, clean } = await open({ viewport: PHONE });
+    const { page, clean } = await open('phone');
     for (const collection of kinds) {
       const records = ((await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] }).data;
       expect(records.length).toBeGreaterThan(0);
@@ -279,9 +295,8 @@ describe('the catalogue as a vocabulary portal', () => {
       }
     }
     clean('null');
-    await context.close();
     // Through serve, at the record's own address.
-    const { page: viaServe, context: servedContext, clean: servedClean } = await open({ viewport: PHONE });
+    const { page: viaServe, clean: servedClean } = await open('phone');
     for (const collection of kinds) {
       const record = ((await readJson(out, `${ROOT_PATH}/${collection}/index.html`)) as { data: Listed[] }).data[0]!;
       expect((await viaServe.goto(`${served.url}${collection}/${record.id}/`))!.status()).toBe(200);
@@ -290,7 +305,6 @@ describe('the catalogue as a vocabulary portal', () => {
       expect(pageHeight, collection).toBeLessThanOrEqual(limit);
     }
     servedClean(served.origin);
-    await servedContext.close();
   });
 
   it(
@@ -302,7 +316,7 @@ describe('the catalogue as a vocabulary portal', () => {
       const later = RELEASES[1]!.units!.find((r) => r.id === '7')!.term;
       const historyServed = await startServe({ dir: history, port: 0 });
       try {
-        const { page, context, failures } = await open({ viewport: PHONE });
+        const { page, failures } = await open('phone');
         const address = `${historyServed.url}units/7/`;
         expect((await page.goto(address))!.status()).toBe(410);
         expect(await page.locator('h1').textContent()).toBe(later);
@@ -313,12 +327,11 @@ describe('the catalogue as a vocabulary portal', () => {
         // (axe-core checks a removed record's own page, light and dark at both widths, in changes-browser.test.ts.)
         // Nothing failed but the removed record's address, which is gone.
         expect(failures).toEqual([`${address}: 410`]);
-        await context.close();
       } finally {
         await historyServed.close();
       }
       // From the disk, dark: the Changes page links both, and each page the other.
-      const { page, context, clean } = await open({ viewport: PHONE, colorScheme: 'dark' });
+      const { page, clean } = await open({ viewport: PHONE, colorScheme: 'dark' });
       await page.goto(file(history, '_catalogue/changes.html'));
       await page.locator('h2#earlier + ul').getByRole('link', { name: later, exact: true }).click();
       expect(await page.locator('h1').textContent()).toBe(later);
@@ -329,13 +342,12 @@ describe('the catalogue as a vocabulary portal', () => {
       clean('null');
       // axe-core asks for the style sheet again, which a page from the disk may refuse: after the check of requests.
       expect(await seriousViolations(page), `${later} dark`).toEqual([]);
-      await context.close();
     },
     AXE_TIMEOUT_MS,
   );
 
   it('browses the hierarchy: a tree on the collection page without the network, a path in the breadcrumb', async () => {
-    const { page, context, clean } = await open();
+    const { page, clean } = await open('desktop');
     const categories = ((await readJson(out, `${ROOT_PATH}/actioncategories/index.html`)) as { data: Listed[] }).data;
     const types = ((await readJson(out, `${ROOT_PATH}/actiontypes/index.html`)) as { data: Listed[] }).data;
     const type = types.find((t) => t.relationships?.action_category?.data)!;
@@ -370,11 +382,10 @@ describe('the catalogue as a vocabulary portal', () => {
       .click();
     expect(await page.locator('h1').textContent()).toBe(label(variant));
     clean('null');
-    await context.close();
   });
 
   it('links SKOS Turtle and JSON-LD from record and collection pages, which hold the concept', async () => {
-    const { page, context } = await open();
+    const { page } = await open('desktop');
     const unit = units[0]!;
     await page.goto(file(out, `_catalogue/units/r-${unit.id}.html`));
     for (const [type, parse] of [
@@ -393,7 +404,6 @@ describe('the catalogue as a vocabulary portal', () => {
     }
     await page.goto(file(out, '_catalogue/units/page-1.html'));
     expect(await page.locator('link[rel="alternate"]').count()).toBe(2);
-    await context.close();
   });
 
   it('serve answers SKOS to a linked-data client, JSON:API to the others, as the export maps it', async () => {
@@ -430,7 +440,7 @@ describe('the catalogue as a vocabulary portal', () => {
   });
 
   it('answers a browser on an unknown URL with a 404 page with the search box, a client with JSON:API', async () => {
-    const { page, context, failures } = await open();
+    const { page, failures } = await open('desktop');
     const unknown = `${served.url}units/no-such-term/`;
     const response = await page.goto(unknown);
     expect(response!.status()).toBe(404);
@@ -440,7 +450,6 @@ describe('the catalogue as a vocabulary portal', () => {
     await page.waitForURL(/index\.html\?q=/);
     expect(await page.locator('#results li > a').allTextContents()).toContain(label(units[0]!));
     expect(failures.filter((f) => !f.startsWith(unknown))).toEqual([]);
-    await context.close();
     const client = await get(unknown, { Accept: 'application/vnd.api+json' });
     expect(client.status).toBe(404);
     expect((JSON.parse(client.body) as { errors: Array<{ status: string }> }).errors[0]!.status).toBe('404');
@@ -454,7 +463,7 @@ describe('the catalogue as a vocabulary portal', () => {
     } finally {
       await source.close();
     }
-    const { page, context } = await open({ viewport: DESKTOP });
+    const { page } = await open('desktop');
     await page.goto(file(findingsOut, '_catalogue/findings.html'));
     const heading = page.locator('h2:has(code:text-is("resource.id"))');
     expect(await heading.textContent()).toBe('A resource id is numeric text (spec 2.1) resource.id');
@@ -468,7 +477,6 @@ describe('the catalogue as a vocabulary portal', () => {
       const url = await row.locator('td:nth-child(2)').textContent();
       expect(await row.locator('td:nth-child(4)').textContent()).not.toContain(url!);
     }
-    await context.close();
   });
 
   /** Pages of each kind, from the disk. */
@@ -483,7 +491,7 @@ describe('the catalogue as a vocabulary portal', () => {
   ];
 
   it('on a phone: no page scrolls sideways, the search button beside its box, no header row above cards', async () => {
-    const { page, context } = await open({ viewport: PHONE });
+    const { page } = await open('phone');
     // What each page shows, read in the page's own script once it has loaded: a locator would cost each page
     // Playwright's script of its own. An element that is not shown has no box (null), as boundingBox() says.
     type Box = { x: number; y: number; width: number; height: number } | null;
@@ -516,7 +524,6 @@ describe('the catalogue as a vocabulary portal', () => {
       expect(button.x, url).toBeGreaterThan(box.x + box.width - 1);
       for (const height of heads) expect(height, url).toBeLessThanOrEqual(1);
     }
-    await context.close();
   });
 
   it(
