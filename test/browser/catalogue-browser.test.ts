@@ -1,7 +1,8 @@
 /**
  * The catalogue in a real headless Chromium (scripts/browser.mjs): opened from the disk, from `cv-snapshot serve` and
  * from static hosts at the root and under a sub-path; clicked through, searched, sorted and filtered, used with the
- * keyboard and without JavaScript, at a phone's width, and checked by axe-core. One browser for the whole file.
+ * keyboard and without JavaScript, at a phone's width, and checked by axe-core. One browser, shared with the other
+ * browser files of the worker (test/helpers/browser.ts).
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../scripts/browser.mjs';
+import { releaseBrowser, testBrowser } from '../helpers/browser.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -128,7 +129,7 @@ describe('the catalogue in a browser', () => {
     remove = suite.remove;
     suiteRoot = suite.dir;
     [browser, api, big] = await Promise.all([
-      launchBrowser(),
+      testBrowser(),
       startSampleApi({ records: 5, pageSize: 2, seed: 11 }),
       startBigSource(),
     ]);
@@ -150,7 +151,7 @@ describe('the catalogue in a browser', () => {
   }, 120_000);
   afterAll(async () => {
     await checked.close();
-    await browser?.close();
+    await releaseBrowser(browser);
     await Promise.all([served?.close(), api?.close(), big?.close()]);
     await remove?.();
   });

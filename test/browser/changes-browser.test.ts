@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../scripts/browser.mjs';
+import { releaseBrowser, testBrowser } from '../helpers/browser.js';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
 import { AXE_TIMEOUT_MS, axePage, seriousViolations } from '../helpers/axe.js';
@@ -43,7 +43,7 @@ describe('the Changes page in a browser', () => {
     const suite = await suiteDir();
     remove = suite.remove;
     out = path.join(suite.dir, 'out');
-    browser = await launchBrowser();
+    browser = await testBrowser();
     shared = await browser.newPage({ viewport: DESKTOP });
     shared.context().setDefaultTimeout(5_000);
     for (const release of [0, 1]) {
@@ -57,7 +57,7 @@ describe('the Changes page in a browser', () => {
   }, 120_000);
   afterAll(async () => {
     await checked.close();
-    await browser?.close();
+    await releaseBrowser(browser);
     await remove?.();
   });
 

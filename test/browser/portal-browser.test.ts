@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../scripts/browser.mjs';
+import { releaseBrowser, testBrowser } from '../helpers/browser.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -65,7 +65,7 @@ describe('the catalogue as a vocabulary portal', () => {
     const suite = await suiteDir();
     remove = suite.remove;
     suiteRoot = suite.dir;
-    [browser, api] = await Promise.all([launchBrowser(), startSampleApi({ records: 6, pageSize: 3, seed: 5 })]);
+    [browser, api] = await Promise.all([testBrowser(), startSampleApi({ records: 6, pageSize: 3, seed: 5 })]);
     out = path.join(suite.dir, 'out');
     named = path.join(suite.dir, 'named');
     await crawlForTest(api.rootUrl, out);
@@ -76,7 +76,7 @@ describe('the catalogue as a vocabulary portal', () => {
     collections = Object.keys(((await readJson(out, `${ROOT_PATH}/index.html`)) as { data: object }).data);
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await Promise.all([served?.close(), api?.close()]);
     await remove?.();
   });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../scripts/browser.mjs';
+import { releaseBrowser, testBrowser } from '../helpers/browser.js';
 import { esc } from '../../src/catalogue/html.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { suiteDir } from '../helpers/temp-dir.js';
@@ -168,13 +168,13 @@ describe('catalogue pages of a source whose every field is markup', () => {
   beforeAll(async () => {
     const suite = await suiteDir();
     remove = suite.remove;
-    [browser, source] = await Promise.all([launchBrowser(), startHostileSource()]);
+    [browser, source] = await Promise.all([testBrowser(), startHostileSource()]);
     out = path.join(suite.dir, 'out');
     await crawlForTest(`${source.url}/api/`, out);
     pages = (await filesBelow(out)).filter((f) => f === 'index.html' || /^_catalogue\/.*\.html$/.test(f));
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseBrowser(browser);
     await source?.close();
     await remove?.();
   });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../scripts/browser.mjs';
+import { releaseBrowser, testBrowser } from '../helpers/browser.js';
 import { diffSnapshotDirs } from '../../src/diff/index.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -116,7 +116,7 @@ describe('stored JSON', () => {
   it('opens from the disk without running anything', async () => {
     let browser: Browser | undefined;
     try {
-      browser = await launchBrowser();
+      browser = await testBrowser();
       const page = await browser.newPage();
       for (const file of ['api/units/1/index.html', 'api/units/index.html']) {
         await page.goto(pathToFileURL(path.join(out, file)).href);
@@ -126,7 +126,7 @@ describe('stored JSON', () => {
         expect(JSON.parse(text)).toEqual(JSON.parse(await readFile(path.join(out, file), 'utf8')));
       }
     } finally {
-      await browser?.close();
+      await releaseBrowser(browser);
     }
   });
 });

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../scripts/browser.mjs';
+import { releaseBrowser, testBrowser } from '../helpers/browser.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { startServe } from '../../src/serve/server.js';
 import { runMain, startCli } from '../helpers/cli.js';
@@ -93,7 +93,7 @@ describe('the catalogue of a partial snapshot', () => {
   it('says first on its front page what the snapshot lacks, linking to the findings that name it', async () => {
     const { out, root } = await snapshotOf(true);
     const complete = await snapshotOf(false);
-    const browser = await launchBrowser();
+    const browser = await testBrowser();
     try {
       const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
       await page.goto(pathToFileURL(path.join(out, 'index.html')).href);
@@ -111,7 +111,7 @@ describe('the catalogue of a partial snapshot', () => {
       expect(await page.locator('main h2:visible').first().innerText()).toBe('Vocabularies');
       expect(await page.locator('p.partial').count()).toBe(0);
     } finally {
-      await browser.close();
+      await releaseBrowser(browser);
     }
   }, 60_000);
 });
