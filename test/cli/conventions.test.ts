@@ -1,6 +1,9 @@
 /**
  * Command-line conventions (docs/cli.md): help wins, usage errors on stderr, results alone on stdout,
  * --json for scripts also on failure, diff's "trouble" code, a port in use, and the demo's hint as the user ran it.
+ * The rules of what goes where call `main` in this process (cli.test.ts runs the built command line for each kind of
+ * outcome); serve, which runs until a signal, and the demo's hint, which depends on how the process was started, run
+ * the built command line.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -9,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleApi } from '../../src/sample-api/index.js';
-import { CLI, runCli, runCollecting, startCli, type CliResult } from '../helpers/cli.js';
+import { CLI, runCollecting, runMain, startCli, type CliResult } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
@@ -43,9 +46,9 @@ function runScript(
 describe('help and usage errors', () => {
   it('shows help and exits 0 when --help or -h comes with an unknown option or a bad value', async () => {
     const [bogus, badValue, help] = await Promise.all([
-      runCli(['crawl', '--help', '--bogus']),
-      runCli(['verify', 'a', 'b', 'c', '--concurrency', 'x', '-h']),
-      runCli(['help', 'crawl']),
+      runMain(['crawl', '--help', '--bogus']),
+      runMain(['verify', 'a', 'b', 'c', '--concurrency', 'x', '-h']),
+      runMain(['help', 'crawl']),
     ]);
     expect(bogus.code).toBe(0);
     expect(bogus.stderr).toBe('');
@@ -56,7 +59,7 @@ describe('help and usage errors', () => {
   });
 
   it('puts usage errors on stderr, with nothing on stdout', async () => {
-    const [none, unknown] = await Promise.all([runCli([]), runCli(['crwal'])]);
+    const [none, unknown] = await Promise.all([runMain([]), runMain(['crwal'])]);
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/^Usage: cv-snapshot <command> \[options\]\n/);
@@ -66,7 +69,7 @@ describe('help and usage errors', () => {
   });
 
   it('keeps the options of crawl --help in their columns, a label too long for them on a line of its own', async () => {
-    const { stdout } = await runCli(['crawl', '--help']);
+    const { stdout } = await runMain(['crawl', '--help']);
     const lines = stdout.split('\n');
     const options = lines.slice(lines.indexOf('Options:') + 1, lines.indexOf('', lines.indexOf('Options:')));
     const column = options[0]!.indexOf('Where to publish');
@@ -117,8 +120,8 @@ describe('results on stdout, everything else on stderr', () => {
 describe('--json', () => {
   it('verify --json prints the outcome of a sound snapshot, and --quiet prints nothing', async () => {
     const [json, quiet] = await Promise.all([
-      runCli(['verify', snapshot, '--json']),
-      runCli(['verify', snapshot, '--quiet']),
+      runMain(['verify', snapshot, '--json']),
+      runMain(['verify', snapshot, '--quiet']),
     ]);
     expect(json.code).toBe(0);
     const sums = (await readFile(path.join(snapshot, '_cv-snapshot', 'SHA256SUMS'), 'utf8')).trim().split('\n');
@@ -136,8 +139,8 @@ describe('--json', () => {
     await copySnapshot(snapshot, damaged);
     await writeFile(path.join(damaged, 'sms', 'cv', 'api', 'v1', 'index.html'), '{"changed": true}\n');
     const [bad, missing] = await Promise.all([
-      runCli(['verify', damaged, '--json']),
-      runCli(['verify', path.join(damaged, 'nowhere'), '--json']),
+      runMain(['verify', damaged, '--json']),
+      runMain(['verify', path.join(damaged, 'nowhere'), '--json']),
     ]);
     expect(bad.code).toBe(3);
     const outcome = JSON.parse(bad.stdout) as { status: string; exitCode: number; problems: string[] };
@@ -154,8 +157,8 @@ describe('--json', () => {
   it('pack --json describes the archive it wrote, or the error', async () => {
     const output = path.join(await tempDir(), 'release.tar.gz');
     const [packed, failed] = await Promise.all([
-      runCli(['pack', snapshot, '--output', output, '--json']),
-      runCli(['pack', path.join(suite.dir, 'nowhere'), '--json']),
+      runMain(['pack', snapshot, '--output', output, '--json']),
+      runMain(['pack', path.join(suite.dir, 'nowhere'), '--json']),
     ]);
     expect(packed.stderr).toBe('');
     expect(packed.code).toBe(0);
@@ -175,7 +178,7 @@ describe('--json', () => {
   it('crawl --json prints the error as JSON when the crawl fails', async () => {
     const out = path.join(await tempDir(), 'out');
     const closed = 'http://127.0.0.1:9/sms/cv/api/v1/';
-    const result = await runCli(['crawl', closed, '--out', out, '--retries', '0', '--quiet', '--json']);
+    const result = await runMain(['crawl', closed, '--out', out, '--retries', '0', '--quiet', '--json']);
     expect(result.code).toBe(1);
     const { error } = JSON.parse(result.stdout) as { error: { message: string; exitCode: number } };
     expect(error.exitCode).toBe(1);
@@ -187,9 +190,9 @@ describe('diff --exit-code', () => {
   it('exits 0 when the same, and 2 (not 1, which means "differ") when it cannot compare', async () => {
     const nowhere = path.join(suite.dir, 'nowhere');
     const [same, trouble, plain] = await Promise.all([
-      runCli(['diff', snapshot, snapshot, '--exit-code']),
-      runCli(['diff', nowhere, snapshot, '--exit-code']),
-      runCli(['diff', nowhere, snapshot]),
+      runMain(['diff', snapshot, snapshot, '--exit-code']),
+      runMain(['diff', nowhere, snapshot, '--exit-code']),
+      runMain(['diff', nowhere, snapshot]),
     ]);
     expect(same.code).toBe(0);
     expect(trouble.code).toBe(2);
@@ -206,7 +209,7 @@ describe('a port in use', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as net.AddressInfo;
     try {
-      const result = await runCli(['sample-api', '--port', String(port)]);
+      const result = await runMain(['sample-api', '--port', String(port)]);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
         `cv-snapshot sample-api: Port ${port} on 127.0.0.1 is in use by another program; choose another with --port ` +
