@@ -13,7 +13,7 @@ import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { UnsoundSnapshotError } from '../../src/util/errors.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot, rewriteFile } from '../helpers/tiny-vocabulary.js';
@@ -111,7 +111,7 @@ describe('cv-snapshot catalogue', () => {
     manifest.options = { ...manifest.options, links: 'absolute', baseUrl: null };
     await rewriteFile(input, '_cv-snapshot/manifest.json', JSON.stringify(manifest, null, 2), true);
     const out = path.join(base, 'from-no-base-url');
-    const run = await runCli(['catalogue', input, '--out', out]);
+    const run = await runMain(['catalogue', input, '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `cv-snapshot catalogue: ${input}: _cv-snapshot/manifest.json is not a cv-snapshot manifest ("options.links" is ` +
@@ -125,7 +125,7 @@ describe('cv-snapshot catalogue', () => {
     const input = await copySnapshot(without, path.join(base, 'no-sums'));
     await rm(path.join(input, '_cv-snapshot', 'SHA256SUMS'));
     const out = path.join(base, 'from-no-sums');
-    const run = await runCli(['catalogue', input, '--out', out]);
+    const run = await runMain(['catalogue', input, '--out', out]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toBe(
       `cv-snapshot catalogue: ${input} has no _cv-snapshot/SHA256SUMS: the snapshot is incomplete (its crawl did not ` +
@@ -211,13 +211,13 @@ describe('cv-snapshot catalogue', () => {
   });
 
   it('from the command line: --out is required, and in place keeps the input as the previous snapshot', async () => {
-    const missing = await runCli(['catalogue', without]);
+    const missing = await runMain(['catalogue', without]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('needs --out');
 
     const generation = await readlink(without);
     const before = await treeHashes(without);
-    const run = await runCli(['catalogue', without, '--out', without, '--json']);
+    const run = await runMain(['catalogue', without, '--out', without, '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.stdout) as { out: string; copied: number; pages: number };
