@@ -18,7 +18,7 @@ import {
 } from '../../src/sample-api/index.js';
 import type { SnapshotOptions } from '../../src/pipeline/snapshot-options.js';
 import { MANIFEST_PATH } from '../../src/format/manifest.js';
-import { runCli, runMain } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot } from '../helpers/tiny-vocabulary.js';
@@ -281,7 +281,7 @@ describe('diff between release 0 and the next release', () => {
     expect(diff.identical).toBe(true);
     expect(diff.old.root).not.toBe(diff.new.root);
     expect(diff.collections.every((c) => c.change === 'unchanged' && c.records.old === c.records.new)).toBe(true);
-    const md = await runCli(['diff', old, oldAgain, '--exit-code']);
+    const md = await runMain(['diff', old, oldAgain, '--exit-code']);
     expect(md.code).toBe(0);
     expect(md.stdout).toContain('No differences');
   });
@@ -290,18 +290,18 @@ describe('diff between release 0 and the next release', () => {
     const archive = (await packSnapshot(old, path.join(dir, 'release-0.tar.gz'))).output;
     const fromArchive = await diffJson(archive, next);
     expect(fromArchive.collections).toEqual((await diffJson(old, next)).collections);
-    const result = await runCli(['diff', archive, next, '--exit-code', '--format', 'json']);
+    const result = await runMain(['diff', archive, next, '--exit-code', '--format', 'json']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout).identical).toBe(false);
   });
 
   it('--exit-code fails with 2 ("trouble"), nothing on stdout, the reason on stderr when it cannot read', async () => {
-    const result = await runCli(['diff', path.join(dir, 'nowhere'), next, '--exit-code']);
+    const result = await runMain(['diff', path.join(dir, 'nowhere'), next, '--exit-code']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^cv-snapshot diff: .*nowhere does not exist\. Give a directory/);
-    expect((await runCli(['diff', old])).code).toBe(2);
+    expect((await runMain(['diff', old])).code).toBe(2);
   });
 
   it('reports a collection only one snapshot has as added or removed, with its records', async () => {
