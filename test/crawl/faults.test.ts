@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { startSampleApi } from '../../src/sample-api/index.js';
 import { META_DIR } from '../../src/store/sums.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { closedAfterEach, sendJson } from '../helpers/http-server.js';
 import { readJson, sourceFreeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -120,7 +120,7 @@ describe('a document that always fails', () => {
   it('with --allow-partial is published, marked partial with the missing URL, and verify exits 4', async () => {
     const server = await source();
     const out = path.join(await tempDir(), 'out');
-    const crawl = await runCli(['crawl', server.root, '--out', out, '--retries', '1', '--allow-partial', '--quiet']);
+    const crawl = await runMain(['crawl', server.root, '--out', out, '--retries', '1', '--allow-partial', '--quiet']);
     expect(crawl.code).toBe(0);
     expect(crawl.stdout).toContain(
       `PARTIAL: 1 document could not be fetched (listed in the manifest), for example ${server.url}/api/licenses/2/`,
@@ -128,11 +128,11 @@ describe('a document that always fails', () => {
     const manifest = (await readJson(out, `${META_DIR}/manifest.json`)) as { partial: boolean; missing: string[] };
     expect(manifest.partial).toBe(true);
     expect(manifest.missing).toEqual([`${server.url}/api/licenses/2/`]);
-    const verify = await runCli(['verify', out]);
+    const verify = await runMain(['verify', out]);
     expect(verify.code).toBe(4);
     expect(verify.stderr).toContain('is a partial snapshot: 1 document could not be fetched');
 
-    const strictly = await runCli([
+    const strictly = await runMain([
       'crawl',
       server.root,
       '--out',
