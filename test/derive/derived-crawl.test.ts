@@ -12,7 +12,7 @@ import type { DeriveManifest } from '../../src/format/derive-manifest.js';
 import type { Finding } from '../../src/validate/finding.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
@@ -221,10 +221,10 @@ describe('a source that fails now and then', () => {
 
 describe('the command line', () => {
   it('refuses a sample size it cannot read, and a sample without --derive, before anything runs', async () => {
-    const bad = await runCli(['crawl', 'http://127.0.0.1:9/api/', '--derive', '--verify-sample', '2.5']);
+    const bad = await runMain(['crawl', 'http://127.0.0.1:9/api/', '--derive', '--verify-sample', '2.5']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--verify-sample takes a share such as 5% or 0.05');
-    const alone = await runCli(['crawl', 'http://127.0.0.1:9/api/', '--verify-sample', '5%', '--out', dir]);
+    const alone = await runMain(['crawl', 'http://127.0.0.1:9/api/', '--verify-sample', '5%', '--out', dir]);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('add --derive');
   });
