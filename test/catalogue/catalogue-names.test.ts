@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli, runMain } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { readJson, treeHashes } from '../helpers/snapshot.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
@@ -65,8 +65,8 @@ describe('names for people given by the user', () => {
         expect(run.stderr, name).toMatch(message);
       }
     }
-    // The command line as users run it, for one of them.
-    const missing = await runCli([
+    // A file that is not there, named as given.
+    const missing = await runMain([
       'crawl',
       api.rootUrl,
       '--out',
