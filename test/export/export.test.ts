@@ -11,7 +11,7 @@ import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
 import { downloadFile } from '../../src/export/downloads.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
-import { CLI, runCli, runMain } from '../helpers/cli.js';
+import { CLI, runMain } from '../helpers/cli.js';
 import { readJson } from '../helpers/snapshot.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot, records, snapshotOf } from '../helpers/tiny-vocabulary.js';
@@ -342,13 +342,13 @@ describe('export', () => {
   });
 
   it('refuses what it cannot export with a sentence and the documented exit code, writing nothing', async () => {
-    const missing = await runCli(['export', path.join(dir, 'nothing'), '--format', 'turtle', '--output', '-']);
+    const missing = await runMain(['export', path.join(dir, 'nothing'), '--format', 'turtle', '--output', '-']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nothing does not exist\. Give a directory that crawl wrote/);
     expect(missing.stdout).toBe('');
 
     const target = path.join(await tempDir(), 'out.ttl');
-    const wrong = await runCli(['export', out, '--format', 'turtle', '--output', target, '--collection', 'unit']);
+    const wrong = await runMain(['export', out, '--format', 'turtle', '--output', target, '--collection', 'unit']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/has no collection "unit"\. Its collections are: actioncategories/);
     await expect(readFile(target)).rejects.toThrow(/ENOENT/);
