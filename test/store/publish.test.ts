@@ -24,7 +24,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError, UsageError } from '../../src/util/errors.js';
 import { startServe } from '../../src/serve/index.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { CLI, runCli, runMain } from '../helpers/cli.js';
+import { CLI, runMain } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
@@ -109,7 +109,7 @@ describe('files in --out that are not the snapshot’s', () => {
     const before = await treeHashes(out);
     const requests = source.requests.length;
 
-    const result = await runCli(['crawl', source.root, '--out', out, '--quiet']);
+    const result = await runMain(['crawl', source.root, '--out', out, '--quiet']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${out} holds 3 files that are not part of a snapshot`);
     expect(result.stderr).toContain('such as .git/, CNAME');
