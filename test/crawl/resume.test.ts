@@ -3,8 +3,9 @@
  * followed by --resume ends byte-identical to an uninterrupted crawl, refetching at most the documents in flight.
  * The crawls reach the sample API through a gate that holds every request once a crawl has been served a given number
  * of documents, so that each signal lands in the middle of a crawl however fast or slow the machine is. The signals
- * reach the built command line, and so does each crawl that writes a snapshot (its time is the process's
- * SOURCE_DATE_EPOCH); what is refused before a crawl starts runs the command's `main` in the test's process.
+ * reach the built command line; the resumes and refusals after them run the command's `main` in the test's process
+ * (which takes SOURCE_DATE_EPOCH from the environment it is handed), but for the resume with worker threads, which
+ * run the built code.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -96,7 +97,7 @@ describe('interruption and --resume', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/--resume to continue it, or with --fresh/);
 
-    const resumed = await runCli(crawlArgs(out, ['--resume']), { env: { SOURCE_DATE_EPOCH: EPOCH } });
+    const resumed = await runMain(crawlArgs(out, ['--resume']), { env: { SOURCE_DATE_EPOCH: EPOCH } });
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/taken from the interrupted run/);
