@@ -20,23 +20,19 @@ import { clock, compareCrawls, mirrored, requestedSince, snapshot } from './comp
 
 let dir: string;
 let removeDir: () => Promise<void>;
+/** A full and a derived crawl of the sample API at its defaults; the interrupted crawl is of the same source. */
+let result: Awaited<ReturnType<typeof compareCrawls>>;
 
 beforeAll(async () => {
   ({ dir, remove: removeDir } = await suiteDir());
+  result = await compareCrawls(dir, { records: 2 });
 });
 afterAll(async () => {
+  await result.api.close();
   await removeDir();
 });
 
 describe('crawl --derive at the sample API defaults', () => {
-  let result: Awaited<ReturnType<typeof compareCrawls>>;
-  beforeAll(async () => {
-    result = await compareCrawls(dir, { records: 2 });
-  });
-  afterAll(async () => {
-    await result.api.close();
-  });
-
   it('writes the full crawl tree byte for byte, and verify passes', () => {
     expect(result.derivedTree).toEqual(result.fullTree);
     expect(result.problems).toEqual([]);
@@ -87,40 +83,35 @@ async function compareSample(api: SampleApi, seed: number): Promise<string[]> {
 
 describe('an interrupted derived crawl', () => {
   it('resumes where it stopped, fetches nothing again, and ends with the full crawl tree', async () => {
-    const api = await startSampleApi({ records: 2 });
-    try {
-      const full = await snapshot(api.rootUrl, dir);
-      const out = path.join(dir, 'resumed');
-      const controller = new AbortController();
-      // The progress line reports derived documents: stop once some are derived and most are not.
-      const progress = new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          const derived = /\((\d+) derived/.exec(chunk.toString());
-          if (derived !== null && Number(derived[1]) > 0) controller.abort('SIGINT');
-          done();
-        },
-      });
-      const options = { derive: true, verifySeed: 9, out, clock } as const;
-      const stopped = snapshot(api.rootUrl, dir, {
-        ...options,
-        signal: controller.signal,
-        progress: { stream: progress, mode: 'lines', intervalMs: 1 },
-      });
-      await expect(stopped).rejects.toBeInstanceOf(InterruptedError);
-      const before = api.requestLog.length;
-      const resumed = await snapshot(api.rootUrl, dir, { ...options, resume: true });
-      expect(resumed.resumed).toBeGreaterThan(0);
-      // The lists, the links-only relationships and the sample were all fetched before deriving began. Only the
-      // source's state is checked again (the root index and page 1 of each collection, each once), not stored.
-      const again = requestedSince(api, before);
-      expect(again.filter((url) => !/^(?:[a-z-]+\/)?$/.test(url.slice(api.rootUrl.length)))).toEqual([]);
-      expect(new Set(again).size).toBe(again.length);
-      expect(resumed.derive!.derived).toBeGreaterThan(0);
-      expect(await mirrored(out)).toEqual(await mirrored(full.out));
-      expect((await verifySnapshot(out)).problems).toEqual([]);
-    } finally {
-      await api.close();
-    }
+    const { api, full } = result;
+    const out = path.join(dir, 'resumed');
+    const controller = new AbortController();
+    // The progress line reports derived documents: stop once some are derived and most are not.
+    const progress = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const derived = /\((\d+) derived/.exec(chunk.toString());
+        if (derived !== null && Number(derived[1]) > 0) controller.abort('SIGINT');
+        done();
+      },
+    });
+    const options = { derive: true, verifySeed: 9, out, clock } as const;
+    const stopped = snapshot(api.rootUrl, dir, {
+      ...options,
+      signal: controller.signal,
+      progress: { stream: progress, mode: 'lines', intervalMs: 1 },
+    });
+    await expect(stopped).rejects.toBeInstanceOf(InterruptedError);
+    const before = api.requestLog.length;
+    const resumed = await snapshot(api.rootUrl, dir, { ...options, resume: true });
+    expect(resumed.resumed).toBeGreaterThan(0);
+    // The lists, the links-only relationships and the sample were all fetched before deriving began. Only the
+    // source's state is checked again (the root index and page 1 of each collection, each once), not stored.
+    const again = requestedSince(api, before);
+    expect(again.filter((url) => !/^(?:[a-z-]+\/)?$/.test(url.slice(api.rootUrl.length)))).toEqual([]);
+    expect(new Set(again).size).toBe(again.length);
+    expect(resumed.derive!.derived).toBeGreaterThan(0);
+    expect(await mirrored(out)).toEqual(await mirrored(full.out));
+    expect((await verifySnapshot(out)).problems).toEqual([]);
   });
 });
 
