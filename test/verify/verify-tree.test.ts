@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typedRecordPage } from '../../src/format/catalogue-names.js';
 import { NotASnapshotError } from '../../src/format/read-manifest.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 import { suiteDir, tempDir } from '../helpers/temp-dir.js';
 import { copySnapshot, records, rewriteFile, snapshotOf } from '../helpers/tiny-vocabulary.js';
 
@@ -47,6 +47,8 @@ describe('verify on what is not a regular file', () => {
     const server = net.createServer().listen(socketPath);
     await new Promise((resolve) => server.once('listening', resolve));
     try {
+      // A process of its own: a verify that opened a pipe would wait for a writer forever, holding a thread of the
+      // process it runs in.
       const result = await runCli(['verify', dir]);
       expect(result.code).toBe(3);
       const problems = result.stderr.split('\n');
@@ -89,7 +91,7 @@ describe('verify and files changed after the crawl', () => {
     // A link that resolves nowhere: verify quotes it. Checksums updated, so only the link check sees it.
     const links = '"links":{"bad":"/api/\\u001b[2J\\u001b]0;owned\\u0007","cred":"http://user:secret@example.org/x",';
     await rewriteFile(dir, RECORD, text.replace('"links":{', links), true);
-    const result = await runCli(['verify', dir]);
+    const result = await runMain(['verify', dir]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(
       `${RECORD} links to /api/\\u001b[2J\\u001b]0;owned\\u0007, which is not a file of the snapshot.`,
@@ -185,7 +187,7 @@ describe('verify on hostile JSON', () => {
     const dir = await copy();
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     await writeFile(path.join(dir, '_cv-snapshot', 'manifest.json'), deep);
-    const result = await runCli(['verify', dir]);
+    const result = await runMain(['verify', dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `cv-snapshot verify: ${dir}: _cv-snapshot/manifest.json is unreadable (it nests objects and arrays more ` +
@@ -210,7 +212,7 @@ describe('verify and files that SHA256SUMS does not list', () => {
     }
     // A name that would move the terminal's cursor, quoted with escapes like every text verify did not write.
     await writeFile(path.join(dir, 'api', 'units', 'evil\u001b[2J'), 'x');
-    const result = await runCli(['verify', dir]);
+    const result = await runMain(['verify', dir]);
     expect(result.code).toBe(3);
     const problems = result.stderr.split('\n');
     for (const rel of [...planted, 'api/units/evil\\u001b[2J']) {
@@ -321,9 +323,9 @@ describe('verify given something that is not a snapshot', () => {
     const empty = path.join(base, 'empty');
     await mkdir(empty);
     const [missing, file, directory] = await Promise.all([
-      runCli(['verify', path.join(base, 'nowhere.tar.gz')]),
-      runCli(['verify', notes]),
-      runCli(['verify', empty]),
+      runMain(['verify', path.join(base, 'nowhere.tar.gz')]),
+      runMain(['verify', notes]),
+      runMain(['verify', empty]),
     ]);
     const give = 'Give a directory that crawl wrote (--out) or an archive that pack wrote.';
     expect(missing.stderr).toBe(`cv-snapshot verify: ${path.join(base, 'nowhere.tar.gz')} does not exist. ${give}\n`);
