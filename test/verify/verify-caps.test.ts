@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { suiteDir } from '../helpers/temp-dir.js';
 import { copySnapshot, records, rewriteFile, snapshotOf } from '../helpers/tiny-vocabulary.js';
 
@@ -78,7 +78,7 @@ describe('verify with more problems than it lists', () => {
 
   it('prints the true count on stderr, and states the cap in --json', async () => {
     const problems = BROKEN_LINKS + LISTED_ERRORS + 1;
-    const text = await runCli(['verify', flooded]);
+    const text = await runMain(['verify', flooded]);
     expect(text.code, text.stderr).toBe(3);
     const lines = text.stderr.trimEnd().split('\n');
     expect(lines.slice(0, SHOWN_PROBLEMS)).toEqual(Array.from({ length: SHOWN_PROBLEMS }, (_, i) => brokenLink(i)));
@@ -87,7 +87,7 @@ describe('verify with more problems than it lists', () => {
       `${flooded} failed verification with ${problems} problems.`,
     ]);
 
-    const json = await runCli(['verify', '--json', flooded]);
+    const json = await runMain(['verify', '--json', flooded]);
     expect(json.code, json.stderr).toBe(3);
     const outcome = JSON.parse(json.stdout);
     expect(outcome.status).toBe('problems');
@@ -96,7 +96,7 @@ describe('verify with more problems than it lists', () => {
   });
 
   it('names no cap for an ordinary snapshot', async () => {
-    const json = await runCli(['verify', '--json', clean]);
+    const json = await runMain(['verify', '--json', clean]);
     expect(json.code, json.stderr).toBe(0);
     const outcome = JSON.parse(json.stdout);
     expect(outcome.problems).toEqual([]);
