@@ -2,8 +2,9 @@
  * pack never harms what it did not make, and its archive is exactly the snapshot: an existing file that is not its
  * own archive is refused (unless --force), files SHA256SUMS does not list stay out (and are named), a listed file
  * that is missing or changed stops it with nothing written, an output inside a snapshot is refused, and a manifest
- * time a tar header cannot hold is a sentence, not a crash. The built command line runs where what it prints is
- * the point; the rest runs in-process, which is quicker.
+ * time a tar header cannot hold is a sentence, not a crash. What the command prints comes from its `main` in this
+ * process, but for the named pipe: a pack that opened it would wait forever, holding a thread of the process it runs
+ * in, so it runs the built command line.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { packSnapshot, type PackOptions } from '../../src/archive/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { FIXTURE_FILES, SUMS_FILE, writeSnapshot } from './snapshot-fixture.js';
 
@@ -51,7 +52,7 @@ describe('pack and an existing output', () => {
     const dir = await snapshotIn(base);
     const notes = path.join(base, 'notes.txt');
     await writeFile(notes, 'my notes\n');
-    const refused = await runCli(['pack', dir, '--output', notes]);
+    const refused = await runMain(['pack', dir, '--output', notes]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
@@ -111,7 +112,7 @@ describe('pack archives exactly the snapshot', () => {
     await writeFile(path.join(dir, 'sms', 'cv', 'api', 'v1', 'units', 'notes.txt'), 'mine\n');
     await symlink('/etc/passwd', path.join(dir, 'sms', 'cv', 'api', 'v1', 'passwd'));
     const output = path.join(base, 'release.tar.gz');
-    const result = await runCli(['pack', dir, '--output', output, '--json']);
+    const result = await runMain(['pack', dir, '--output', output, '--json']);
     expect(result.code).toBe(0);
     const leftOut = ['.env', '.git/', 'sms/cv/api/v1/passwd', 'sms/cv/api/v1/units/notes.txt'];
     expect(JSON.parse(result.stdout)).toMatchObject({ archive: output, leftOut });
@@ -138,7 +139,7 @@ describe('pack archives exactly the snapshot', () => {
     const before = await readFile(archive);
 
     await writeFile(path.join(dir, DOC), '{"edited": true}\n');
-    const changed = await runCli(['pack', dir]);
+    const changed = await runMain(['pack', dir]);
     expect(changed.code).toBe(1);
     expect(changed.stderr).toBe(
       `cv-snapshot pack: ${DOC} does not match its checksum in ${SUMS_FILE}: it was changed after the crawl, or is ` +
@@ -218,9 +219,9 @@ describe('pack and where it writes', () => {
     const base = await tempDir();
     await writeFile(path.join(base, 'notes.txt'), 'text\n');
     const [missing, file, empty] = await Promise.all([
-      runCli(['pack', path.join(base, 'nowhere')]),
-      runCli(['pack', path.join(base, 'notes.txt')]),
-      runCli(['pack', base]),
+      runMain(['pack', path.join(base, 'nowhere')]),
+      runMain(['pack', path.join(base, 'notes.txt')]),
+      runMain(['pack', base]),
     ]);
     expect(missing.stderr).toBe(
       `cv-snapshot pack: ${path.join(base, 'nowhere')} does not exist. Give the snapshot directory that crawl ` +
