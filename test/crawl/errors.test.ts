@@ -18,7 +18,7 @@ import {
 } from '../../src/util/errors.js';
 import { existsSync } from 'node:fs';
 import { closedAfterEach, sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -157,7 +157,7 @@ describe('SOURCE_DATE_EPOCH', () => {
     const source = await tinySource();
     const out = path.join(await tempDir(), 'out');
     const env = { SOURCE_DATE_EPOCH: '9999999999' };
-    const result = await runCli(['crawl', source.root, '--out', out, '--quiet'], { env });
+    const result = await runMain(['crawl', source.root, '--out', out, '--quiet'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /SOURCE_DATE_EPOCH=9999999999 is too late: it must be a whole number of seconds since 1970 from 0 to 8589934591/,
@@ -174,11 +174,11 @@ describe('SOURCE_DATE_EPOCH', () => {
     const source = await tinySource();
     const out = path.join(await tempDir(), 'out');
     const env = { SOURCE_DATE_EPOCH: '8589934591' };
-    expect((await runCli(['crawl', source.root, '--out', out, '--quiet'], { env })).code).toBe(0);
+    expect((await runMain(['crawl', source.root, '--out', out, '--quiet'], { env })).code).toBe(0);
     const manifestText = await readFile(path.join(out, '_cv-snapshot', 'manifest.json'), 'utf8');
     const manifest = JSON.parse(manifestText) as { createdAt: string };
     expect(manifest.createdAt).toBe(new Date(8589934591 * 1000).toISOString());
-    const packed = await runCli(['pack', out, '--output', path.join(path.dirname(out), 'out.tar.gz')]);
+    const packed = await runMain(['pack', out, '--output', path.join(path.dirname(out), 'out.tar.gz')]);
     expect(packed.stderr).toBe('');
     expect(packed.code).toBe(0);
   });
@@ -188,13 +188,13 @@ describe('messages that say what to do next', () => {
   it('--strict names the command that publishes the kept snapshot, which fetches only the state check', async () => {
     const server = await brokenSource();
     const out = path.join(await tempDir(), 'out');
-    const strict = await runCli(['crawl', server.root, '--out', out, '--quiet', '--strict']);
+    const strict = await runMain(['crawl', server.root, '--out', out, '--quiet', '--strict']);
     expect(strict.code).toBe(3);
     expect(strict.stderr).toContain(`The finished snapshot is kept in ${out}.staging`);
     expect(strict.stderr).toContain('run the same command without --strict and with --resume');
     const fetched = server.requests.length;
 
-    const again = await runCli(['crawl', server.root, '--out', out, '--quiet', '--resume']);
+    const again = await runMain(['crawl', server.root, '--out', out, '--quiet', '--resume']);
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     // Only the root index and page 1 of each collection, to check that the source is still in the same state.
@@ -259,7 +259,7 @@ describe('messages that say what to do next', () => {
 
   it('a root URL with credentials is refused without repeating the password', async () => {
     const out = path.join(await tempDir(), 'out');
-    const result = await runCli(['crawl', 'http://admin:s3cr3t-pw@127.0.0.1:4100/api/', '--out', out]);
+    const result = await runMain(['crawl', 'http://admin:s3cr3t-pw@127.0.0.1:4100/api/', '--out', out]);
     expect(result.code).toBe(2);
     expect(result.stderr).not.toContain('s3cr3t-pw');
     expect(result.stderr).toContain('http://***@127.0.0.1:4100/api/ holds a user name or password');
