@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../../src/serve/index.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runMain, startCli } from '../helpers/cli.js';
 import { treeHashes } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { get } from '../sample-api/http.js';
@@ -220,7 +220,7 @@ describe('cv-snapshot serve on the command line', () => {
   it('says plainly when the directory is not a snapshot', async () => {
     const empty = await tempDir();
     await mkdir(path.join(empty, 'x'));
-    const result = await runCli(['serve', empty, '--port', '0']);
+    const result = await runMain(['serve', empty, '--port', '0']);
     expect(result.code).toBe(1);
     // As every command names a folder that is not a snapshot: a sentence, not the system's error text.
     expect(result.stderr).toBe(
@@ -234,7 +234,7 @@ describe('cv-snapshot serve on the command line', () => {
     const archive = path.join(dir, 'cv-2025-03.tar.gz');
     // What `pack` writes is a gzip file; serve looks no further than that.
     await writeFile(archive, gzipSync('not looked into'));
-    const result = await runCli(['serve', archive, '--port', '0']);
+    const result = await runMain(['serve', archive, '--port', '0']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${archive} is an archive; serve needs a directory.`);
     const target = path.join(dir, 'cv-2025-03');
@@ -243,13 +243,13 @@ describe('cv-snapshot serve on the command line', () => {
     // A gzip file by its bytes, whatever its name.
     const renamed = path.join(dir, 'snapshot.bin');
     await writeFile(renamed, await readFile(archive));
-    const byBytes = await runCli(['serve', renamed, '--port', '0']);
+    const byBytes = await runMain(['serve', renamed, '--port', '0']);
     expect(byBytes.stderr).toContain('is an archive; serve needs a directory');
   });
 
   it('names the port in use and what to try, exit 1, no stack trace', async () => {
     const { port } = new URL(mirror.serve.origin);
-    const result = await runCli(['serve', mirror.dir, '--port', port]);
+    const result = await runMain(['serve', mirror.dir, '--port', port]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `cv-snapshot serve: Port ${port} on 127.0.0.1 is in use by another program; ` +
@@ -258,7 +258,7 @@ describe('cv-snapshot serve on the command line', () => {
   });
 
   it('documents every option in --help', async () => {
-    const result = await runCli(['serve', '--help']);
+    const result = await runMain(['serve', '--help']);
     for (const option of ['--port', '--host', '--cors', '--quiet']) expect(result.stdout).toContain(option);
   });
 });
