@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, RootScopeError, UnusableDocumentError } from '../../src/util/errors.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { crawlForTest } from '../helpers/crawl.js';
 import { closedAfterEach, sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
@@ -77,7 +77,7 @@ describe('a document nested too deep', () => {
 
   it('is a clear error from the command line too', async () => {
     const server = await source(100_000);
-    const run = await runCli([
+    const run = await runMain([
       'crawl',
       `${server.url}/api/`,
       '--out',
@@ -114,7 +114,7 @@ describe('a redirect that cannot be followed', () => {
       ),
     });
     const out = path.join(await tempDir(), 'out');
-    const run = await runCli(['crawl', `${server.url}/api/`, '--out', out, '--retries', '0']);
+    const run = await runMain(['crawl', `${server.url}/api/`, '--out', out, '--retries', '0']);
     expect(run.stderr).not.toContain('unexpected failure');
     expect(run.code).toBe(0);
     expect(run.stdout + run.stderr).not.toContain('hunter2');
@@ -244,7 +244,7 @@ describe('a root index that leads nowhere', () => {
       res.end();
     });
     const out = path.join(await tempDir(), 'out');
-    const run = await runCli(['crawl', `${server.url}/sms/cv/api/v1/`, '--out', out]);
+    const run = await runMain(['crawl', `${server.url}/sms/cv/api/v1/`, '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `cv-snapshot crawl: ${server.url}/sms/cv/api/v1/: the root URL answers HTTP 301, a redirect to ` +
