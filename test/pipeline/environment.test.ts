@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutputDirError } from '../../src/util/errors.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { records, startTinySource, termIn, type TinySource } from '../helpers/tiny-source.js';
 import { crawlForTest } from '../helpers/crawl.js';
@@ -47,7 +47,7 @@ describe('the place of --out', () => {
 
   it('says so when a file is in the way, and fetches nothing', async () => {
     await writeFile(path.join(top, 'notes.txt'), 'mine');
-    const under = await runCli(['crawl', source.root, '--out', path.join(top, 'notes.txt', 'mirror'), '--quiet']);
+    const under = await runMain(['crawl', source.root, '--out', path.join(top, 'notes.txt', 'mirror'), '--quiet']);
     expect(under.code).toBe(1);
     expect(under.stderr).toContain(`The parent of --out, ${path.join(top, 'notes.txt')}, is a file, not a directory`);
     const crawlInto = (out: string) => crawlForTest(source.root, out).catch((e: unknown) => e);
@@ -64,7 +64,7 @@ describe('the place of --out', () => {
   it('a read-only file system is named as such before fetching (mounts a tmpfs)', async () => {
     const readOnly = path.join(top, 'ro');
     await mountTmpfs(readOnly, 'ro,size=64k');
-    const result = await runCli(['crawl', source.root, '--out', path.join(readOnly, 'mirror'), '--quiet']);
+    const result = await runMain(['crawl', source.root, '--out', path.join(readOnly, 'mirror'), '--quiet']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       `Preparing --out ${path.join(readOnly, 'mirror')}: cannot create ${path.join(readOnly, 'mirror')}.staging: ` +
@@ -86,7 +86,7 @@ describe('the place of --out', () => {
   });
 });
 
-// Two crawls by the command line, one after the other: seconds, and several times that on a loaded machine.
+// Two crawls, one after the other: seconds, and several times that on a loaded machine.
 describe('a full disk', () => {
   let many: TinySource;
   beforeAll(async () => {
@@ -99,7 +99,7 @@ describe('a full disk', () => {
     // Room for the staging directory and some documents (each file takes a 4 KiB page), not for the whole crawl.
     await mountTmpfs(disk, 'size=192k');
     const out = path.join(disk, 'mirror');
-    const full = await runCli(['crawl', many.root, '--out', out, '--quiet']);
+    const full = await runMain(['crawl', many.root, '--out', out, '--quiet']);
     expect(full.code).toBe(1);
     expect(full.stderr).toMatch(/the file system is full\. Free some space\./);
     expect(full.stderr).toMatch(
@@ -111,7 +111,7 @@ describe('a full disk', () => {
     expect(full.stderr).not.toContain('unexpected');
 
     execFileSync('mount', ['-o', 'remount,size=64m', disk]);
-    const resumed = await runCli(['crawl', many.root, '--out', out, '--quiet', '--resume']);
+    const resumed = await runMain(['crawl', many.root, '--out', out, '--quiet', '--resume']);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/taken from the interrupted run/);
