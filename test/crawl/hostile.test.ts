@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CrawlStoppedError, OutputDirError, TooManyDocumentsError } from '../../src/util/errors.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { closedAfterEach, sendJson, startServer } from '../helpers/http-server.js';
 import { listFiles } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -217,7 +217,7 @@ describe('oversized, endless and secret-bearing sources', () => {
       },
     });
     const out = path.join(await tempDir(), 'out');
-    const ok = await runCli([
+    const ok = await runMain([
       'crawl',
       server.root,
       '--out',
@@ -235,7 +235,7 @@ describe('oversized, endless and secret-bearing sources', () => {
     };
     expect(manifest.options.headers).toEqual(['Authorization: ***']);
 
-    const wrong = await runCli([
+    const wrong = await runMain([
       'crawl',
       server.root,
       '--out',
