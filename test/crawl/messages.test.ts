@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/crawl/fetcher.js';
 import { CvSnapshotError } from '../../src/util/errors.js';
 import { type createSnapshot } from '../../src/pipeline/create-snapshot.js';
-import { runCli } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { crawlForTest } from '../helpers/crawl.js';
@@ -74,7 +74,7 @@ describe('a request that fails', () => {
   });
 
   it('never echoes a password given in the root URL', async () => {
-    const run = await runCli([
+    const run = await runMain([
       'crawl',
       'http://admin:s3cr3t-pw@127.0.0.1:9/api/',
       '--out',
