@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Layout } from '../../src/format/layout.js';
 import { META_DIR } from '../../src/store/sums.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { runCli, runMain } from '../helpers/cli.js';
+import { runMain } from '../helpers/cli.js';
 import type { Manifest } from '../../src/format/manifest.js';
 import type { SnapshotDiff } from '../../src/diff/diff-format.js';
 import { sendJson, startServer, type TestServer } from '../helpers/http-server.js';
@@ -197,8 +197,7 @@ describe('pages that shift while they are crawled', () => {
 
     // From now on page 1 lists record 3 with record 1 or 2 in turn, and page 2 lists 3 and 4: never one view.
     source.page = (n, request) => (n === 1 ? [request % 2 === 0 ? '1' : '2', '3'] : ['3', '4']);
-    // The command line as users run it, for one of the refusals.
-    const failed = await runCli(['crawl', source.root, '--out', out, '--quiet']);
+    const failed = await runMain(['crawl', source.root, '--out', out, '--quiet']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('The pages of units disagreed each of the 4 times they were fetched');
     expect(failed.stderr).toContain('--allow-partial');
