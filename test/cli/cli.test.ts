@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/cli/main.js';
 import { verifySnapshot } from '../../src/verify/verify-snapshot.js';
-import { CLI, runCli, startCli } from '../helpers/cli.js';
+import { CLI, runCli, runMain, startCli } from '../helpers/cli.js';
 import { getJson } from '../helpers/snapshot.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -23,9 +23,17 @@ describe('cv-snapshot CLI', () => {
     }
   });
 
-  // --help itself is run in conventions.test.ts (and wins over other errors there).
+  it('prints help on stdout and exits 0 for -h, with nothing on stderr', async () => {
+    const result = await runCli(['crawl', '-h']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Usage: cv-snapshot crawl <root-url> \[options\]\n/);
+  });
+
+  // Each command's help from main in this process (the test above runs the process once). --help itself is run in
+  // conventions.test.ts (and wins over other errors there).
   it.each(COMMANDS.map((c) => c.name))('%s -h documents every option it accepts', async (name) => {
-    const result = await runCli([name, '-h']);
+    const result = await runMain([name, '-h']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(new RegExp(`^Usage: cv-snapshot ${name}[ \\n]`));
