@@ -119,8 +119,9 @@ describe('a crawl with worker threads', () => {
   }, 120_000);
 
   it('records each exchange into the one capture file with --warc, on the thread that made it', async () => {
+    // One record of each kind: enough requests and retries for three threads to record at once.
     const api = await startSampleApi({
-      records: 2,
+      records: 1,
       pageSize: 4,
       seed: 7,
       faultRate: 0.2,
