@@ -9,9 +9,9 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { releaseBrowser, testBrowser } from '../helpers/browser.js';
+import { releaseBrowser, testBrowser, TestPages } from '../helpers/browser.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -138,8 +138,6 @@ describe('the catalogue in a browser', () => {
     await crawlForTest(api.rootUrl, out);
     await crawlForTest(big.root, bigOut);
     served = await startServe({ dir: out, port: 0 });
-    shared = await browser.newPage();
-    shared.context().setDefaultTimeout(5_000);
     front = pathToFileURL(path.join(out, 'index.html')).href;
     const communities = (await readJson(out, `${ROOT_PATH}/units-communities/index.html`)) as { data: Listed[] };
     community = communities.data.find((r) => r.relationships?.root?.data)!;
@@ -156,16 +154,9 @@ describe('the catalogue in a browser', () => {
     await remove?.();
   });
 
-  /** The page of the tests that need no context of their own: opening a page costs a third of a second of CPU. */
-  let shared: Page;
-  /** The contexts the current test opened. */
-  const owned: BrowserContext[] = [];
-  /** The events `open` listens to. */
-  const recorded = ['request', 'requestfailed', 'response', 'pageerror'] as const;
-  afterEach(async () => {
-    for (const event of recorded) shared?.removeAllListeners(event);
-    await Promise.all(owned.splice(0).map((context) => context.close()));
-  });
+  /** The page the tests share at a desktop's width (Playwright's default), or a context of a test's own. */
+  const pages = new TestPages(() => browser, { desktop: { width: 1280, height: 720 } });
+  afterEach(() => pages.endTest());
 
   /**
    * A page that records every request it makes and every answer that is not a success, until the test ends. A test
@@ -173,14 +164,7 @@ describe('the catalogue in a browser', () => {
    * its own; the others share one page.
    */
   async function open(options?: BrowserContextOptions) {
-    let page = shared;
-    if (options !== undefined) {
-      const context = await browser.newContext(options);
-      owned.push(context);
-      // A missing element fails the test in seconds, with the locator named, instead of at the test's timeout.
-      context.setDefaultTimeout(5_000);
-      page = await context.newPage();
-    }
+    const page = await pages.page(options ?? 'desktop');
     const requests: string[] = [];
     const failures: string[] = [];
     const errors: string[] = [];

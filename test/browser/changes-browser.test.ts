@@ -10,9 +10,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { releaseBrowser, testBrowser } from '../helpers/browser.js';
+import { releaseBrowser, testBrowser, TestPages } from '../helpers/browser.js';
 import { createSampleData, startSampleApi, type SampleData } from '../../src/sample-api/index.js';
 import { startServe } from '../../src/serve/index.js';
 import { AXE_TIMEOUT_MS, axePage, seriousViolations } from '../helpers/axe.js';
@@ -44,8 +44,6 @@ describe('the Changes page in a browser', () => {
     remove = suite.remove;
     out = path.join(suite.dir, 'out');
     browser = await testBrowser();
-    shared = await browser.newPage({ viewport: DESKTOP });
-    shared.context().setDefaultTimeout(5_000);
     for (const release of [0, 1]) {
       const api = await startSampleApi({ seed: SEED, records: RECORDS, pageSize: 4, release });
       try {
@@ -61,27 +59,16 @@ describe('the Changes page in a browser', () => {
     await remove?.();
   });
 
-  /** The page of the tests at a desktop's width: opening a page costs a third of a second of CPU. */
-  let shared: Page;
-  /** The contexts the current test opened. */
-  const owned: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const event of ['pageerror', 'requestfailed', 'request'] as const) shared?.removeAllListeners(event);
-    await Promise.all(owned.splice(0).map((context) => context.close()));
-  });
+  /** The page the tests share at a desktop's width, or a context of a test's own. */
+  const pages = new TestPages(() => browser, { desktop: DESKTOP });
+  afterEach(() => pages.endTest());
 
   /**
    * A page that records every script error and failed request until the test ends: the shared page at a desktop's
    * width, or a context of its own with `options`.
    */
   async function open(options?: BrowserContextOptions) {
-    let page = shared;
-    if (options !== undefined) {
-      const context = await browser.newContext(options);
-      owned.push(context);
-      context.setDefaultTimeout(5_000);
-      page = await context.newPage();
-    }
+    const page = await pages.page(options ?? 'desktop');
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('requestfailed', (request) => errors.push(`${request.url()}: ${request.failure()?.errorText}`));

@@ -8,9 +8,9 @@ import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { releaseBrowser, testBrowser } from '../helpers/browser.js';
+import { releaseBrowser, testBrowser, TestPages } from '../helpers/browser.js';
 import { addCatalogue } from '../../src/pipeline/add-catalogue.js';
 import { startSampleApi, type SampleApi } from '../../src/sample-api/index.js';
 import { startServe, type ServeHandle } from '../../src/serve/index.js';
@@ -86,33 +86,16 @@ describe('the catalogue as a vocabulary portal', () => {
   /** A unit's IRI in the SKOS: its URL at the source. */
   const iriOf = (unit: Listed) => new URL(`units/${unit.id}/`, api.rootUrl).href;
 
-  /** The pages the tests share at a desktop's and a phone's width: opening a page costs a third of a second of CPU. */
-  const shared: Record<'desktop' | 'phone', Page | undefined> = { desktop: undefined, phone: undefined };
-  /** The contexts the current test opened. */
-  const owned: BrowserContext[] = [];
-  afterEach(async () => {
-    for (const page of Object.values(shared)) {
-      for (const event of ['request', 'requestfailed', 'response', 'pageerror'] as const) {
-        page?.removeAllListeners(event);
-      }
-    }
-    await Promise.all(owned.splice(0).map((context) => context.close()));
-  });
+  /** The pages the tests share at a desktop's and a phone's width, or a context of a test's own. */
+  const pages = new TestPages(() => browser, { desktop: DESKTOP, phone: PHONE });
+  afterEach(() => pages.endTest());
 
   /**
    * A page that records every answer that is not a success and every request to another origin, until the test ends:
    * the shared page at a desktop's or a phone's width, or a context of its own with `options`.
    */
   async function open(options: 'desktop' | 'phone' | BrowserContextOptions) {
-    let page: Page;
-    if (typeof options === 'string') {
-      page = shared[options] ??= await browser.newPage({ viewport: options === 'desktop' ? DESKTOP : PHONE });
-    } else {
-      const context = await browser.newContext(options);
-      owned.push(context);
-      page = await context.newPage();
-    }
-    page.context().setDefaultTimeout(5_000);
+    const page = await pages.page(options);
     const failures: string[] = [];
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
