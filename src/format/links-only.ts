@@ -12,7 +12,9 @@
  * 5. the related document beside the record's own URI: `<record>/<name>/`.
  *
  * A relationship document's `data` is the linkage; a related document's is the target itself (or a list of them):
- * either names where the relationship leads by type and id.
+ * either names where the relationship leads by type and id. At finalize, the crawl that wrote the tree names the
+ * relationship documents it stored with `data: null` (most of them: a term is rarely replaced), and those answer
+ * without being read again.
  *
  * Every file is read as `verify` reads one (safe-read.ts): never through a symbolic link, never a pipe, socket
  * or device, at most MAX_LINKS_ONLY_BYTES, JSON nested too deep refused. Such a document is passed over like one the
@@ -74,16 +76,25 @@ export class LinksOnlyReader {
   readonly #layout: Layout;
   readonly #links: StoredLinks;
   readonly #checked: Memo<true>;
+  readonly #leadingNowhere: ReadonlySet<string>;
 
   /**
    * `links`: how the tree's links were rewritten. `checked`: the directories the caller has already found to be
-   * directories (readSnapshotFile), to share with its other reads.
+   * directories (readSnapshotFile), to share with its other reads. `leadingNowhere`: files the crawl that wrote the
+   * tree stored with `data: null`, answered without reading them.
    */
-  constructor(dir: string, layout: Layout, links: StoredLinks, checked = new Memo<true>(CHECKED_DIRS)) {
+  constructor(
+    dir: string,
+    layout: Layout,
+    links: StoredLinks,
+    checked = new Memo<true>(CHECKED_DIRS),
+    leadingNowhere: ReadonlySet<string> = new Set(),
+  ) {
     this.#dir = dir;
     this.#layout = layout;
     this.#links = links;
     this.#checked = checked;
+    this.#leadingNowhere = leadingNowhere;
   }
 
   /**
@@ -106,6 +117,8 @@ export class LinksOnlyReader {
     for (const url of tried) {
       const file = url === null ? null : this.#fileOf(url);
       if (file === null) continue;
+      // As reading it would answer: the crawl parsed the document it wrote there.
+      if (this.#leadingNowhere.has(file)) return { data: null, unusable };
       let document: unknown;
       try {
         document = readSnapshotJson(this.#dir, file, MAX_LINKS_ONLY_BYTES, this.#checked);

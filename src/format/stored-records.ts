@@ -89,16 +89,18 @@ export class SnapshotReader {
 
   /**
    * `name`: the snapshot as the user named it (an archive's name, not its temporary extraction), for messages.
-   * `manifest`: read from `dir`, or the one a crawl is writing for its staged tree.
+   * `manifest`: read from `dir`, or the one a crawl is writing for its staged tree. `leadingNowhere`: from a crawl
+   * that wrote the tree, its relationship documents stored with `data: null` (RunState.leadingNowhere).
    */
   constructor(
     readonly name: string,
     readonly dir: string,
     readonly manifest: Manifest,
+    leadingNowhere: ReadonlySet<string> = new Set(),
   ) {
     this.layout = new Layout(manifest.source.root);
     this.links = StoredLinks.of(this.layout, manifest.options);
-    this.#linksOnly = new LinksOnlyReader(dir, this.layout, this.links, this.#checked);
+    this.#linksOnly = new LinksOnlyReader(dir, this.layout, this.links, this.#checked, leadingNowhere);
     for (const url of manifest.missing) {
       let location;
       try {

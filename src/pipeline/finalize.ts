@@ -137,7 +137,7 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{
       changes: changesSince(input.previous, { dir: writer.dir, manifest }, input.signal),
       layout,
       writer,
-      reader: new SnapshotReader(writer.dir, writer.dir, manifest),
+      reader: new SnapshotReader(writer.dir, writer.dir, manifest, state.leadingNowhere),
       about: aboutSnapshot(manifest),
       ...(options.names ? { names: options.names } : {}),
       ...(input.signal ? { signal: input.signal } : {}),

@@ -18,6 +18,11 @@ export class RunState {
   readonly collections = new Map<string, CollectionCounts>();
   /** Page files of each collection, by page number. */
   readonly pageFiles = new Map<string, Map<number, string>>();
+  /**
+   * The files of the relationship documents stored with `data: null`: finalize's reader answers for these
+   * relationships from here instead of reading each document again (most links-only relationships lead nowhere).
+   */
+  readonly leadingNowhere = new Set<string>();
   /** Findings counted, and the ones the report lists: bounded, however many findings a crawl makes. */
   readonly #tally = new FindingTally();
   /**
@@ -137,6 +142,8 @@ export class RunState {
     if (before === undefined) this.documents += 1;
     if (entry.source) this.source = entry.source;
     if (entry.file === null) return;
+    if (entry.leadsNowhere === true) this.leadingNowhere.add(entry.file.path);
+    else this.leadingNowhere.delete(entry.file.path);
     // Only a stored document counts for the cross-document checks, as verify counts the files.
     // Journal entries name canonical URLs: the crawl records nothing else.
     this.invariants.add(entry.url, entry.summary, entry.url);

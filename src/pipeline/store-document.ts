@@ -37,6 +37,8 @@ export interface PreparedDocument {
   records: number | null;
   /** The file written; null when the layout refused the URL or its path was taken. */
   file: { path: string; size: number; sha256: string } | null;
+  /** A relationship document whose `data` is null: the relationship leads nowhere (RunState.leadingNowhere). */
+  leadsNowhere: boolean;
 }
 
 export interface DocumentStore extends DocumentContext {
@@ -64,6 +66,7 @@ export function prepareDocument(
     summary: check.summary,
     records: location.kind === 'list' && Array.isArray(data) ? data.length : null,
     file: null,
+    leadsNowhere: location.kind === 'relationship' && data === null,
   };
   const placement = layout.place(url);
   if (!placement.ok) {
@@ -145,6 +148,7 @@ export function storeDocument(store: DocumentStore, document: CrawledDocument): 
       file: prepared.file,
       summary: prepared.summary,
       records: prepared.records,
+      ...(prepared.leadsNowhere && prepared.file !== null ? { leadsNowhere: true as const } : {}),
       discovered,
       ...(location.kind === 'root'
         ? {

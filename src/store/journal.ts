@@ -66,6 +66,8 @@ const journalEntry = z.discriminatedUnion('t', [
     summary: documentSummary,
     /** Records on a list page (for the collection counts). */
     records: z.int().nullable(),
+    /** Given for a relationship document stored with `data: null`: the relationship leads nowhere. */
+    leadsNowhere: z.literal(true).optional(),
     /** What identifies the source's state: the root index's response headers, and its content's hash. */
     source: journalSource.optional(),
     discovered: z.array(z.string()),
