@@ -3,11 +3,13 @@
  * is still to fetch, and a URL that failed (--allow-partial) is missing only until a later run fetches it.
  */
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/store/journal.js';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Journal, type JournalEntry } from '../../src/store/journal.js';
 import { RunState } from '../../src/pipeline/run-state.js';
 import type { TreeWriter } from '../../src/store/writer.js';
 import { InvariantChecker } from '../../src/validate/invariants.js';
-import { tempWriter } from '../helpers/temp-dir.js';
+import { tempDir, tempWriter } from '../helpers/temp-dir.js';
 
 const root = 'http://127.0.0.1:8080/sms/cv/api/v1/';
 const units = `${root}units/`;
@@ -67,5 +69,26 @@ describe('RunState', () => {
     // The writer lists what it writes itself; applying the entry does not list it again.
     expect([...writer.listing()]).toEqual([]);
     expect(() => live.takeResume()).toThrow(/resuming: true/);
+  });
+
+  it('keeps relationship documents stored leading nowhere through a journal read back, until rewritten', async () => {
+    const { state: replayed } = await state(true);
+    const file = 'sms/cv/api/v1/units/1/relationships/successor';
+    const stored = (leadsNowhere: boolean): JournalEntry => ({
+      t: 'doc',
+      url: `${unit1}relationships/successor`,
+      file: { path: file, sha256: SHA, size: 2 },
+      summary: { kind: 'relationship', resources: [], targets: [], roots: [] },
+      records: null,
+      ...(leadsNowhere ? { leadsNowhere: true as const } : {}),
+      discovered: [],
+    });
+    const journal = path.join(await tempDir(), 'journal.ndjson');
+    await writeFile(journal, `${JSON.stringify(stored(true))}\n`);
+    for await (const entry of Journal.read(journal)) replayed.apply(entry);
+    expect([...replayed.leadingNowhere]).toEqual([file]);
+    // Fetched again in the resumed run, and leading somewhere now.
+    replayed.apply(stored(false));
+    expect([...replayed.leadingNowhere]).toEqual([]);
   });
 });
