@@ -148,7 +148,6 @@ describe('the catalogue in a browser', () => {
     communityName = String(group.attributes.term);
   }, 120_000);
   afterAll(async () => {
-    await checked.close();
     await releaseBrowser(browser);
     await Promise.all([served?.close(), api?.close(), big?.close()]);
     await remove?.();

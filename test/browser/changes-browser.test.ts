@@ -54,7 +54,6 @@ describe('the Changes page in a browser', () => {
     }
   }, 120_000);
   afterAll(async () => {
-    await checked.close();
     await releaseBrowser(browser);
     await remove?.();
   });
