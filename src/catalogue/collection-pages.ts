@@ -173,7 +173,7 @@ function* collectionPages(c: Catalogue, collection: string, downloads: Collectio
     n++;
   };
   for (const list of c.input.reader.pages(collection)) {
-    // Timed a page at a time: reading the process's CPU time is a system call that cost as much as a record's lines.
+    // The downloads' share, timed apart for the crawl's phases (finalize.ts).
     c.timeDownloads(() => {
       for (const resource of list.records) downloads.add(resource);
     });

@@ -132,6 +132,7 @@ describe('cv-snapshot CLI', () => {
       };
       expect(Object.keys(cpu.phases)).toEqual(['crawl', 'catalogue', 'downloads', 'finalize', 'publish']);
       expect(cpu.phases.catalogue! + cpu.phases.downloads!).toBeLessThanOrEqual(cpu.phases.finalize!);
+      expect(cpu.phases.downloads).toBeGreaterThan(0);
       expect(cpu.phases.crawl! + cpu.phases.finalize! + cpu.phases.publish!).toBeLessThanOrEqual(cpu.ms);
       expect(cpu.perDocumentUs).toBe(Math.round((cpu.ms * 1000) / summary.documents));
 
