@@ -112,6 +112,8 @@ export class Layout {
    */
   readonly #placements = new WeakMap<ParsedUrl, Placement>();
   readonly #segmentVerdicts = new Memo<SegmentVerdict>(4096);
+  /** Collection URLs by collection name: the catalogue and its downloads ask for one for each record. */
+  readonly #collectionUrls = new Memo<string>(1024);
 
   /** `root` is the canonical root URL (ending in `/`). */
   constructor(root: string, urls: UrlSpace = new UrlSpace(root)) {
@@ -191,7 +193,12 @@ export class Layout {
 
   /** The canonical URL of the bare collection list. */
   collectionUrl(collection: string): string {
-    return this.urls.canonical(`${this.root}${encodeURIComponent(collection)}/`);
+    let url = this.#collectionUrls.get(collection);
+    if (url === undefined) {
+      url = this.urls.canonical(`${this.root}${encodeURIComponent(collection)}/`);
+      this.#collectionUrls.set(collection, url);
+    }
+    return url;
   }
 
   /**
