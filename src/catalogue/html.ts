@@ -18,6 +18,15 @@ export function esc(text: string): string {
     .replace(/'/g, ESCAPES["'"]!);
 }
 
+/**
+ * Text made safe to put between tags, and only there (never in an attribute): `&`, `<` and `>` escaped. Quotes stay
+ * as they are, so a record's JSON shown in a page keeps its size, and most texts pass through a single test.
+ */
+export function escText(text: string): string {
+  if (!/[&<>]/.test(text)) return text;
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** A link target made safe for an `href`: only http(s) URLs from the source become outbound links. */
 export function isWebUrl(value: unknown): value is string {
   return typeof value === 'string' && /^https?:\/\/[^\s"'<>]+$/i.test(value);

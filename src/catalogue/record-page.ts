@@ -4,7 +4,7 @@
  * that point at it, a "Cite this term" block, and its JSON shown as text.
  */
 import { flatKey } from '../util/flat-key.js';
-import { alternates, esc, isWebUrl, page, statusBadge } from './html.js';
+import { alternates, esc, escText, isWebUrl, page, statusBadge } from './html.js';
 import { MAX_SHOWN_JSON, recordUris, storedFile, type TreeSite } from './stored.js';
 import { typeTitle, type HumanNames } from './labels.js';
 import { claimTag, collectionFolder } from '../format/catalogue-names.js';
@@ -63,7 +63,7 @@ function jsonSection(resource: SnapshotRecord, collection: string, file: string 
   const shown =
     json.length > MAX_SHOWN_JSON
       ? `<p>It is larger than ${MAX_SHOWN_JSON / 1024} kB: open the list page or the document in a text editor.</p>\n`
-      : `<pre class="json">${esc(json)}</pre>\n`;
+      : `<pre class="json">${escText(json)}</pre>\n`;
   return `<h2 id="json">JSON</h2>\n<details>\n<summary>Show the JSON</summary>\n<p>${where}</p>\n${shown}</details>\n`;
 }
 

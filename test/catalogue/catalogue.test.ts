@@ -119,7 +119,7 @@ describe('catalogue', () => {
     const rootPage = await readFile(path.join(out, `_catalogue/units/r-${rootTerm.id}.html`), 'utf8');
     expect(rootPage).toContain(`href="../../_catalogue/units-communities/r-${variant.id}.html"`);
     // Its JSON is in the page, as text; no link hands the stored index.html to the browser.
-    expect(rootPage).toContain('<pre class="json">{\n  &quot;type&quot;: &quot;Unit&quot;,');
+    expect(rootPage).toContain('<pre class="json">{\n  "type": "Unit",');
     expect(rootPage).not.toContain(`href="../../${ROOT_PATH}/`);
     expect(rootPage).toContain(`${api.rootUrl}units/${rootTerm.id}/`);
   });
