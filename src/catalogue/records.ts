@@ -1,8 +1,8 @@
 /**
  * The catalogue's index of the records its lists hold (build-catalogue.ts, pass 1): where each record has its page,
  * what it is called, which records point at it, and whether its page is written. A record is a number here; what
- * is kept per record and per reference is numbers in arrays and one key string per record or target, because at
- * 38,000 records and 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
+ * is kept per record and per reference is numbers in arrays, found by type and id, because at 38,000 records and
+ * 100,000 references an object per reference made the catalogue the peak of a crawl's memory.
  */
 import { flatKey } from '../util/flat-key.js';
 import { recordPage, typedRecordPage } from '../format/catalogue-names.js';
@@ -15,8 +15,23 @@ export interface Referrer {
   relationship: string;
 }
 
+/** A map by type, then by id: looked up without making a key string for each question. */
+class ByTypeAndId<V> {
+  readonly #byType = new Map<string, Map<string, V>>();
+
+  get(type: string, id: string): V | undefined {
+    return this.#byType.get(type)?.get(id);
+  }
+
+  set(type: string, id: string, value: V): void {
+    let ids = this.#byType.get(type);
+    if (ids === undefined) this.#byType.set(type, (ids = new Map()));
+    ids.set(id, value);
+  }
+}
+
 export class CatalogueRecords {
-  readonly #numbers = new Map<string, number>();
+  readonly #numbers = new ByTypeAndId<number>();
   readonly #types: string[] = [];
   readonly #typeNames = new Map<string, string>();
   readonly #ids: string[] = [];
@@ -25,8 +40,8 @@ export class CatalogueRecords {
   /** Per record: its page file; and every page file given, so that no two records share one. */
   readonly #pageFiles: string[] = [];
   readonly #givenPages = new Set<string>();
-  /** Target key → referrer number and relationship number, in turn. */
-  readonly #referrers = new Map<string, number[]>();
+  /** Target → referrer number and relationship number, in turn. */
+  readonly #referrers = new ByTypeAndId<number[]>();
   readonly #relationships: string[] = [];
   readonly #relationshipNumbers = new Map<string, number>();
   /** Per record: 0 no page yet, 1 its page is written. */
@@ -34,11 +49,10 @@ export class CatalogueRecords {
 
   /** Adds a record found in `collection`'s lists (the first collection that lists it keeps it); its number. */
   add(type: string, id: string, collection: string, label: string): number {
-    const key = flatKey(type, id);
-    const known = this.#numbers.get(key);
+    const known = this.#numbers.get(type, id);
     if (known !== undefined) return known;
     const n = this.#types.length;
-    this.#numbers.set(key, n);
+    this.#numbers.set(type, id, n);
     // One string per type, not one per record (each record's comes from parsing its page).
     let shared = this.#typeNames.get(type);
     if (shared === undefined) this.#typeNames.set(type, (shared = type));
@@ -62,15 +76,14 @@ export class CatalogueRecords {
       this.#relationships.push(relationship);
       this.#relationshipNumbers.set(relationship, name);
     }
-    const key = flatKey(type, id);
-    const list = this.#referrers.get(key);
-    if (list === undefined) this.#referrers.set(key, [from, name]);
+    const list = this.#referrers.get(type, id);
+    if (list === undefined) this.#referrers.set(type, id, [from, name]);
     else list.push(from, name);
   }
 
   /** Where the record of `type` and `id` has its page, and what it is called; undefined when no list holds it. */
   find(type: string, id: string): { collection: string; label: string; page: string } | undefined {
-    const n = this.#numbers.get(flatKey(type, id));
+    const n = this.#numbers.get(type, id);
     return n === undefined
       ? undefined
       : { collection: this.#collections[n]!, label: this.#labels[n]!, page: this.#pageFiles[n]! };
@@ -92,7 +105,7 @@ export class CatalogueRecords {
 
   /** The records that point at the record of `type` and `id`, in the order the lists gave them. */
   referrers(type: string, id: string): Referrer[] {
-    const list = this.#referrers.get(flatKey(type, id)) ?? [];
+    const list = this.#referrers.get(type, id) ?? [];
     const referrers: Referrer[] = [];
     for (let i = 0; i < list.length; i += 2) {
       const from = list[i]!;
@@ -110,7 +123,7 @@ export class CatalogueRecords {
    * whether it is to be written now.
    */
   takePage(type: string, id: string, collection: string): boolean {
-    const n = this.#numbers.get(flatKey(type, id));
+    const n = this.#numbers.get(type, id);
     if (n === undefined || this.#collections[n] !== collection) return false;
     if (this.#pages.length < this.#types.length) this.#pages = grown(this.#pages, this.#types.length);
     if (this.#pages[n] !== 0) return false;
