@@ -107,6 +107,44 @@ export function noComparison(why: 'first' | 'unreadable'): ChangesFeed {
   };
 }
 
+/** What pass 1 gathers across records. */
+interface FirstPassIndex {
+  reader: SnapshotReader;
+  records: CatalogueRecords;
+  linksOnly: Map<string, unknown>;
+  communities: Map<string, { type: string; id: string }>;
+}
+
+/** Pass 1's work on one record: kept out of the pass's loop, so that the loop stays small to compile. */
+function indexRecord(index: FirstPassIndex, collection: string, count: CollectionInfo, resource: SnapshotRecord): void {
+  const { records, reader, linksOnly, communities } = index;
+  count.records++;
+  count.type ??= resource.type;
+  const status = resource.attributes.status;
+  if ('status' in resource.attributes) count.hasStatus = true;
+  if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
+  const label = labelOf(resource);
+  count.letters.add(letterOf(label));
+  const self = records.add(resource.type, resource.id, collection, label);
+  for (const [name, relationship] of Object.entries(resource.relationships)) {
+    if (!isObject(relationship)) continue;
+    for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
+  }
+  // Relationships given with links only, read here once for every record a list gives (the downloads of a
+  // record listed in two collections ask in both); their targets' pages list who points at them.
+  const keeps = records.find(resource.type, resource.id)!.collection === collection;
+  for (const name of reader.linksOnlyNames(resource)) {
+    const data = reader.relationshipData(collection, resource, name);
+    if (!keeps) continue;
+    // Most lead nowhere (`data: null`): only the others are kept (record-page.ts reads a missing one as that).
+    if (data !== null) linksOnly.set(flatKey(resource.type, resource.id, name), data);
+    for (const target of linkages(data)) records.addReference(target.type, target.id, self, name);
+  }
+  count.root ??= firstTarget(resource, 'root');
+  const community = firstTarget(resource, 'community');
+  if (community) communities.set(flatKey(resource.type, resource.id), community);
+}
+
 /**
  * Pass 1, the one read of every list page and of every links-only relationship's documents: where each record
  * lives, what it is called, who points at it, what each collection is; the downloads' survey; and the new side of
@@ -129,6 +167,7 @@ async function firstPass(input: CatalogueInput) {
   // Pass 2 (the pages, the downloads) asks for the same relationships: answered from here, not read again.
   reader.keepLinksOnlyAnswers();
   let read = 0;
+  const index: FirstPassIndex = { reader, records, linksOnly, communities };
   for (const collection of reader.collections()) {
     const count: CollectionInfo = { records: 0, skipped: 0, statuses: new Map(), hasStatus: false, letters: new Set() };
     info.set(collection, count);
@@ -138,31 +177,7 @@ async function firstPass(input: CatalogueInput) {
       count.skipped += list.others.length;
       compared?.addOthers(list);
       for (const resource of list.records) {
-        count.records++;
-        count.type ??= resource.type;
-        const status = resource.attributes.status;
-        if ('status' in resource.attributes) count.hasStatus = true;
-        if (typeof status === 'string') count.statuses.set(status, (count.statuses.get(status) ?? 0) + 1);
-        const label = labelOf(resource);
-        count.letters.add(letterOf(label));
-        const self = records.add(resource.type, resource.id, collection, label);
-        for (const [name, relationship] of Object.entries(resource.relationships)) {
-          if (!isObject(relationship)) continue;
-          for (const target of linkages(relationship.data)) records.addReference(target.type, target.id, self, name);
-        }
-        // Relationships given with links only, read here once for every record a list gives (the downloads of a
-        // record listed in two collections ask in both); their targets' pages list who points at them.
-        const keeps = records.find(resource.type, resource.id)!.collection === collection;
-        for (const name of reader.linksOnlyNames(resource)) {
-          const data = reader.relationshipData(collection, resource, name);
-          if (!keeps) continue;
-          // Most lead nowhere (`data: null`): only the others are kept (record-page.ts reads a missing one as that).
-          if (data !== null) linksOnly.set(flatKey(resource.type, resource.id, name), data);
-          for (const target of linkages(data)) records.addReference(target.type, target.id, self, name);
-        }
-        count.root ??= firstTarget(resource, 'root');
-        const community = firstTarget(resource, 'community');
-        if (community) communities.set(flatKey(resource.type, resource.id), community);
+        indexRecord(index, collection, count, resource);
         survey.add(resource);
         if (compared !== null) {
           compared.add(resource);
