@@ -25,7 +25,7 @@ class ByTypeAndId<V> {
 
   set(type: string, id: string, value: V): void {
     let ids = this.#byType.get(type);
-    if (ids === undefined) this.#byType.set(type, (ids = new Map()));
+    if (ids === undefined) this.#byType.set(type, (ids = new Map<string, V>()));
     ids.set(id, value);
   }
 }
