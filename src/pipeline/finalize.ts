@@ -126,10 +126,10 @@ export async function finalizeSnapshot(input: FinalizeInput): Promise<{
     const started = processCpuMs();
     const startedAt = performance.now();
     // The downloads' work is interleaved with the pages', a list page at a time. Its share is timed by the clock
-    // and the catalogue's CPU split in that proportion: reading the process's CPU time is a system call that took
-    // about 0.14 ms while V8's compiler threads ran, and timing each list page by it cost several percent of the
-    // catalogue. The clock also counts the Changes comparison's waits, so the downloads' share is an estimate; the
-    // sum of the two is exact.
+    // and the catalogue's CPU split in that proportion: reading the process's CPU time is a system call, slow while
+    // V8's compiler threads run, and timing each list page by it cost several percent of the catalogue
+    // (docs/performance.md#what-it-measures). The clock also counts the Changes comparison's waits, so the
+    // downloads' share is an estimate; the sum of the two is exact.
     let downloadsWall = 0;
     const timeDownloads = <T>(work: () => T): T => {
       const start = performance.now();
