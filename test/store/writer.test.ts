@@ -108,3 +108,30 @@ describe('TreeWriter exclusive writes (a fresh crawl writes each document once)'
     expect(await readFile(path.join(dir, 'units', 'a', 'index.html'), 'utf8')).toBe('{"again":true}');
   });
 });
+
+describe('TreeWriter bytes', () => {
+  it('writes and hashes any mix of parts as their UTF-8, whatever their sizes and characters', async () => {
+    const dir = await tempDir();
+    const writer = await tempWriter(dir);
+    // Text of every width in UTF-8, a lone surrogate (written as U+FFFD), and lengths on both sides of a join of
+    // small parts and of the largest string encoded in one piece of memory.
+    const piece = fc.constantFrom('a', '"', 'é', '—', '\u{1D11E}', '\uD800', '\uFFFD');
+    const text = fc.tuple(fc.array(piece, { maxLength: 40 }), fc.constantFrom(0, 1, 60_000, 70_000, 140_000));
+    const part = fc.oneof(
+      text.map(([pieces, repeat]) => pieces.join('') + '—'.repeat(repeat)),
+      fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+    );
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(part, { maxLength: 6 }), async (parts) => {
+        const file = `f/${(runs += 1)}`;
+        const expected = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+        const written = writer.writeParts(file, parts);
+        const onDisk = await readFile(path.join(dir, 'f', String(runs)));
+        expect(onDisk.equals(expected)).toBe(true);
+        expect(written).toEqual({ size: expected.length, sha256: hashOf(expected) });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
