@@ -104,18 +104,19 @@ class FileLog {
       groups = this.#group(depth);
     }
     const keys = [...groups.keys()].sort(byCodeUnits);
-    let record = Buffer.allocUnsafe(4096);
+    // A group's entries lie in the file in the order written, among other groups': read through a window of the file,
+    // not with a call per entry.
+    const log = new LogWindow(this.#fd, this.#written);
     for (const key of keys) {
       const refs = groups.get(key)!;
       groups.delete(key);
       const entries: Array<{ file: string; digest: string }> = [];
       for (let i = 0; i < refs.length; i += 2) {
         const length = refs[i + 1]!;
-        if (record.length < length) record = Buffer.allocUnsafe(length);
-        readFully(this.#fd, record, length, refs[i]!);
+        const start = log.at(refs[i]!, length);
         entries.push({
-          file: record.toString('utf8', 4, length - 32),
-          digest: record.toString('hex', length - 32, length),
+          file: log.bytes.toString('utf8', start + 4, start + length - 32),
+          digest: log.bytes.toString('hex', start + length - 32, start + length),
         });
       }
       // Stable: of the entries for one path, the last one written is the last of its run.
@@ -149,37 +150,50 @@ class FileLog {
    */
   #group(depth: number): Map<string, number[]> {
     const groups = new Map<string, number[]>();
-    let block = Buffer.allocUnsafe(LOG_BUFFER);
-    /** Where in the file the block starts, and how much of it is read. */
-    let blockStart = 0;
-    let filled = 0;
-    const load = (at: number, need: number): void => {
-      if (block.length < need) block = Buffer.allocUnsafe(need);
-      blockStart = at;
-      filled = Math.min(block.length, this.#written - at);
-      readFully(this.#fd, block, filled, at);
-    };
+    const log = new LogWindow(this.#fd, this.#written);
     for (let at = 0; at < this.#written;) {
-      if (at + 4 > blockStart + filled) load(at, 4);
-      const size = 4 + block.readUInt32LE(at - blockStart) + 32;
-      if (at + size > blockStart + filled) load(at, size);
-      const start = at - blockStart + 4;
+      const size = 4 + log.bytes.readUInt32LE(log.at(at, 4)) + 32;
+      const start = log.at(at, size) + 4;
       const end = start + size - 36;
       let keyEnd = end;
       for (let i = start, slashes = 0; i < end; i += 1) {
-        if (block[i] === SLASH && ++slashes === depth) {
+        if (log.bytes[i] === SLASH && ++slashes === depth) {
           keyEnd = i + 1;
           break;
         }
       }
       // A slash never occurs inside a multi-byte UTF-8 character, so the key decodes as a prefix of the path.
-      const key = block.toString('utf8', start, keyEnd);
+      const key = log.bytes.toString('utf8', start, keyEnd);
       let refs = groups.get(key);
       if (refs === undefined) groups.set(key, (refs = []));
       refs.push(at, size);
       at += size;
     }
     return groups;
+  }
+}
+
+/** A file log read a megabyte at a time: the bytes of an entry are found through `at`. */
+class LogWindow {
+  bytes = Buffer.allocUnsafe(LOG_BUFFER);
+  /** Where in the file `bytes` starts, and how much of it is read. */
+  #start = 0;
+  #filled = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {}
+
+  /** Where in `bytes` the `length` bytes at `position` of the file are, after reading them in if they are not. */
+  at(position: number, length: number): number {
+    if (position < this.#start || position + length > this.#start + this.#filled) {
+      if (this.bytes.length < length) this.bytes = Buffer.allocUnsafe(length);
+      this.#start = position;
+      this.#filled = Math.min(this.bytes.length, this.size - position);
+      readFully(this.fd, this.bytes, this.#filled, position);
+    }
+    return position - this.#start;
   }
 }
 

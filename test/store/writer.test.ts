@@ -50,6 +50,20 @@ describe('TreeWriter listing', () => {
 });
 
 describe('TreeWriter listing in groups (one directory a few levels down at a time)', () => {
+  it('reads back every group whole when the groups were written interleaved across megabytes of log', async () => {
+    const writer = await tempWriter();
+    // Three collections written in turn, as a crawl writes them, each entry a different length; the log spans
+    // several of the megabytes it is read back in, and these lengths put an entry of each group across an edge.
+    const files: Array<[string, string]> = [];
+    for (let i = 0; i < 30_000; i += 1) {
+      const file = `sms/cv/api/v1/c${i % 3}/${i}/${'x'.repeat(i % 89)}/index.html`;
+      writer.record(file, hashOf(file));
+      files.push([file, hashOf(file)]);
+    }
+    files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    expect([...writer.listing()]).toEqual(files);
+  });
+
   it('gives the order of one sort of every path, whatever the depths and characters', async () => {
     const dir = await tempDir();
     let runs = 0;
