@@ -13,7 +13,7 @@
  * gzip header with no name, mtime 0 and OS byte 3.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createWriteStream, readSync } from 'node:fs';
+import { closeSync, createWriteStream, lstatSync, readSync } from 'node:fs';
 import { realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
@@ -120,7 +120,11 @@ async function listSnapshot(root: string, name: string, signal: AbortSignal | un
   const specials = new Map<string, string>();
   await walkTree(
     root,
-    { file: (rel, size) => files.set(rel, size), special: (rel, kind) => specials.set(rel, kind) },
+    {
+      // Dirent types come from readdir without a stat (on most file systems); the size needs one lstat.
+      file: (rel) => files.set(rel, lstatSync(path.join(root, ...rel.split('/'))).size),
+      special: (rel, kind) => specials.set(rel, kind),
+    },
     signal,
   );
   let reading;

@@ -2,15 +2,15 @@
  * The walk of a snapshot tree that may not be what crawl wrote (verify, pack): every entry visited, nothing followed
  * or opened that is not a regular file or a directory.
  */
-import { lstatSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { throwIfStopped } from '../util/errors.js';
 import { kindOf } from './safe-read.js';
 
 export interface TreeVisitor {
-  /** A regular file, with its size. */
-  file(rel: string, size: number): void;
+  /** A regular file (its size, where wanted, is the visitor's to ask: verify does not need it). */
+  file(rel: string): void;
   /** A directory, before its contents; return false to leave its contents unvisited. */
   dir?(rel: string): boolean;
   /** Anything else (symbolic link, named pipe, socket, device): never followed or opened. */
@@ -36,8 +36,7 @@ export async function walkTree(root: string, visitor: TreeVisitor, signal?: Abor
       if (dirent.isDirectory()) {
         if (visitor.dir?.(rel) !== false) stack.push(rel);
       } else if (dirent.isFile()) {
-        // Dirent types come from readdir without a stat (on most file systems); the size needs one lstat.
-        visitor.file(rel, lstatSync(path.join(root, ...rel.split('/'))).size);
+        visitor.file(rel);
       } else {
         visitor.special(rel, kindOf(dirent));
       }
