@@ -67,6 +67,8 @@ export class TreeCheck {
   links = 0;
   /** Documents changed after the crawl, by URL: their findings are the change's, not the source's. */
   readonly #changed = new Set<string>();
+  /** Files listed in SHA256SUMS that were not read as documents: missing, not regular, unreadable, not JSON. */
+  #unread = 0;
   readonly findings: VerifyFindings;
   /** Catalogue record pages checked so far, by the record they are for (docs/catalogue.md). */
   readonly #recordPages: RecordPages;
@@ -103,6 +105,7 @@ export class TreeCheck {
       const why =
         error instanceof NotRegularFileError ? `is now ${error.kind}` : `cannot be read (${firstLine(error)})`;
       problems.add(`${file} ${why}.`);
+      if (url !== null) this.#unread += 1;
       return;
     }
     if (read.sha256 !== expected) {
@@ -118,12 +121,14 @@ export class TreeCheck {
     }
     if (read.bytes === null) {
       problems.add(`${file} is larger than ${MAX_DOCUMENT_BYTES} bytes, too large to check as a document.`);
+      this.#unread += 1;
       return;
     }
     let json: unknown;
     try {
       json = parseJson(read.bytes.toString('utf8'));
     } catch (error) {
+      this.#unread += 1;
       if (this.#changed.has(url)) return;
       const why =
         error instanceof JsonTooDeepError
@@ -166,6 +171,8 @@ export class TreeCheck {
     const { layout } = this;
     this.documents += 1;
     const location = layout.urls.locate(url);
+    // A page's `first` and `prev` may be one link: it is a problem once.
+    const broken = new Set<string>();
     visitLinks(json, location.kind === 'root', (link) => {
       this.links += 1;
       const target = this.#targets.file(link, url);
@@ -174,8 +181,10 @@ export class TreeCheck {
       if (
         !explained &&
         !this.#changed.has(url) &&
-        (target === undefined || (target !== null && !this.files.isFile(target)))
+        (target === undefined || (target !== null && !this.files.isFile(target))) &&
+        !broken.has(link)
       ) {
+        broken.add(link);
         this.problems.add(`${file} links to ${link}, which is not a file of the snapshot.`);
       }
       return source;
@@ -190,15 +199,32 @@ export class TreeCheck {
     }
   }
 
+  /** `count` files listed in SHA256SUMS that were never given to `file`: missing, or not regular files. */
+  notRead(count: number): void {
+    this.#unread += count;
+  }
+
   /**
    * Adds the findings of complete collections and the cross-document ones; the validation errors the report does
-   * not explain are problems, and so are collections whose documents do not add up to what the manifest says.
+   * not explain are problems, and so are collections whose documents do not add up to what the manifest says. When a
+   * document was not read as the crawl wrote it (changed, missing, unreadable), what the checks across documents
+   * find is its consequence (a collection with no readable page "has none"), said in one sentence, not blamed on
+   * the source.
    */
   finish(): void {
-    for (const problem of this.#collections.countProblems()) this.problems.add(problem);
+    const { problems } = this;
+    for (const problem of this.#collections.countProblems()) problems.add(problem);
     this.findings.addPlaced(this.#collections.placed());
-    this.findings.addAcross(this.#invariants.finish());
-    this.findings.reportProblems(this.problems);
+    this.findings.addAcross(this.#invariants.finish(), this.#unread === 0 && this.#changed.size === 0);
+    this.findings.reportProblems(problems);
+    const { leftOut } = this.findings;
+    if (leftOut > 0) {
+      problems.add(
+        `${leftOut === 1 ? 'One error' : `${leftOut} errors`} found by the checks across documents (pagination, ` +
+          `the targets of relationships) ${leftOut === 1 ? 'is left out: it comes' : 'are left out: they come'} ` +
+          'from the files above that were changed, are missing or cannot be read.',
+      );
+    }
   }
 }
 

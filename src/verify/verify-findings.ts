@@ -21,6 +21,7 @@ export class VerifyFindings {
   /** The first unexplained errors, in the order found, and how many there are. */
   readonly #unexplained: Finding[] = [];
   #unexplainedCount = 0;
+  #leftOut = 0;
 
   constructor(
     private readonly recorded: RecordedFindings,
@@ -44,12 +45,21 @@ export class VerifyFindings {
     for (const finding of findings) if (!this.#listPageKeys.has(findingKey(finding))) this.#add(finding);
   }
 
-  /** Findings across documents (InvariantChecker), once every document has been read. */
-  addAcross(findings: Iterable<Finding>): void {
-    for (const finding of findings) this.#add(finding);
+  /**
+   * Findings across documents (InvariantChecker), once every document has been read. `asCrawled`: every document was
+   * read, unchanged since the crawl. When one was not, an error that the report does not explain is what that did,
+   * not the source's: it is counted in `leftOut`, not listed.
+   */
+  addAcross(findings: Iterable<Finding>, asCrawled: boolean): void {
+    for (const finding of findings) this.#add(finding, asCrawled);
   }
 
-  #add(finding: Finding): void {
+  /** Errors across documents that nothing explains, left out because a document was not read as the crawl wrote it. */
+  get leftOut(): number {
+    return this.#leftOut;
+  }
+
+  #add(finding: Finding, blamable = true): void {
     this.#tally.add(finding);
     if (finding.severity !== 'error') return;
     if (this.recorded.explains(finding)) {
@@ -57,6 +67,10 @@ export class VerifyFindings {
       return;
     }
     if (this.changed.has(finding.url)) return;
+    if (!blamable) {
+      this.#leftOut += 1;
+      return;
+    }
     this.#unexplainedCount += 1;
     if (this.#unexplained.length < LISTED_ERRORS) this.#unexplained.push(finding);
   }

@@ -6,7 +6,8 @@
  * A faithful mirror keeps the source's own faults: what validation found at crawl time is in the report, so those
  * findings (and links to documents the report names as dead or unstorable) are counted, not failed; anything the
  * report does not explain is a problem. A file that no longer matches its checksum was changed after the crawl:
- * that is the problem reported for it, and nothing its content breaks is blamed on the source.
+ * that is the problem reported for it, and nothing its content breaks is blamed on the source; nor is what the
+ * checks across documents find when a document is missing or cannot be read.
  *
  * The tree is not trusted (it may come from an archive from elsewhere): symbolic links, pipes, sockets and devices
  * in it are problems, never opened or followed; JSON nested too deep is a problem, not a stack overflow; every
@@ -76,11 +77,12 @@ export async function verifySnapshot(dir: string, options: VerifyOptions = {}): 
   for (const [file, kind] of [...tree.specials].sort(([a], [b]) => byCodeUnits(a, b))) {
     problems.add(`${file} is ${kind}; a snapshot holds only regular files and directories, so it was not read.`);
   }
-  const files = await checkSums(dir, name, tree, problems, signal);
+  const { files, notRead } = await checkSums(dir, name, tree, problems, signal);
   for (let i = 0; i < files.size; i += 1) {
     if (!files.isListed(i)) problems.add(`${files.name(i)} is not part of the snapshot (not in ${SUMS_PATH}).`);
   }
   const check = new TreeCheck(dir, layout, files, manifest, problems);
+  check.notRead(notRead);
   await checkFiles(dir, name, files, check, signal);
   check.finish();
   if (manifest.options.warc === true) await checkCapture(dir, files, layout, manifest, problems, signal);
@@ -163,7 +165,7 @@ async function listTree(
 
 /**
  * Reads SHA256SUMS into the index of the tree's files: its faulty lines and the files it lists that are missing
- * are problems.
+ * are problems. `notRead`: how many files it lists are missing or not regular files, which no check reads.
  */
 async function checkSums(
   dir: string,
@@ -171,10 +173,15 @@ async function checkSums(
   { files, specials }: { files: FileIndex; specials: ReadonlyMap<string, string> },
   problems: Problems,
   signal: AbortSignal | undefined,
-): Promise<FileIndex> {
+): Promise<{ files: FileIndex; notRead: number }> {
   let reading;
+  let listedSpecials = 0;
   try {
-    const keep = (file: string): boolean => files.isFile(file) || specials.has(file);
+    const keep = (file: string): boolean => {
+      if (!specials.has(file)) return files.isFile(file);
+      listedSpecials += 1;
+      return true;
+    };
     reading = await readSums(dir, keep, { signal, named: NAMED_MISSING, into: files });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -196,5 +203,5 @@ async function checkSums(
     const more = reading.dropped.count - reading.dropped.first.length;
     problems.add(`… and ${more} more files listed in ${SUMS_PATH} are missing.`);
   }
-  return reading.sums;
+  return { files: reading.sums, notRead: reading.dropped.count + listedSpecials };
 }

@@ -23,6 +23,10 @@ const mkfifo = (file: string) => promisify(execFile)('mkfifo', [file]);
 const RECORD = 'api/units/1/index.html';
 const SUMS = '_cv-snapshot/SHA256SUMS';
 
+interface Counted {
+  collections: Record<string, { pages: number; records: number; documents: number }>;
+}
+
 let suite: { dir: string; remove: () => Promise<void> };
 let snapshot: string;
 let copies = 0;
@@ -83,6 +87,54 @@ describe('verify and files changed after the crawl', () => {
           'Restore it, or crawl again\\.$',
       ),
     );
+  });
+
+  it('leaves out what a list page cut short or removed breaks across documents, and says so once', async () => {
+    const page = 'api/units/page/1/index.html';
+    const cut = await copy();
+    const text = await readFile(path.join(cut, page), 'utf8');
+    const said = (JSON.parse(await readFile(path.join(cut, '_cv-snapshot', 'manifest.json'), 'utf8')) as Counted)
+      .collections.units!;
+    const onPage = (JSON.parse(text) as { data: unknown[] }).data.length;
+    const pages = (n: number) => `${n} list page${n === 1 ? '' : 's'}`;
+    const records = (n: number) => `${n} record${n === 1 ? '' : 's'}`;
+    const counts =
+      `_cv-snapshot/manifest.json says collection "units" has ${pages(said.pages)} with ${records(said.records)}, ` +
+      `in ${said.documents} documents; the snapshot holds ${pages(said.pages - 1)} with ` +
+      `${records(said.records - onPage)}, in ${said.documents - 1} documents.`;
+    const leftOut =
+      'One error found by the checks across documents (pagination, the targets of relationships) is left out: it ' +
+      'comes from the files above that were changed, are missing or cannot be read.';
+    await rewriteFile(cut, page, text.slice(0, 40), false);
+    const removed = await copy();
+    await rm(path.join(removed, page));
+    const cutProblems = (await verifySnapshot(cut)).problems;
+    expect(cutProblems[0]).toMatch(new RegExp(`^${page} was changed after the crawl: `));
+    expect(cutProblems.slice(1)).toEqual([counts, leftOut]);
+    // Page 2 links to page 1 as its first and as its previous page: one problem.
+    expect((await verifySnapshot(removed)).problems).toEqual([
+      `${page} is listed in ${SUMS} but missing.`,
+      'api/units/page/2/index.html links to /api/units/page/1/, which is not a file of the snapshot.',
+      counts,
+      leftOut,
+    ]);
+    // The same tree with SHA256SUMS agreeing, as if the crawl had stored no such page: then the error is the source's.
+    const sums = path.join(removed, ...SUMS.split('/'));
+    const lines = (await readFile(sums, 'utf8')).split('\n').filter((line) => !line.endsWith(`  ${page}`));
+    await writeFile(sums, lines.join('\n'));
+    const agreeing = (await verifySnapshot(removed)).problems;
+    expect(agreeing.slice(0, 2)).toEqual([
+      'api/units/page/2/index.html links to /api/units/page/1/, which is not a file of the snapshot.',
+      counts,
+    ]);
+    const pagination =
+      'breaks pagination.pages: units says it has 2 pages but the snapshot lacks 1 of them (page 1); crawl again, ' +
+      'since their records are missing.';
+    expect(agreeing[2]).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/units\/\?page\[number\]=2 at \/meta\/pagination\/pages /,
+    );
+    expect(agreeing[2]!.endsWith(pagination)).toBe(true);
+    expect(agreeing).toHaveLength(3);
   });
 
   it('prints text from documents with escapes, never raw control characters or a password', async () => {
