@@ -164,7 +164,8 @@ function copyInput(dir: string, layout: Layout, writer: TreeWriter, options: Add
         // Never through a symbolic link, never out of the snapshot, never a named pipe.
         bytes = readSnapshotFile(dir, file, undefined, checked);
       } catch (error) {
-        throw unsound(file, `cannot be read (${(error as Error).message})`);
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw unsound(file, 'is missing');
+        throw unsound(file, `cannot be read (${firstLine(error)})`);
       }
       if (copyChecked(writer, file, bytes) !== expected) throw unsound(file, 'does not match its SHA256SUMS');
       copied++;

@@ -76,12 +76,22 @@ describe('cv-snapshot catalogue', () => {
     expect(await treeHashes(out)).toEqual(expected);
   });
 
-  it('refuses a snapshot that does not match its SHA256SUMS, naming the file, and publishes nothing', async () => {
+  it('refuses a snapshot that differs from its SHA256SUMS or lacks a file, naming it; publishes nothing', async () => {
     const input = await copySnapshot(without, path.join(base, 'changed'));
     await rewriteFile(input, 'sms/cv/api/v1/units/1/index.html', '{"data":null}', false);
     const out = path.join(base, 'from-changed');
     await expect(addCatalogue({ input, out })).rejects.toThrow(UnsoundSnapshotError);
     await expect(addCatalogue({ input, out })).rejects.toThrow(/sms\/cv\/api\/v1\/units\/1\/index\.html.*verify/);
+    await expect(readlink(out)).rejects.toThrow(/ENOENT/);
+    // A file SHA256SUMS lists that is not there is missing, in those words.
+    const lacking = await copySnapshot(without, path.join(base, 'lacking'));
+    await rm(path.join(lacking, 'sms', 'cv', 'api', 'v1', 'units', '1', 'index.html'));
+    const run = await runMain(['catalogue', lacking, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `cv-snapshot catalogue: sms/cv/api/v1/units/1/index.html in ${lacking} is missing. Run cv-snapshot verify ` +
+        `${lacking} to see every problem;`,
+    );
     await expect(readlink(out)).rejects.toThrow(/ENOENT/);
   });
 
