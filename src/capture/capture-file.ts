@@ -10,9 +10,10 @@
  * one piece, whichever thread makes it, and the records of two exchanges never interleave. The thread that opened
  * the file syncs and closes it, once the workers have stopped.
  */
-import { closeSync, constants, fdatasync, mkdirSync, openSync, readdirSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, constants, fdatasync, mkdirSync, openSync, readdirSync, writevSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { writeFully } from '../util/write-fully.js';
 
 const datasync = promisify(fdatasync);
 
@@ -47,8 +48,7 @@ function appendTo(fd: number, members: readonly Buffer[]): void {
   const written = writevSync(fd, members);
   if (written < total) {
     // A short write (a full disk, a signal): the rest, in order.
-    const rest = Buffer.concat(members, total).subarray(written);
-    for (let offset = 0; offset < rest.length;) offset += writeSync(fd, rest, offset, rest.length - offset);
+    writeFully(fd, Buffer.concat(members, total).subarray(written));
   }
 }
 

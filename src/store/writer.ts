@@ -11,6 +11,7 @@ import { closeSync, constants, lstatSync, mkdirSync, openSync, readSync, writeSy
 import path from 'node:path';
 import { Memo } from '../url/memo.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
+import { writeFully } from '../util/write-fully.js';
 
 export interface WrittenFile {
   size: number;
@@ -234,7 +235,7 @@ const scratch = Buffer.allocUnsafeSlow(2 * WRITE_CHARS * 3);
 /** Writes a part of a file and adds it to `hash`; its size in bytes. */
 function writePart(fd: number, part: Buffer | string, hash: Hash): number {
   if (typeof part !== 'string') {
-    writeFully(fd, part, part.length);
+    writeFully(fd, part);
     hash.update(part);
     return part.length;
   }
@@ -254,11 +255,6 @@ function writePart(fd: number, part: Buffer | string, hash: Hash): number {
   writeFully(fd, scratch, size);
   hash.update(scratch.subarray(0, size));
   return size;
-}
-
-/** Writes the first `size` bytes of `bytes`, however many calls a file system takes to accept them. */
-function writeFully(fd: number, bytes: Buffer, size: number): void {
-  for (let offset = 0; offset < size;) offset += writeSync(fd, bytes, offset, size - offset);
 }
 
 export class TreeWriter {

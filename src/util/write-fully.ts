@@ -1,0 +1,10 @@
+/** Writing to a file descriptor until every byte is taken. */
+import { writeSync } from 'node:fs';
+
+/**
+ * Writes the first `size` bytes of `bytes` at the file's position, however many calls the file system takes to
+ * accept them (a write may be cut short by a signal or a nearly full disk, and then returns less).
+ */
+export function writeFully(fd: number, bytes: Buffer, size = bytes.length): void {
+  for (let offset = 0; offset < size;) offset += writeSync(fd, bytes, offset, size - offset);
+}
