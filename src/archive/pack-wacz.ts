@@ -6,7 +6,7 @@
  * had it), page ids from their URLs. Each capture file is checked against SHA256SUMS as it is read.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -16,6 +16,7 @@ import { indexRecord, type IndexedRecord } from '../capture/cdxj.js';
 import { readWarc, WarcFormatError } from '../capture/warc-reader.js';
 import { byCodeUnits } from '../util/code-unit-order.js';
 import { ArchiveError, StoppedError, throwIfStopped } from '../util/errors.js';
+import { writeFully } from '../util/write-fully.js';
 import { Layout } from '../format/layout.js';
 import { META_DIR, SUMS_PATH } from '../store/sums.js';
 import { manifestSchema } from '../format/manifest.js';
@@ -180,7 +181,7 @@ export async function packWacz(dir: string, options: PackOptions = {}): Promise<
       (chunk) => {
         archiveHash.update(chunk);
         bytes += chunk.length;
-        for (let at = 0; at < chunk.length;) at += writeSync(fd, chunk, at, chunk.length - at);
+        writeFully(fd, chunk);
       },
       dosDateTime(new Date(manifest.createdAt)),
     );

@@ -9,8 +9,9 @@
  * escaped source string, would come back as U+FFFD) stays in memory as it is, so every text comes back the same code
  * units it went in as.
  */
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { grown } from '../util/typed-array.js';
+import { writeFully } from '../util/write-fully.js';
 
 /** Bytes gathered before they are written: one system call for a few dozen entries. */
 const PENDING_BYTES = 64 * 1024;
@@ -103,9 +104,7 @@ export class EntryTexts {
   }
 
   #writeAll(bytes: Buffer): void {
-    for (let done = 0; done < bytes.length;) {
-      done += writeSync(this.#fd!, bytes, done, bytes.length - done, this.#written + done);
-    }
+    writeFully(this.#fd!, bytes, bytes.length, this.#written);
     this.#written += bytes.length;
   }
 }

@@ -138,9 +138,7 @@ class FileLog {
   }
 
   #flush(): void {
-    for (let offset = 0; offset < this.#used;) {
-      offset += writeSync(this.#fd, this.#buffer, offset, this.#used - offset, this.#written + offset);
-    }
+    writeFully(this.#fd, this.#buffer, this.#used, this.#written);
     this.#written += this.#used;
     this.#used = 0;
   }
@@ -244,10 +242,7 @@ function writePart(fd: number, part: Buffer | string, hash: Hash): number {
     // into memory it frees at once, where a Buffer made for it would be kept until a garbage collection.
     const size = Buffer.byteLength(part);
     const written = writeSync(fd, part);
-    if (written < size) {
-      const bytes = Buffer.from(part);
-      writeFully(fd, bytes.subarray(written), size - written);
-    }
+    if (written < size) writeFully(fd, Buffer.from(part).subarray(written));
     hash.update(part);
     return size;
   }
